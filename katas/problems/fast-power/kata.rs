@@ -1,0 +1,196 @@
+//! Cases and checker for `fast-power`: `power(f64, i32)` and `pow_mod(u64, u64, u64)`.
+
+use katas::{Case, Check, Group, KataSpec};
+use serde::{Deserialize, Serialize};
+
+/// The learner's two functions.
+#[derive(Debug, Clone, Copy)]
+pub struct Solution {
+    pub power: fn(f64, i32) -> f64,
+    pub pow_mod: fn(u64, u64, u64) -> u64,
+}
+
+/// A batch of queries for one of the two functions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Input {
+    Power(Vec<(f64, i32)>),
+    PowMod(Vec<(u64, u64, u64)>),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Output {
+    Power(Vec<f64>),
+    PowMod(Vec<u64>),
+}
+
+/// Relative tolerance for `power(_, n)`. Every multiplication may round by half an ulp and
+/// repeated squaring amplifies an early rounding error ~|n| times, so the bound grows with |n|:
+/// `1e-12 + 4·|n|·ε`. Infinities must match exactly; two results both below the smallest normal
+/// float count as equal (they are both "underflowed").
+pub fn relative_tolerance(exponent: i32) -> f64 {
+    1e-12 + 4.0 * f64::from(exponent.unsigned_abs()) * f64::EPSILON
+}
+
+pub fn power_matches(want: f64, got: f64, exponent: i32) -> bool {
+    if want.is_nan() || got.is_nan() {
+        return false;
+    }
+    if want.is_infinite() || got.is_infinite() {
+        return want == got;
+    }
+    if want.abs() < f64::MIN_POSITIVE && got.abs() < f64::MIN_POSITIVE {
+        return true;
+    }
+    (got - want).abs() <= relative_tolerance(exponent) * want.abs()
+}
+
+/// The trusted value of `base^exponent mod modulus`, computed independently of the reference.
+fn pow_mod_oracle(base: u64, exponent: u64, modulus: u64) -> u64 {
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}
+
+#[derive(Debug)]
+pub struct Spec;
+
+impl KataSpec for Spec {
+    type Solution = Solution;
+    type Input = Input;
+    type Output = Output;
+
+    fn cases(seed: u64) -> Vec<Case<Input>> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut cases = vec![
+            Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)])),
+            Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)])),
+            Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)])),
+            Case::new("pow_mod: 2^10 mod 1000", Group::Sample, Input::PowMod(vec![(2, 10, 1000)])),
+            Case::new("pow_mod: 3^0 mod 7", Group::Sample, Input::PowMod(vec![(3, 0, 7)])),
+        ];
+        let power_edges: [(&str, f64, i32); 16] = [
+            ("zero to the zero", 0.0, 0),
+            ("zero to a positive power", 0.0, 5),
+            ("zero to a negative power is +inf", 0.0, -3),
+            ("negative base, odd power", -2.0, 3),
+            ("negative base, negative odd power", -2.0, -3),
+            ("one to i32::MIN", 1.0, i32::MIN),
+            ("minus one to i32::MIN", -1.0, i32::MIN),
+            ("minus one to i32::MAX", -1.0, i32::MAX),
+            ("two to i32::MIN underflows", 2.0, i32::MIN),
+            ("a half to i32::MIN overflows", 0.5, i32::MIN),
+            ("overflow to +inf", 10.0, 400),
+            ("overflow to -inf", -10.0, 401),
+            ("underflow to zero", 10.0, -400),
+            ("largest power of two", 2.0, 1023),
+            ("close to one, i32::MAX", 1.000_000_001, i32::MAX),
+            ("close to minus one, i32::MIN", -1.000_000_001, i32::MIN),
+        ];
+        for (name, base, exponent) in power_edges {
+            cases.push(Case::new(format!("power: {name}"), Group::Edge, Input::Power(vec![(base, exponent)])));
+        }
+        let pow_mod_edges: [(&str, u64, u64, u64); 8] = [
+            ("modulus one gives zero", 5, 3, 1),
+            ("modulus one, exponent zero", 5, 0, 1),
+            ("zero to the zero", 0, 0, 13),
+            ("base larger than modulus", 1_000_000_007, 2, 10),
+            ("exponent u64::MAX", 3, u64::MAX, 1_000_000_007),
+            ("modulus 2^63", u64::MAX, u64::MAX, 1 << 63),
+            ("modulus 2^63 - 25 (prime)", (1 << 62) + 12345, u64::MAX - 1, (1 << 63) - 25),
+            ("products need 126 bits", (1 << 63) - 26, 2, (1 << 63) - 25),
+        ];
+        for (name, b, e, m) in pow_mod_edges {
+            cases.push(Case::new(format!("pow_mod: {name}"), Group::Edge, Input::PowMod(vec![(b, e, m)])));
+        }
+        for i in 0..6 {
+            let queries = (0..200)
+                .map(|_| (rng.f64() * 4.0 - 2.0, rng.i32(-60..=60)))
+                .collect();
+            cases.push(Case::new(format!("power: random small #{i}"), Group::Random, Input::Power(queries)));
+            let queries = (0..200)
+                .map(|_| (rng.u64(..), rng.u64(..), rng.u64(1..=1 << 63)))
+                .collect();
+            cases.push(Case::new(format!("pow_mod: random #{i}"), Group::Random, Input::PowMod(queries)));
+        }
+        for i in 0..3 {
+            let queries = (0..2000)
+                .map(|_| {
+                    let base = 1.0 + (rng.f64() - 0.5) * 2e-9;
+                    let sign = if rng.bool() { 1.0 } else { -1.0 };
+                    let magnitude = rng.i32(1 << 30..=i32::MAX);
+                    let exponent = if rng.bool() { magnitude } else { -magnitude };
+                    (sign * base, exponent)
+                })
+                .collect();
+            cases.push(Case::new(format!("power: 2000 exponents near ±2^31 #{i}"), Group::Performance, Input::Power(queries)));
+            let queries = (0..2000)
+                .map(|_| (rng.u64(..), rng.u64(1 << 62..), rng.u64(1 << 62..=1 << 63)))
+                .collect();
+            cases.push(Case::new(format!("pow_mod: 2000 exponents near 2^64 #{i}"), Group::Performance, Input::PowMod(queries)));
+        }
+        cases
+    }
+
+    fn solve(solution: Solution, input: &Input) -> Output {
+        match input {
+            Input::Power(qs) => Output::Power(qs.iter().map(|&(b, e)| (solution.power)(b, e)).collect()),
+            Input::PowMod(qs) => {
+                Output::PowMod(qs.iter().map(|&(b, e, m)| (solution.pow_mod)(b, e, m)).collect())
+            }
+        }
+    }
+
+    fn check(input: &Input, _expected: &Output, got: &Output) -> Check {
+        match (input, got) {
+            (Input::Power(qs), Output::Power(got)) => {
+                if got.len() != qs.len() {
+                    return Check::fail("wrong number of results", qs.len(), got.len());
+                }
+                for (&(b, e), &g) in qs.iter().zip(got) {
+                    // libm's pow is correctly rounded to within an ulp: an oracle independent of
+                    // the reference's own squaring.
+                    let want = b.powf(f64::from(e));
+                    if !power_matches(want, g, e) {
+                        return Check::fail(
+                            format!("power({b:?}, {e}) is off (relative tolerance {:.1e})", relative_tolerance(e)),
+                            format!("{want:e}"),
+                            format!("{g:e}"),
+                        );
+                    }
+                }
+                Check::pass()
+            }
+            (Input::PowMod(qs), Output::PowMod(got)) => {
+                if got.len() != qs.len() {
+                    return Check::fail("wrong number of results", qs.len(), got.len());
+                }
+                for (&(b, e, m), &g) in qs.iter().zip(got) {
+                    let want = pow_mod_oracle(b, e, m);
+                    if want != g {
+                        return Check::fail(format!("pow_mod({b}, {e}, {m}) is wrong"), want, g);
+                    }
+                }
+                Check::pass()
+            }
+            _ => Check::fail("result of the wrong kind", "the kind of the input", "the other kind"),
+        }
+    }
+
+    fn describe(input: &Input) -> String {
+        match input {
+            Input::Power(qs) => format!("{} power queries (base, exponent): {:?}", qs.len(), &qs[..qs.len().min(4)]),
+            Input::PowMod(qs) => format!(
+                "{} pow_mod queries (base, exponent, modulus): {:?}",
+                qs.len(),
+                &qs[..qs.len().min(3)]
+            ),
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Cases and checker for `new-kata`. TODO(instructor): replace the example signature, cases and
+//! checker with the kata's own.
+
+use katas::{Case, Check, Group, KataSpec};
+use serde::{Deserialize, Serialize};
+
+/// The learner's functions, one field per `entry_points` name in `kata.toml`.
+#[derive(Debug, Clone, Copy)]
+pub struct Solution {
+    pub solve: fn(&[i64]) -> i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Input {
+    pub values: Vec<i64>,
+}
+
+pub type Output = i64;
+
+#[derive(Debug)]
+pub struct Spec;
+
+impl KataSpec for Spec {
+    type Solution = Solution;
+    type Input = Input;
+    type Output = Output;
+
+    fn cases(seed: u64) -> Vec<Case<Input>> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut cases = vec![Case::new("sample", Group::Sample, Input { values: vec![1, 2, 3] })];
+        cases.push(Case::new("empty", Group::Edge, Input { values: vec![] }));
+        for i in 0..3 {
+            let values = (0..100).map(|_| rng.i64(-1000..1000)).collect();
+            cases.push(Case::new(format!("random #{i}"), Group::Random, Input { values }));
+        }
+        cases
+    }
+
+    fn solve(solution: Solution, input: &Input) -> Output {
+        (solution.solve)(&input.values)
+    }
+
+    fn check(_input: &Input, expected: &Output, got: &Output) -> Check {
+        if expected == got {
+            Check::pass()
+        } else {
+            Check::fail("wrong result", expected, got)
+        }
+    }
+
+    fn describe(input: &Input) -> String {
+        format!("{} values: {:?}", input.values.len(), input.values)
+    }
+}

@@ -1,0 +1,68 @@
+//! Where things live inside a kata package folder. Shared with `build.rs`, so it uses only `std`
+//! and the sibling `meta`/`verdict` modules.
+
+use std::path::{Path, PathBuf};
+
+pub const META_FILE: &str = "kata.toml";
+pub const STATEMENT_FILE: &str = "README.md";
+pub const STARTER_FILE: &str = "starter.rs";
+pub const REFERENCE_FILE: &str = "reference.rs";
+/// The kata's own logic: types, case generation, `solve` and the checker.
+pub const LOGIC_FILE: &str = "kata.rs";
+pub const WRONG_DIR: &str = "wrong";
+/// First-lines marker in a `wrong/*.rs` file naming the verdict it must get.
+pub const VERDICT_MARKER: &str = "//! expected-verdict:";
+
+/// A known-wrong solution file and the verdict its marker names (as written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongFile {
+    /// File stem with `_` shown as `-` (`linear_loop.rs` → `linear-loop`).
+    pub name: String,
+    pub path: PathBuf,
+    pub marker: Option<String>,
+}
+
+/// The `wrong/*.rs` files of a package, sorted by name. A missing folder is an empty list.
+pub fn wrong_files(package_dir: &Path) -> std::io::Result<Vec<WrongFile>> {
+    let dir = package_dir.join(WRONG_DIR);
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path)?;
+            out.push(WrongFile {
+                name: stem.replace('_', "-"),
+                marker: verdict_marker(&text),
+                path,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// The verdict named by the marker line, if the file has one among its leading comment lines.
+pub fn verdict_marker(source: &str) -> Option<String> {
+    source
+        .lines()
+        .take_while(|l| l.trim_start().starts_with("//"))
+        .find_map(|l| l.trim().strip_prefix(VERDICT_MARKER))
+        .map(|v| v.trim().to_string())
+}
+
+/// Kata package folders under `problems_dir` (every sub-folder holding a `kata.toml`), sorted by path.
+pub fn package_dirs(problems_dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(problems_dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join(META_FILE).is_file())
+        .collect();
+    dirs.sort();
+    Ok(dirs)
+}

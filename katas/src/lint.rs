@@ -1,0 +1,136 @@
+//! Static checks of a package folder read from disk: what `kata check` reports before anything
+//! runs, and what tells an instructor a freshly scaffolded kata is still incomplete.
+
+use crate::layout::{self, WrongFile};
+use crate::meta::KataMeta;
+use crate::statement::{REQUIRED_SECTIONS, Statement};
+use crate::verdict::Verdict;
+use std::path::Path;
+
+/// Verdicts a `wrong/` solution may be marked with: the ones an in-process run can tell apart.
+pub const MARKABLE: [Verdict; 3] = [
+    Verdict::WrongAnswer,
+    Verdict::TimeLimitExceeded,
+    Verdict::RuntimeError,
+];
+
+pub const MIN_WRONG: usize = 3;
+
+/// Text the scaffold leaves where an instructor must write something.
+pub const PLACEHOLDER: &str = "TODO(instructor)";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub file: String,
+    pub problem: String,
+}
+
+/// Everything missing or malformed in the package at `dir`; empty when complete.
+pub fn lint(dir: &Path) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut add = |file: &str, problem: String| {
+        findings.push(Finding {
+            file: file.to_string(),
+            problem,
+        })
+    };
+    let read = |file: &str| std::fs::read_to_string(dir.join(file)).ok();
+
+    let meta = match KataMeta::load(dir) {
+        Ok(meta) => Some(meta),
+        Err(e) => {
+            add(layout::META_FILE, e.to_string());
+            None
+        }
+    };
+
+    match read(layout::STATEMENT_FILE) {
+        None => add(layout::STATEMENT_FILE, "missing".into()),
+        Some(text) => {
+            let st = Statement::parse(&text);
+            if st.title.is_empty() {
+                add(layout::STATEMENT_FILE, "no `# Title` line".into());
+            }
+            for heading in REQUIRED_SECTIONS {
+                match st.section(heading) {
+                    None => add(layout::STATEMENT_FILE, format!("no `## {heading}` section")),
+                    Some(body) if body.is_empty() => {
+                        add(layout::STATEMENT_FILE, format!("`## {heading}` is empty"))
+                    }
+                    Some(_) => {}
+                }
+            }
+            let hints = st.hints().len();
+            if !(2..=4).contains(&hints) {
+                add(
+                    layout::STATEMENT_FILE,
+                    format!("{hints} hints; write 2 to 4 `- ` items under `## Hints`"),
+                );
+            }
+            if text.contains(PLACEHOLDER) {
+                add(
+                    layout::STATEMENT_FILE,
+                    format!("still has {PLACEHOLDER} placeholders"),
+                );
+            }
+        }
+    }
+
+    for file in [
+        layout::STARTER_FILE,
+        layout::REFERENCE_FILE,
+        layout::LOGIC_FILE,
+    ] {
+        match read(file) {
+            None => add(file, "missing".into()),
+            Some(text) => {
+                if text.contains(PLACEHOLDER) {
+                    add(file, format!("still has {PLACEHOLDER} placeholders"));
+                }
+                if file != layout::LOGIC_FILE {
+                    for entry in meta.iter().flat_map(|m| &m.entry_points) {
+                        if !text.contains(&format!("pub fn {entry}(")) {
+                            add(file, format!("does not define `pub fn {entry}(...)`"));
+                        }
+                    }
+                }
+                if file == layout::STARTER_FILE && !text.contains("todo!(") {
+                    add(file, "the starter's bodies should be `todo!(...)`".into());
+                }
+            }
+        }
+    }
+
+    match layout::wrong_files(dir) {
+        Err(e) => add(layout::WRONG_DIR, e.to_string()),
+        Ok(files) => {
+            if files.len() < MIN_WRONG {
+                add(
+                    layout::WRONG_DIR,
+                    format!(
+                        "{} known-wrong solutions; at least {MIN_WRONG} are needed",
+                        files.len()
+                    ),
+                );
+            }
+            for WrongFile { name, marker, .. } in &files {
+                let file = format!("{}/{}.rs", layout::WRONG_DIR, name.replace('-', "_"));
+                match marker.as_deref().map(Verdict::parse) {
+                    None => add(
+                        &file,
+                        format!("no `{} <verdict>` line", layout::VERDICT_MARKER),
+                    ),
+                    Some(Some(v)) if MARKABLE.contains(&v) => {}
+                    Some(_) => add(
+                        &file,
+                        format!(
+                            "marker must name one of {}",
+                            MARKABLE.map(Verdict::as_str).join(", ")
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+    findings
+}

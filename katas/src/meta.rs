@@ -1,0 +1,183 @@
+//! `kata.toml`: what a kata is, how it is listed, and the limits the grader enforces.
+//!
+//! This file is also compiled into `build.rs` (via `#[path]`) so that a malformed or
+//! misspelt `kata.toml` fails the build with the file's name, not at run time.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Parsed `kata.toml`. Unknown keys are refused so a typo never silently falls back to a default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KataMeta {
+    pub slug: String,
+    pub title: String,
+    /// One sentence for catalogue listings.
+    pub summary: String,
+    pub difficulty: Difficulty,
+    pub topics: Vec<String>,
+    pub kind: KataKind,
+    /// Catalogue position: lower comes first; ties are broken by slug.
+    pub order: u32,
+    /// The functions a solution file must define, in the order of the kata's `Solution` struct.
+    pub entry_points: Vec<String>,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    Easy,
+    Medium,
+    Hard,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KataKind {
+    /// Graded on any worker.
+    Cpu,
+    /// Graded only on a worker that advertises a GPU.
+    Gpu,
+}
+
+/// Resource limits for one grading run. Defaults are deliberately tight: a kata raises them
+/// explicitly when its large cases need more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Wall-clock limit for one case.
+    pub case_time_ms: u64,
+    /// CPU-time limit for the whole run (all cases of a `submit`).
+    pub total_time_ms: u64,
+    pub memory_mb: u64,
+    /// Most bytes the solution may write to stdout/stderr.
+    pub output_kb: u64,
+    /// Most threads the solution may have alive at once (ranks of a simulated ring count).
+    pub max_threads: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            case_time_ms: 1_000,
+            total_time_ms: 10_000,
+            memory_mb: 256,
+            output_kb: 64,
+            max_threads: 4,
+        }
+    }
+}
+
+impl Difficulty {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Easy => "easy",
+            Self::Medium => "medium",
+            Self::Hard => "hard",
+        }
+    }
+}
+
+impl KataKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Cpu => "cpu",
+            Self::Gpu => "gpu",
+        }
+    }
+}
+
+/// Why a `kata.toml` was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MetaError {
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl KataMeta {
+    /// Parses and validates the text of a `kata.toml`; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, MetaError> {
+        let invalid = |message: String| MetaError::Invalid {
+            path: path.display().to_string(),
+            message,
+        };
+        let meta: Self = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        if !is_valid_slug(&meta.slug) {
+            return Err(invalid(format!(
+                "slug `{}` must be lowercase ascii letters, digits and single hyphens",
+                meta.slug
+            )));
+        }
+        if let Some(dir) = path.parent().and_then(Path::file_name) {
+            if dir.to_string_lossy() != meta.slug {
+                return Err(invalid(format!(
+                    "slug `{}` does not match its folder `{}`",
+                    meta.slug,
+                    dir.to_string_lossy()
+                )));
+            }
+        }
+        if meta.entry_points.is_empty() {
+            return Err(invalid(
+                "entry_points must name at least one function".into(),
+            ));
+        }
+        if let Some(bad) = meta.entry_points.iter().find(|e| !is_rust_ident(e)) {
+            return Err(invalid(format!(
+                "entry point `{bad}` is not a Rust identifier"
+            )));
+        }
+        if meta.title.trim().is_empty() || meta.summary.trim().is_empty() {
+            return Err(invalid("title and summary must not be empty".into()));
+        }
+        let l = &meta.limits;
+        if l.case_time_ms == 0 || l.total_time_ms < l.case_time_ms || l.memory_mb == 0 {
+            return Err(invalid(
+                "limits: case_time_ms > 0, total_time_ms >= case_time_ms and memory_mb > 0".into(),
+            ));
+        }
+        Ok(meta)
+    }
+
+    /// Reads and parses `<dir>/kata.toml`.
+    pub fn load(dir: &Path) -> Result<Self, MetaError> {
+        let path = dir.join("kata.toml");
+        let text = std::fs::read_to_string(&path).map_err(|source| MetaError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text, &path)
+    }
+
+    /// The Rust module name the slug maps to (`fast-power` → `fast_power`).
+    pub fn module_name(&self) -> String {
+        slug_to_ident(&self.slug)
+    }
+}
+
+pub fn slug_to_ident(slug: &str) -> String {
+    slug.replace('-', "_")
+}
+
+pub fn is_valid_slug(slug: &str) -> bool {
+    !slug.is_empty()
+        && slug.len() <= 64
+        && slug.starts_with(|c: char| c.is_ascii_lowercase())
+        && !slug.ends_with('-')
+        && !slug.contains("--")
+        && slug
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+fn is_rust_ident(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}

@@ -1,0 +1,123 @@
+//! What a kata's `kata.rs` implements.
+
+use serde::{Serialize, de::DeserializeOwned};
+
+/// One kata's cases, runner and checker. Implemented by a unit struct `Spec` in each `kata.rs`.
+pub trait KataSpec: 'static {
+    /// The learner's functions as a struct of `fn` pointers, one field per `entry_points` name.
+    type Solution: Copy + Send + Sync + 'static;
+    type Input: Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Output: Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Every case, in report order: samples, edge cases, random cases, performance cases.
+    /// Deterministic for a given seed.
+    fn cases(seed: u64) -> Vec<Case<Self::Input>>;
+
+    /// Runs `solution` on one input. Untrusted side: this is what runs inside the sandbox.
+    fn solve(solution: Self::Solution, input: &Self::Input) -> Self::Output;
+
+    /// Trusted side: judges `got` for `input`; `expected` is what the reference produced.
+    fn check(input: &Self::Input, expected: &Self::Output, got: &Self::Output) -> Check;
+
+    /// A one-line description of an input for failure reports (the caller trims it).
+    fn describe(input: &Self::Input) -> String;
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case<I> {
+    pub name: String,
+    pub group: Group,
+    pub input: I,
+}
+
+impl<I> Case<I> {
+    pub fn new(name: impl Into<String>, group: Group, input: I) -> Self {
+        Self {
+            name: name.into(),
+            group,
+            input,
+        }
+    }
+}
+
+/// Case groups, in the order they are run and reported.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Group {
+    /// Visible in the statement; the only cases of a `run`.
+    Sample,
+    Edge,
+    Random,
+    /// Large inputs that separate the expected complexity from a naive one.
+    Performance,
+}
+
+impl Group {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Sample => "sample",
+            Self::Edge => "edge",
+            Self::Random => "random",
+            Self::Performance => "performance",
+        }
+    }
+}
+
+/// `run` gives quick feedback on the sample cases; `submit` runs every case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Run,
+    Submit,
+}
+
+impl Mode {
+    pub fn includes(self, group: Group) -> bool {
+        match self {
+            Self::Run => group == Group::Sample,
+            Self::Submit => true,
+        }
+    }
+}
+
+/// The checker's judgement of one output.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// Correct; `notes` carry figures worth showing (model time, bytes moved, cost).
+    Pass {
+        notes: Vec<String>,
+    },
+    Fail(Mismatch),
+}
+
+/// Why an output is wrong, phrased for the learner.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Mismatch {
+    pub message: String,
+    pub expected: String,
+    pub got: String,
+}
+
+impl Check {
+    pub fn pass() -> Self {
+        Self::Pass { notes: Vec::new() }
+    }
+
+    pub fn pass_with(notes: Vec<String>) -> Self {
+        Self::Pass { notes }
+    }
+
+    pub fn fail(message: impl Into<String>, expected: impl ToString, got: impl ToString) -> Self {
+        Self::Fail(Mismatch {
+            message: message.into(),
+            expected: expected.to_string(),
+            got: got.to_string(),
+        })
+    }
+
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Self::Pass { .. })
+    }
+}

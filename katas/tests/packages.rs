@@ -1,0 +1,150 @@
+//! The catalogue checks itself, one test per package part:
+//! - `<slug>::package`   the folder is complete (statement sections, hints, markers, ≥3 wrong);
+//! - `<slug>::reference` the reference passes every case;
+//! - `<slug>::starter`   the starter compiles warning-free (workspace lints) and fails;
+//! - `<slug>::wrong::*`  every known-wrong solution gets exactly the verdict it is marked with;
+//! - `<slug>::learner`   the learner's own `katas/workspace/<slug>.rs`, when it exists, passes.
+//!
+//! `cargo test -p katas fast-power` (or `fast_power`) selects one kata.
+
+use katas::catalogue::{self, Which};
+use katas::{Kata, Mode, Report, Verdict};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// A solution file from `katas/workspace/`, compiled into this test binary by `build.rs`.
+struct LearnerSolution {
+    slug: &'static str,
+    path: &'static str,
+    run: fn(Mode) -> Report,
+}
+
+include!(concat!(env!("OUT_DIR"), "/learner.rs"));
+
+fn main() {
+    let mut args = Arguments::from_args();
+    if let Some(filter) = &mut args.filter {
+        *filter = filter.replace('_', "-");
+    }
+    let mut trials = Vec::new();
+    for &kata in catalogue::all() {
+        let slug = kata.meta().slug.clone();
+        trials.push(Trial::test(format!("{slug}::package"), move || {
+            package_is_complete(kata)
+        }));
+        trials.push(Trial::test(format!("{slug}::reference"), move || {
+            reference_passes(kata)
+        }));
+        trials.push(Trial::test(format!("{slug}::starter"), move || {
+            starter_fails(kata)
+        }));
+        for wrong in kata.package().wrong {
+            trials.push(Trial::test(
+                format!("{slug}::wrong::{}", wrong.name),
+                move || wrong_gets_its_verdict(kata, wrong.name, wrong.expected),
+            ));
+        }
+    }
+    for learner in learner_solutions() {
+        trials.push(Trial::test(
+            format!("{}::learner", learner.slug),
+            move || learner_passes(&learner),
+        ));
+    }
+    trials.push(Trial::test(
+        "new-kata::scaffold-is-reported-incomplete",
+        scaffold_is_incomplete,
+    ));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn package_is_complete(kata: &dyn Kata) -> Result<(), Failed> {
+    let findings = katas::lint::lint(kata.dir());
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = findings
+        .iter()
+        .map(|f| format!("  {}: {}", f.file, f.problem))
+        .collect();
+    Err(format!(
+        "{} is incomplete:\n{}",
+        kata.dir().display(),
+        lines.join("\n")
+    )
+    .into())
+}
+
+fn reference_passes(kata: &dyn Kata) -> Result<(), Failed> {
+    for mode in [Mode::Run, Mode::Submit] {
+        let report = kata
+            .evaluate_own(Which::Reference, mode)
+            .expect("reference exists");
+        if report.verdict != Verdict::Accepted {
+            return Err(format!("the reference fails ({mode:?}):\n{}", report.explain()).into());
+        }
+    }
+    Ok(())
+}
+
+fn starter_fails(kata: &dyn Kata) -> Result<(), Failed> {
+    let report = kata
+        .evaluate_own(Which::Starter, Mode::Run)
+        .expect("starter exists");
+    match report.verdict {
+        Verdict::RuntimeError => Ok(()),
+        other => Err(format!(
+            "the starter should fail with runtime_error (todo!), got {other}\n{}",
+            report.explain()
+        )
+        .into()),
+    }
+}
+
+fn wrong_gets_its_verdict(kata: &dyn Kata, name: &str, expected: Verdict) -> Result<(), Failed> {
+    let report = kata
+        .evaluate_own(Which::Wrong(name), Mode::Submit)
+        .expect("listed by the package");
+    if report.verdict == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "wrong/{name} is marked {expected} but got {}\n{}",
+            report.verdict,
+            report.explain()
+        )
+        .into())
+    }
+}
+
+fn learner_passes(learner: &LearnerSolution) -> Result<(), Failed> {
+    let report = (learner.run)(Mode::Submit);
+    if report.verdict == Verdict::Accepted {
+        return Ok(());
+    }
+    Err(format!(
+        "your solution in {} is not accepted yet.\n{}",
+        learner.path,
+        report.explain()
+    )
+    .into())
+}
+
+fn scaffold_is_incomplete() -> Result<(), Failed> {
+    let scaffold = catalogue::scaffold();
+    let findings = katas::lint::lint(scaffold.dir());
+    let mentions = |file: &str| findings.iter().any(|f| f.file == file);
+    if !(mentions("README.md") && mentions("reference.rs") && mentions("wrong")) {
+        return Err(format!("the template should be reported incomplete, got {findings:?}").into());
+    }
+    let report = scaffold
+        .evaluate_own(Which::Reference, Mode::Run)
+        .expect("reference exists");
+    if report.verdict != Verdict::InternalError {
+        return Err(format!(
+            "the template's reference is todo!(), yet: {}",
+            report.explain()
+        )
+        .into());
+    }
+    Ok(())
+}
