@@ -1,0 +1,2 @@
+//! Placeholder until this kata lands; replaced by its criterion benchmark.
+fn main() {}
