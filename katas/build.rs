@@ -26,8 +26,18 @@ struct Found {
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
-    for watched in ["problems", "scaffold", "workspace"] {
-        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    // Learners' solutions: `katas/workspace/` unless INFRAKATA_WORKSPACE points elsewhere (the
+    // same variable `infrakata kata start` honours).
+    println!("cargo:rerun-if-env-changed=INFRAKATA_WORKSPACE");
+    let workspace = std::env::var_os("INFRAKATA_WORKSPACE")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| root.join("workspace"), PathBuf::from);
+    for watched in [
+        root.join("problems"),
+        root.join("scaffold"),
+        workspace.clone(),
+    ] {
+        println!("cargo:rerun-if-changed={}", watched.display());
     }
 
     let mut katas: Vec<Found> = layout::package_dirs(&root.join("problems"))

@@ -36,6 +36,12 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
     };
     let read = |file: &str| std::fs::read_to_string(dir.join(file)).ok();
 
+    if read(layout::META_FILE).is_some_and(|t| t.contains(PLACEHOLDER)) {
+        add(
+            layout::META_FILE,
+            format!("still has {PLACEHOLDER} placeholders"),
+        );
+    }
     let meta = match KataMeta::load(dir) {
         Ok(meta) => Some(meta),
         Err(e) => {

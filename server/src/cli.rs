@@ -1,0 +1,77 @@
+//! Command-line definitions. Defaults point into the checkout the binary was built from.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "infrakata",
+    version,
+    about = "Practise AI-infrastructure interview katas."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Browse, start and check katas.
+    #[command(subcommand)]
+    Kata(KataCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KataCommand {
+    /// List every kata in catalogue order.
+    List,
+    /// Print a kata's statement.
+    Show {
+        slug: String,
+        /// Also print the hints.
+        #[arg(long)]
+        hints: bool,
+        /// Also print the concept notes.
+        #[arg(long)]
+        concept: bool,
+    },
+    /// Copy a kata's starter into your workspace; prints the file's path on the last line.
+    Start {
+        slug: String,
+        /// Replace an existing solution file (your work in it is lost).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        workspace: WorkspaceDir,
+    },
+    /// Check a kata package: files complete, reference passes, every wrong solution rejected as marked.
+    Check {
+        slug: String,
+        #[command(flatten)]
+        problems: ProblemsDir,
+    },
+    /// Scaffold a new kata package that `kata check` reports as incomplete until filled in.
+    New {
+        slug: String,
+        #[command(flatten)]
+        problems: ProblemsDir,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct WorkspaceDir {
+    /// Where learner solutions live; `cargo test -p katas` checks the files in the default one.
+    #[arg(long, env = "INFRAKATA_WORKSPACE", default_value_os_t = default_dir("workspace"))]
+    pub workspace: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ProblemsDir {
+    /// The folder holding one sub-folder per kata package.
+    #[arg(long, env = "INFRAKATA_PROBLEMS", default_value_os_t = default_dir("problems"))]
+    pub problems_dir: PathBuf,
+}
+
+fn default_dir(name: &str) -> PathBuf {
+    PathBuf::from(katas::CRATE_DIR).join(name)
+}

@@ -1,0 +1,238 @@
+//! `infrakata kata ...`: the learner's and the instructor's local workflow.
+
+use crate::cli::KataCommand;
+use crate::table;
+use anyhow::{Context as _, bail};
+use katas::catalogue::{self, Which};
+use katas::lint::{self, Finding};
+use katas::{Kata, Mode, Report, Verdict};
+use std::io::IsTerminal as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        KataCommand::List => list(),
+        KataCommand::Show {
+            slug,
+            hints,
+            concept,
+        } => show(&slug, hints, concept),
+        KataCommand::Start {
+            slug,
+            force,
+            workspace,
+        } => start(&slug, force, &workspace.workspace),
+        KataCommand::Check { slug, problems } => check(&slug, &problems.problems_dir),
+        KataCommand::New { slug, problems } => new(&slug, &problems.problems_dir),
+    }
+}
+
+fn find(slug: &str) -> anyhow::Result<&'static dyn Kata> {
+    catalogue::find(slug)
+        .with_context(|| format!("unknown kata `{slug}`; `infrakata kata list` shows them all"))
+}
+
+fn list() -> anyhow::Result<ExitCode> {
+    let rows: Vec<Vec<String>> = catalogue::all()
+        .iter()
+        .map(|k| {
+            let m = k.meta();
+            vec![
+                m.slug.clone(),
+                m.title.clone(),
+                m.difficulty.as_str().to_string(),
+                m.kind.as_str().to_string(),
+                m.topics.join(", "),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        table::render(&["slug", "title", "difficulty", "kind", "topics"], &rows)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(slug: &str, hints: bool, concept: bool) -> anyhow::Result<ExitCode> {
+    let kata = find(slug)?;
+    let statement = kata.statement();
+    let mut text = statement.public_markdown();
+    if hints {
+        text.push_str("## Hints\n\n");
+        for (i, hint) in statement.hints().iter().enumerate() {
+            text.push_str(&format!("{}. {hint}\n", i + 1));
+        }
+        text.push('\n');
+    } else {
+        let n = statement.hints().len();
+        text.push_str(&format!(
+            "*{n} hints: `infrakata kata show {slug} --hints`*\n\n"
+        ));
+    }
+    if concept {
+        text.push_str(&format!(
+            "## Concept\n\n{}\n",
+            statement.concept().unwrap_or_default()
+        ));
+    }
+    text.push_str(&format!("*Start: `infrakata kata start {slug}`*\n"));
+    if std::io::stdout().is_terminal() {
+        termimad::print_text(&text);
+    } else {
+        print!("{text}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn start(slug: &str, force: bool, workspace: &Path) -> anyhow::Result<ExitCode> {
+    let kata = find(slug)?;
+    std::fs::create_dir_all(workspace)
+        .with_context(|| format!("creating the workspace {}", workspace.display()))?;
+    let path = workspace.join(format!("{slug}.rs"));
+    if path.exists() && !force {
+        bail!(
+            "{} already exists; keep working in it, or pass --force to start over (your edits there are lost)",
+            path.display()
+        );
+    }
+    std::fs::write(&path, kata.package().starter)
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("Started `{slug}`. Edit the file below, then run `cargo test -p katas {slug}`.");
+    println!("{}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn new(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
+    let dir = katas::scaffold::create(problems_dir, slug)?;
+    println!(
+        "Scaffolded `{slug}`. Fill in every TODO(instructor), add at least 3 wrong/ solutions,"
+    );
+    println!(
+        "then `cargo run -p server -- kata check {slug}` until it reports the package complete."
+    );
+    println!("{}", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One row of the `kata check` table.
+struct Row {
+    part: String,
+    expected: String,
+    got: String,
+    ok: bool,
+}
+
+fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
+    let dir = problems_dir.join(slug);
+    if !dir.is_dir() {
+        bail!("no kata package at {}", dir.display());
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let findings = lint::lint(&dir);
+    rows.push(Row {
+        part: "package files".into(),
+        expected: "complete".into(),
+        got: if findings.is_empty() {
+            "complete".into()
+        } else {
+            format!("{} problems", findings.len())
+        },
+        ok: findings.is_empty(),
+    });
+    // The compiled catalogue describes the checkout it was built from; a package elsewhere (or
+    // one added since) can only be linted until the binary is rebuilt with it.
+    let compiled = catalogue::find(slug).filter(|k| same_dir(k.dir(), &dir));
+    match compiled {
+        None => rows.push(Row {
+            part: "solutions".into(),
+            expected: "compiled in".into(),
+            got: "not in this build".into(),
+            ok: false,
+        }),
+        Some(kata) => rows.extend(run_solutions(kata)),
+    }
+
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.part.clone(),
+                r.expected.clone(),
+                r.got.clone(),
+                if r.ok { "ok" } else { "FAIL" }.into(),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        table::render(&["check", "expected", "got", ""], &table_rows)
+    );
+    print_findings(&findings);
+    if compiled.is_none() {
+        println!(
+            "\n`{slug}` is not compiled into this binary: rebuild so build.rs picks it up, e.g. `cargo run -p server -- kata check {slug}`."
+        );
+    }
+    let complete = rows.iter().all(|r| r.ok);
+    println!(
+        "\n{slug}: {}",
+        if complete {
+            "package complete"
+        } else {
+            "package incomplete"
+        }
+    );
+    Ok(if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn run_solutions(kata: &dyn Kata) -> Vec<Row> {
+    let verdict_row = |part: String, expected: Verdict, report: Option<Report>| {
+        let got = report.map_or(Verdict::InternalError, |r| r.verdict);
+        Row {
+            part,
+            expected: expected.to_string(),
+            got: got.to_string(),
+            ok: got == expected,
+        }
+    };
+    let mut rows = vec![verdict_row(
+        "reference (submit)".into(),
+        Verdict::Accepted,
+        kata.evaluate_own(Which::Reference, Mode::Submit),
+    )];
+    rows.push(verdict_row(
+        "starter (run)".into(),
+        Verdict::RuntimeError,
+        kata.evaluate_own(Which::Starter, Mode::Run),
+    ));
+    for w in kata.package().wrong {
+        rows.push(verdict_row(
+            format!("wrong/{}", w.name),
+            w.expected,
+            kata.evaluate_own(Which::Wrong(w.name), Mode::Submit),
+        ));
+    }
+    rows
+}
+
+fn print_findings(findings: &[Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    println!("\nTo complete the package:");
+    for f in findings {
+        println!("  {}: {}", f.file, f.problem);
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

@@ -1,0 +1,12 @@
+//! One module per top-level subcommand.
+
+mod kata;
+
+use crate::cli::{Cli, Command};
+use std::process::ExitCode;
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Kata(cmd) => kata::run(cmd),
+    }
+}

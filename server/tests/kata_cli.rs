@@ -1,0 +1,166 @@
+//! The `infrakata kata` commands, run as the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn infrakata(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(args)
+        .env_remove("INFRAKATA_WORKSPACE")
+        .env_remove("INFRAKATA_PROBLEMS")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn last_line(out: &Output) -> String {
+    stdout(out).lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn list_shows_every_kata_in_catalogue_order() {
+    let out = infrakata(&["kata", "list"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let positions: Vec<usize> = katas::catalogue::all()
+        .iter()
+        .map(|k| {
+            text.find(&format!("\n{} ", k.meta().slug))
+                .unwrap_or_else(|| panic!("{} missing:\n{text}", k.meta().slug))
+        })
+        .collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "not in catalogue order:\n{text}"
+    );
+    assert!(
+        !text.contains("new-kata"),
+        "the template must not be listed"
+    );
+}
+
+#[test]
+fn show_prints_the_statement_and_keeps_hints_and_concept_until_asked() {
+    let out = infrakata(&["kata", "show", "fast-power"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.contains("pub fn power(base: f64, exponent: i32) -> f64;"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("## Concept") && !text.contains("## Hints\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("--hints"),
+        "tells how to see the hints: {text}"
+    );
+
+    let text = stdout(&infrakata(&[
+        "kata",
+        "show",
+        "fast-power",
+        "--hints",
+        "--concept",
+    ]));
+    assert!(
+        text.contains("## Hints") && text.contains("## Concept"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_kata_is_a_usage_error_that_names_it() {
+    let out = infrakata(&["kata", "show", "no-such-kata"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown kata `no-such-kata`") && err.contains("kata list"),
+        "{err}"
+    );
+}
+
+#[test]
+fn start_copies_the_starter_prints_its_path_last_and_never_overwrites_silently() {
+    let ws = tempfile::tempdir().unwrap();
+    let dir = ws.path().to_str().unwrap();
+    let out = infrakata(&["kata", "start", "fast-power", "--workspace", dir]);
+    assert!(out.status.success(), "{out:?}");
+    let path = last_line(&out);
+    assert_eq!(Path::new(&path), ws.path().join("fast-power.rs"));
+    let kata = katas::catalogue::find("fast-power").unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        kata.package().starter
+    );
+
+    std::fs::write(&path, "// my work").unwrap();
+    let again = infrakata(&["kata", "start", "fast-power", "--workspace", dir]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "// my work");
+
+    let forced = infrakata(&["kata", "start", "fast-power", "--force", "--workspace", dir]);
+    assert!(forced.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        kata.package().starter
+    );
+}
+
+#[test]
+fn check_runs_every_part_of_a_seed_package() {
+    let out = infrakata(&["kata", "check", "fast-power"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let kata = katas::catalogue::find("fast-power").unwrap();
+    for w in kata.package().wrong {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("wrong/{}", w.name)))
+            .expect(w.name);
+        assert!(
+            row.contains(w.expected.as_str()) && row.ends_with("ok"),
+            "{row}"
+        );
+    }
+    assert!(
+        text.trim_end().ends_with("fast-power: package complete"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_new_scaffold_is_reported_incomplete() {
+    let problems = tempfile::tempdir().unwrap();
+    let dir = problems.path().to_str().unwrap();
+    let out = infrakata(&["kata", "new", "kv-cache", "--problems-dir", dir]);
+    assert!(out.status.success(), "{out:?}");
+    let created = problems.path().join("kv-cache");
+    assert_eq!(Path::new(&last_line(&out)), created);
+    let toml = std::fs::read_to_string(created.join("kata.toml")).unwrap();
+    assert!(toml.contains("slug = \"kv-cache\""), "{toml}");
+    assert!(created.join("wrong").is_dir());
+
+    let check = infrakata(&["kata", "check", "kv-cache", "--problems-dir", dir]);
+    assert_eq!(check.status.code(), Some(1));
+    let text = stdout(&check);
+    assert!(
+        text.contains("TODO(instructor)") && text.contains("at least 3"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("kv-cache: package incomplete"),
+        "{text}"
+    );
+
+    let again = infrakata(&["kata", "new", "kv-cache", "--problems-dir", dir]);
+    assert_eq!(again.status.code(), Some(2), "refuses to overwrite");
+    let bad = infrakata(&["kata", "new", "Bad_Slug", "--problems-dir", dir]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a valid slug"));
+}
