@@ -72,7 +72,7 @@ fn main() {
 
     write(
         &out.join("learner.rs"),
-        &learner_solutions(&root.join("workspace"), &katas),
+        &learner_solutions(&workspace, &katas),
     );
 }
 
