@@ -25,10 +25,20 @@ fn bench(c: &mut Criterion) {
     let (power, pow_mod) = performance_inputs();
     let mut g = c.benchmark_group("fast-power: 2000 queries, |n| near 2^31");
     g.bench_function("reference power", |b| {
-        b.iter(|| power.iter().map(|&(x, n)| reference::power(black_box(x), black_box(n))).sum::<f64>())
+        b.iter(|| {
+            power
+                .iter()
+                .map(|&(x, n)| reference::power(black_box(x), black_box(n)))
+                .sum::<f64>()
+        })
     });
     g.bench_function("baseline f64::powi", |b| {
-        b.iter(|| power.iter().map(|&(x, n)| black_box(x).powi(black_box(n))).sum::<f64>())
+        b.iter(|| {
+            power
+                .iter()
+                .map(|&(x, n)| black_box(x).powi(black_box(n)))
+                .sum::<f64>()
+        })
     });
     g.finish();
     let mut g = c.benchmark_group("fast-power: 2000 pow_mod queries, exponents near 2^64");

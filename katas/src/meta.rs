@@ -181,3 +181,61 @@ fn is_rust_ident(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VALID: &str = r#"
+slug = "demo"
+title = "Demo"
+summary = "A demo."
+difficulty = "easy"
+topics = ["x"]
+kind = "cpu"
+order = 1
+entry_points = ["solve"]
+"#;
+
+    fn path() -> &'static Path {
+        Path::new("katas/problems/demo/kata.toml")
+    }
+
+    #[test]
+    fn a_valid_file_parses_with_default_limits() {
+        let meta = KataMeta::parse(VALID, path()).unwrap();
+        assert_eq!(meta.limits, Limits::default());
+        assert_eq!(meta.module_name(), "demo");
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_naming_the_file_and_the_key() {
+        let text = format!("{VALID}time_limit = 3\n");
+        let err = KataMeta::parse(&text, path()).unwrap_err().to_string();
+        assert!(err.starts_with("katas/problems/demo/kata.toml:"), "{err}");
+        assert!(err.contains("time_limit"), "{err}");
+        let text = format!("{VALID}[limits]\nmemory = 3\n");
+        let err = KataMeta::parse(&text, path()).unwrap_err().to_string();
+        assert!(err.contains("memory"), "{err}");
+    }
+
+    #[test]
+    fn the_slug_must_match_its_folder_and_be_well_formed() {
+        let err = KataMeta::parse(VALID, Path::new("problems/other/kata.toml")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("does not match its folder `other`"),
+            "{err}"
+        );
+        for bad in ["", "Demo", "a--b", "-a", "a-", "a_b", "1a"] {
+            assert!(!is_valid_slug(bad), "{bad}");
+        }
+        assert!(is_valid_slug("ring-allreduce2"));
+    }
+
+    #[test]
+    fn limits_must_be_coherent() {
+        let text = format!("{VALID}[limits]\ncase_time_ms = 5000\ntotal_time_ms = 1000\n");
+        assert!(KataMeta::parse(&text, path()).is_err());
+    }
+}

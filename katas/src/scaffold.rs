@@ -72,3 +72,30 @@ pub fn create(problems_dir: &Path, slug: &str) -> Result<PathBuf, ScaffoldError>
     }
     Ok(dir)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renames_the_template_and_refuses_to_overwrite() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = create(tmp.path(), "kv-cache").unwrap();
+        let toml = std::fs::read_to_string(dir.join("kata.toml")).unwrap();
+        assert!(toml.contains("slug = \"kv-cache\""));
+        let meta = crate::KataMeta::load(&dir).unwrap();
+        assert_eq!(meta.module_name(), "kv_cache");
+        assert!(matches!(
+            create(tmp.path(), "kv-cache"),
+            Err(ScaffoldError::Exists(_))
+        ));
+        assert!(matches!(
+            create(tmp.path(), "new-kata"),
+            Err(ScaffoldError::Reserved(_))
+        ));
+        assert!(matches!(
+            create(tmp.path(), "No"),
+            Err(ScaffoldError::BadSlug(_))
+        ));
+    }
+}
