@@ -6,7 +6,10 @@ use katas::KataSpec as _;
 use katas::problems::fast_power::{Input, Spec, reference};
 use std::hint::black_box;
 
-fn performance_inputs() -> (Vec<(f64, i32)>, Vec<(u64, u64, u64)>) {
+type PowerQueries = Vec<(f64, i32)>;
+type PowModQueries = Vec<(u64, u64, u64)>;
+
+fn performance_inputs() -> (PowerQueries, PowModQueries) {
     let (mut power, mut pow_mod) = (Vec::new(), Vec::new());
     for case in Spec::cases(katas::DEFAULT_SEED) {
         if case.group != katas::Group::Performance {

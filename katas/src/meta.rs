@@ -115,14 +115,14 @@ impl KataMeta {
                 meta.slug
             )));
         }
-        if let Some(dir) = path.parent().and_then(Path::file_name) {
-            if dir.to_string_lossy() != meta.slug {
-                return Err(invalid(format!(
-                    "slug `{}` does not match its folder `{}`",
-                    meta.slug,
-                    dir.to_string_lossy()
-                )));
-            }
+        if let Some(dir) = path.parent().and_then(Path::file_name)
+            && dir.to_string_lossy() != meta.slug
+        {
+            return Err(invalid(format!(
+                "slug `{}` does not match its folder `{}`",
+                meta.slug,
+                dir.to_string_lossy()
+            )));
         }
         if meta.entry_points.is_empty() {
             return Err(invalid(

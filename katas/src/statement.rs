@@ -32,11 +32,11 @@ impl Statement {
                 in_fence = !in_fence;
             }
             if !in_fence {
-                if let Some(h) = line.strip_prefix("# ") {
-                    if title.is_empty() {
-                        title = h.trim().to_string();
-                        continue;
-                    }
+                if let Some(h) = line.strip_prefix("# ")
+                    && title.is_empty()
+                {
+                    title = h.trim().to_string();
+                    continue;
                 }
                 if let Some(h) = line.strip_prefix("## ") {
                     sections.push((h.trim().to_string(), String::new()));
@@ -70,11 +70,11 @@ impl Statement {
         for line in body.lines() {
             if let Some(item) = line.strip_prefix("- ") {
                 hints.push(item.trim().to_string());
-            } else if let Some(last) = hints.last_mut() {
-                if !line.trim().is_empty() {
-                    last.push(' ');
-                    last.push_str(line.trim());
-                }
+            } else if let Some(last) = hints.last_mut()
+                && !line.trim().is_empty()
+            {
+                last.push(' ');
+                last.push_str(line.trim());
             }
         }
         hints
