@@ -72,8 +72,16 @@ impl KataSpec for Spec {
             Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)])),
             Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)])),
             Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)])),
-            Case::new("pow_mod: 2^10 mod 1000", Group::Sample, Input::PowMod(vec![(2, 10, 1000)])),
-            Case::new("pow_mod: 3^0 mod 7", Group::Sample, Input::PowMod(vec![(3, 0, 7)])),
+            Case::new(
+                "pow_mod: 2^10 mod 1000",
+                Group::Sample,
+                Input::PowMod(vec![(2, 10, 1000)]),
+            ),
+            Case::new(
+                "pow_mod: 3^0 mod 7",
+                Group::Sample,
+                Input::PowMod(vec![(3, 0, 7)]),
+            ),
         ];
         let power_edges: [(&str, f64, i32); 16] = [
             ("zero to the zero", 0.0, 0),
@@ -94,7 +102,11 @@ impl KataSpec for Spec {
             ("close to minus one, i32::MIN", -1.000_000_001, i32::MIN),
         ];
         for (name, base, exponent) in power_edges {
-            cases.push(Case::new(format!("power: {name}"), Group::Edge, Input::Power(vec![(base, exponent)])));
+            cases.push(Case::new(
+                format!("power: {name}"),
+                Group::Edge,
+                Input::Power(vec![(base, exponent)]),
+            ));
         }
         let pow_mod_edges: [(&str, u64, u64, u64); 8] = [
             ("modulus one gives zero", 5, 3, 1),
@@ -103,21 +115,38 @@ impl KataSpec for Spec {
             ("base larger than modulus", 1_000_000_007, 2, 10),
             ("exponent u64::MAX", 3, u64::MAX, 1_000_000_007),
             ("modulus 2^63", u64::MAX, u64::MAX, 1 << 63),
-            ("modulus 2^63 - 25 (prime)", (1 << 62) + 12345, u64::MAX - 1, (1 << 63) - 25),
+            (
+                "modulus 2^63 - 25 (prime)",
+                (1 << 62) + 12345,
+                u64::MAX - 1,
+                (1 << 63) - 25,
+            ),
             ("products need 126 bits", (1 << 63) - 26, 2, (1 << 63) - 25),
         ];
         for (name, b, e, m) in pow_mod_edges {
-            cases.push(Case::new(format!("pow_mod: {name}"), Group::Edge, Input::PowMod(vec![(b, e, m)])));
+            cases.push(Case::new(
+                format!("pow_mod: {name}"),
+                Group::Edge,
+                Input::PowMod(vec![(b, e, m)]),
+            ));
         }
         for i in 0..6 {
             let queries = (0..200)
                 .map(|_| (rng.f64() * 4.0 - 2.0, rng.i32(-60..=60)))
                 .collect();
-            cases.push(Case::new(format!("power: random small #{i}"), Group::Random, Input::Power(queries)));
+            cases.push(Case::new(
+                format!("power: random small #{i}"),
+                Group::Random,
+                Input::Power(queries),
+            ));
             let queries = (0..200)
                 .map(|_| (rng.u64(..), rng.u64(..), rng.u64(1..=1 << 63)))
                 .collect();
-            cases.push(Case::new(format!("pow_mod: random #{i}"), Group::Random, Input::PowMod(queries)));
+            cases.push(Case::new(
+                format!("pow_mod: random #{i}"),
+                Group::Random,
+                Input::PowMod(queries),
+            ));
         }
         for i in 0..3 {
             let queries = (0..2000)
@@ -129,21 +158,33 @@ impl KataSpec for Spec {
                     (sign * base, exponent)
                 })
                 .collect();
-            cases.push(Case::new(format!("power: 2000 exponents near ±2^31 #{i}"), Group::Performance, Input::Power(queries)));
+            cases.push(Case::new(
+                format!("power: 2000 exponents near ±2^31 #{i}"),
+                Group::Performance,
+                Input::Power(queries),
+            ));
             let queries = (0..2000)
                 .map(|_| (rng.u64(..), rng.u64(1 << 62..), rng.u64(1 << 62..=1 << 63)))
                 .collect();
-            cases.push(Case::new(format!("pow_mod: 2000 exponents near 2^64 #{i}"), Group::Performance, Input::PowMod(queries)));
+            cases.push(Case::new(
+                format!("pow_mod: 2000 exponents near 2^64 #{i}"),
+                Group::Performance,
+                Input::PowMod(queries),
+            ));
         }
         cases
     }
 
     fn solve(solution: Solution, input: &Input) -> Output {
         match input {
-            Input::Power(qs) => Output::Power(qs.iter().map(|&(b, e)| (solution.power)(b, e)).collect()),
-            Input::PowMod(qs) => {
-                Output::PowMod(qs.iter().map(|&(b, e, m)| (solution.pow_mod)(b, e, m)).collect())
+            Input::Power(qs) => {
+                Output::Power(qs.iter().map(|&(b, e)| (solution.power)(b, e)).collect())
             }
+            Input::PowMod(qs) => Output::PowMod(
+                qs.iter()
+                    .map(|&(b, e, m)| (solution.pow_mod)(b, e, m))
+                    .collect(),
+            ),
         }
     }
 
@@ -159,7 +200,10 @@ impl KataSpec for Spec {
                     let want = b.powf(f64::from(e));
                     if !power_matches(want, g, e) {
                         return Check::fail(
-                            format!("power({b:?}, {e}) is off (relative tolerance {:.1e})", relative_tolerance(e)),
+                            format!(
+                                "power({b:?}, {e}) is off (relative tolerance {:.1e})",
+                                relative_tolerance(e)
+                            ),
                             format!("{want:e}"),
                             format!("{g:e}"),
                         );
@@ -179,13 +223,21 @@ impl KataSpec for Spec {
                 }
                 Check::pass()
             }
-            _ => Check::fail("result of the wrong kind", "the kind of the input", "the other kind"),
+            _ => Check::fail(
+                "result of the wrong kind",
+                "the kind of the input",
+                "the other kind",
+            ),
         }
     }
 
     fn describe(input: &Input) -> String {
         match input {
-            Input::Power(qs) => format!("{} power queries (base, exponent): {:?}", qs.len(), &qs[..qs.len().min(4)]),
+            Input::Power(qs) => format!(
+                "{} power queries (base, exponent): {:?}",
+                qs.len(),
+                &qs[..qs.len().min(4)]
+            ),
             Input::PowMod(qs) => format!(
                 "{} pow_mod queries (base, exponent, modulus): {:?}",
                 qs.len(),

@@ -27,11 +27,21 @@ impl KataSpec for Spec {
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut cases = vec![Case::new("sample", Group::Sample, Input { values: vec![1, 2, 3] })];
+        let mut cases = vec![Case::new(
+            "sample",
+            Group::Sample,
+            Input {
+                values: vec![1, 2, 3],
+            },
+        )];
         cases.push(Case::new("empty", Group::Edge, Input { values: vec![] }));
         for i in 0..3 {
             let values = (0..100).map(|_| rng.i64(-1000..1000)).collect();
-            cases.push(Case::new(format!("random #{i}"), Group::Random, Input { values }));
+            cases.push(Case::new(
+                format!("random #{i}"),
+                Group::Random,
+                Input { values },
+            ));
         }
         cases
     }
