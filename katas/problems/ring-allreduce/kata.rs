@@ -1,0 +1,524 @@
+//! Cases and checker for `ring-allreduce`: N simulated ranks on a one-way ring sum their vectors.
+//!
+//! The ranks are threads. Each gets a [`RingComm`] that can only send to its right neighbour and
+//! receive from its left one, and that counts every message and element it sends. The checker
+//! judges the final vectors against an exact integer oracle, and the counters against the volume
+//! a ring all-reduce needs.
+
+use katas::ranks::{FinishGuard, World, run_ranks};
+use katas::{Case, Check, Group, KataSpec};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The learner's function: all-reduce (sum) `data` across the ring, in place.
+#[derive(Debug, Clone, Copy)]
+pub struct Solution {
+    pub ring_allreduce: fn(&mut RingComm, &mut [f32]),
+}
+
+/// Per-message latency of the α-β cost model, in seconds (5 µs).
+pub const ALPHA_S: f64 = 5e-6;
+/// Link bandwidth of the α-β cost model, in bytes per second (25 GB/s); β = 1 / this.
+pub const LINK_BYTES_PER_S: f64 = 25e9;
+/// Input values are integers in `-MAX_ABS_VALUE..=MAX_ABS_VALUE`.
+pub const MAX_ABS_VALUE: i32 = 1000;
+/// The most ranks any case uses.
+pub const MAX_RANKS: usize = 16;
+
+/// The messages in flight on the ring and what each rank has sent so far.
+#[derive(Debug)]
+struct Wires {
+    /// `inbox[r]`: messages from rank `r - 1` that rank `r` has not received yet, oldest first.
+    inbox: Vec<VecDeque<Vec<f32>>>,
+    messages_sent: Vec<u64>,
+    elements_sent: Vec<u64>,
+}
+
+/// One rank's end of the ring: it sends to rank `(r + 1) % N` and receives from `(r + N - 1) % N`.
+pub struct RingComm {
+    rank: usize,
+    size: usize,
+    world: Arc<World<Wires>>,
+}
+
+impl std::fmt::Debug for RingComm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RingComm")
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RingComm {
+    /// This rank's index, `0..size()`.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The number of ranks N on the ring.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Sends a copy of `data` to the right neighbour, rank `(rank + 1) % size`. Never blocks;
+    /// messages arrive in the order they were sent. With one rank, the right neighbour is itself.
+    pub fn send(&mut self, data: &[f32]) {
+        let message = data.to_vec();
+        let (rank, right) = (self.rank, (self.rank + 1) % self.size);
+        self.world.update(move |w| {
+            w.messages_sent[rank] += 1;
+            w.elements_sent[rank] += message.len() as u64;
+            w.inbox[right].push_back(message);
+        });
+    }
+
+    /// Receives the oldest message not yet received from the left neighbour,
+    /// rank `(rank + size - 1) % size`, waiting until one arrives. If every rank is waiting or
+    /// finished, no message can ever come: the run stops with a deadlock error.
+    pub fn recv(&mut self) -> Vec<f32> {
+        let rank = self.rank;
+        let left = (rank + self.size - 1) % self.size;
+        self.world
+            .wait_for(rank, &format!("receive from rank {left}"), |w| {
+                w.inbox[rank].pop_front()
+            })
+    }
+}
+
+/// The values each rank starts with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Values {
+    /// `vectors[r]` is rank r's vector.
+    Listed(Vec<Vec<f32>>),
+    /// Integers drawn uniformly from `-MAX_ABS_VALUE..=MAX_ABS_VALUE` by `fastrand` with this
+    /// seed, rank 0's vector first.
+    Seeded(u64),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Input {
+    /// N, the number of ranks.
+    pub ranks: usize,
+    /// M, the length of every rank's vector.
+    pub len: usize,
+    pub values: Values,
+}
+
+impl Input {
+    fn listed(vectors: Vec<Vec<f32>>) -> Self {
+        Self {
+            ranks: vectors.len(),
+            len: vectors.first().map_or(0, Vec::len),
+            values: Values::Listed(vectors),
+        }
+    }
+
+    /// Every rank's starting vector, rank 0 first.
+    pub fn vectors(&self) -> Vec<Vec<f32>> {
+        match &self.values {
+            Values::Listed(v) => v.clone(),
+            Values::Seeded(seed) => {
+                let mut rng = fastrand::Rng::with_seed(*seed);
+                (0..self.ranks)
+                    .map(|_| (0..self.len).map(|_| random_value(&mut rng)).collect())
+                    .collect()
+            }
+        }
+    }
+}
+
+fn random_value(rng: &mut fastrand::Rng) -> f32 {
+    rng.i32(-MAX_ABS_VALUE..=MAX_ABS_VALUE) as f32
+}
+
+/// What one rank ended with, as its communicator measured it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankResult {
+    /// The rank's vector after `ring_allreduce` returned.
+    pub data: Vec<f32>,
+    pub messages_sent: u64,
+    pub elements_sent: u64,
+    /// Messages (and their elements) still in this rank's inbox once every rank returned.
+    pub unreceived_messages: u64,
+    pub unreceived_elements: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    pub ranks: Vec<RankResult>,
+}
+
+/// Runs `allreduce` on one thread per rank, rank r starting from `vectors[r]`, and reports what
+/// every rank ended with. `Err` carries the first rank panic (a deadlock included), prefixed
+/// with its rank.
+pub fn simulate(
+    vectors: Vec<Vec<f32>>,
+    allreduce: fn(&mut RingComm, &mut [f32]),
+) -> Result<Vec<RankResult>, String> {
+    let n = vectors.len();
+    let wires = Wires {
+        inbox: vec![VecDeque::new(); n],
+        messages_sent: vec![0; n],
+        elements_sent: vec![0; n],
+    };
+    let world = Arc::new(World::new(n, wires));
+    let starts: Vec<Mutex<Vec<f32>>> = vectors.into_iter().map(Mutex::new).collect();
+    let finals = run_ranks(n, |rank| {
+        let _done = FinishGuard::new(&*world, rank);
+        let mut data =
+            std::mem::take(&mut *starts[rank].lock().unwrap_or_else(PoisonError::into_inner));
+        let mut comm = RingComm {
+            rank,
+            size: n,
+            world: Arc::clone(&world),
+        };
+        allreduce(&mut comm, &mut data);
+        data
+    })?;
+    Ok(world.read(|w| {
+        finals
+            .into_iter()
+            .enumerate()
+            .map(|(r, data)| RankResult {
+                data,
+                messages_sent: w.messages_sent[r],
+                elements_sent: w.elements_sent[r],
+                unreceived_messages: w.inbox[r].len() as u64,
+                unreceived_elements: w.inbox[r].iter().map(|m| m.len() as u64).sum(),
+            })
+            .collect()
+    }))
+}
+
+/// The most elements one rank may send: 2·ceil(M/N)·(N−1) — N−1 chunks in each phase, no chunk
+/// longer than ceil(M/N).
+pub fn max_elements_per_rank(ranks: usize, len: usize) -> u64 {
+    2 * len.div_ceil(ranks) as u64 * (ranks as u64 - 1)
+}
+
+/// The most messages one rank may send: 2(N−1).
+pub fn max_messages_per_rank(ranks: usize) -> u64 {
+    2 * (ranks as u64 - 1)
+}
+
+/// α-β model time in seconds for `steps` messages carrying `bytes` bytes in all.
+pub fn model_time_s(steps: u64, bytes: u64) -> f64 {
+    steps as f64 * ALPHA_S + bytes as f64 / LINK_BYTES_PER_S
+}
+
+/// The bandwidth lower bound of any all-reduce, in bytes per rank: 2(N−1)/N·M·4.
+pub fn lower_bound_bytes(ranks: usize, len: usize) -> f64 {
+    2.0 * (ranks as f64 - 1.0) / ranks as f64 * len as f64 * 4.0
+}
+
+fn duration(seconds: f64) -> String {
+    if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else if seconds >= 1e-6 || seconds == 0.0 {
+        format!("{:.1} µs", seconds * 1e6)
+    } else {
+        format!("{:.2} ns", seconds * 1e9)
+    }
+}
+
+fn ratio(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// Up to 8 elements of `v`, starting a little before index `at` so that it is visible.
+fn preview_at(v: &[f32], at: usize) -> String {
+    const SHOWN: usize = 8;
+    let start = at.saturating_sub(3).min(v.len().saturating_sub(SHOWN));
+    let end = (start + SHOWN).min(v.len());
+    let items: Vec<String> = v[start..end].iter().map(|x| format!("{x}")).collect();
+    let (head, tail) = (
+        if start > 0 { "…, " } else { "" },
+        if end < v.len() { ", …" } else { "" },
+    );
+    if start == 0 && end == v.len() {
+        format!("[{}]", items.join(", "))
+    } else {
+        format!(
+            "[{head}{}{tail}] (indices {start}..{end} of {})",
+            items.join(", "),
+            v.len()
+        )
+    }
+}
+
+fn list(v: &[f32]) -> String {
+    let items: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn preview(v: &[f32]) -> String {
+    preview_at(v, 0)
+}
+
+#[derive(Debug)]
+pub struct Spec;
+
+impl KataSpec for Spec {
+    type Solution = Solution;
+    type Input = Input;
+    type Output = Output;
+
+    fn cases(seed: u64) -> Vec<Case<Input>> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let counting = |n: usize, m: usize, scale: f32| -> Vec<Vec<f32>> {
+            (0..n)
+                .map(|r| {
+                    let factor = scale.powi(r as i32);
+                    (1..=m).map(|i| i as f32 * factor).collect()
+                })
+                .collect()
+        };
+        let mut cases = vec![
+            Case::new(
+                "2 ranks, 4 elements",
+                Group::Sample,
+                Input::listed(counting(2, 4, 10.0)),
+            ),
+            Case::new(
+                "3 ranks, 6 elements",
+                Group::Sample,
+                Input::listed(counting(3, 6, 10.0)),
+            ),
+            Case::new(
+                "4 ranks, 10 elements (10 is not a multiple of 4)",
+                Group::Sample,
+                Input::listed(
+                    (0..4)
+                        .map(|r| (1..=10).map(|i| (100 * r + i) as f32).collect())
+                        .collect(),
+                ),
+            ),
+        ];
+        let edges: [(&str, usize, usize); 12] = [
+            ("1 rank: nothing to send", 1, 5),
+            ("1 rank, empty vector", 1, 0),
+            ("4 ranks, empty vector", 4, 0),
+            ("2 ranks, 1 element", 2, 1),
+            ("3 ranks, 1 element", 3, 1),
+            ("8 ranks, 3 elements: vector shorter than N", 8, 3),
+            ("5 ranks, 7 elements: remainder 2", 5, 7),
+            ("6 ranks, 11 elements: remainder N - 1", 6, 11),
+            ("7 ranks, 13 elements", 7, 13),
+            ("16 ranks, 1 element", 16, 1),
+            ("16 ranks, 5 elements", 16, 5),
+            ("16 ranks, 17 elements", 16, 17),
+        ];
+        for (name, n, m) in edges {
+            let vectors = (0..n)
+                .map(|_| (0..m).map(|_| random_value(&mut rng)).collect())
+                .collect();
+            cases.push(Case::new(name, Group::Edge, Input::listed(vectors)));
+        }
+        for i in 0..12 {
+            let ranks = rng.usize(1..=8);
+            let len = match i % 3 {
+                0 => rng.usize(0..=3 * ranks),
+                1 => rng.usize(0..=500),
+                _ => rng.usize(500..=4000),
+            };
+            let input = Input {
+                ranks,
+                len,
+                values: Values::Seeded(rng.u64(..)),
+            };
+            cases.push(Case::new(
+                format!(
+                    "random #{i}: {ranks} rank{}, {len} element{}",
+                    if ranks == 1 { "" } else { "s" },
+                    if len == 1 { "" } else { "s" }
+                ),
+                Group::Random,
+                input,
+            ));
+        }
+        let large: [(&str, usize, usize); 2] = [
+            ("8 ranks, 2^20 elements: bandwidth-bound", 8, 1 << 20),
+            ("16 ranks, 100 003 elements: latency-bound", 16, 100_003),
+        ];
+        for (name, ranks, len) in large {
+            let input = Input {
+                ranks,
+                len,
+                values: Values::Seeded(rng.u64(..)),
+            };
+            cases.push(Case::new(name, Group::Performance, input));
+        }
+        cases
+    }
+
+    fn solve(solution: Solution, input: &Input) -> Output {
+        match simulate(input.vectors(), solution.ring_allreduce) {
+            Ok(ranks) => Output { ranks },
+            Err(message) => panic!("{message}"),
+        }
+    }
+
+    fn check(input: &Input, _expected: &Output, got: &Output) -> Check {
+        let (n, m) = (input.ranks, input.len);
+        if got.ranks.len() != n {
+            return Check::fail("wrong number of ranks in the output", n, got.ranks.len());
+        }
+        // Oracle: exact integer sums. The inputs are integers, so an f32 sum in any order is exact.
+        let mut want = vec![0i64; m];
+        for v in input.vectors() {
+            for (w, x) in want.iter_mut().zip(v) {
+                *w += x as i64;
+            }
+        }
+        let want: Vec<f32> = want.into_iter().map(|s| s as f32).collect();
+
+        for (r, res) in got.ranks.iter().enumerate() {
+            if res.data.len() != m {
+                return Check::fail(
+                    format!("rank {r} ended with a vector of the wrong length"),
+                    m,
+                    res.data.len(),
+                );
+            }
+            let wrong: Vec<usize> = (0..m).filter(|&i| res.data[i] != want[i]).collect();
+            if let Some(&i) = wrong.first() {
+                return Check::fail(
+                    format!(
+                        "rank {r} does not hold the element-wise sum: {} of {m} elements are wrong, \
+                         the first at index {i} (expected {}, got {})",
+                        wrong.len(),
+                        want[i],
+                        res.data[i]
+                    ),
+                    preview_at(&want, i),
+                    preview_at(&res.data, i),
+                );
+            }
+        }
+
+        let left_over: u64 = got.ranks.iter().map(|r| r.unreceived_messages).sum();
+        if let Some((r, res)) = got
+            .ranks
+            .iter()
+            .enumerate()
+            .find(|(_, res)| res.unreceived_messages > 0)
+        {
+            return Check::fail(
+                format!(
+                    "{left_over} message(s) were sent but never received; rank {r}'s inbox still \
+                     holds {} message(s) ({} elements) from rank {}",
+                    res.unreceived_messages,
+                    res.unreceived_elements,
+                    (r + n - 1) % n
+                ),
+                "every message received",
+                format!("{left_over} unreceived"),
+            );
+        }
+
+        let max_messages = max_messages_per_rank(n);
+        if let Some((r, res)) = got
+            .ranks
+            .iter()
+            .enumerate()
+            .find(|(_, res)| res.messages_sent > max_messages)
+        {
+            return Check::fail(
+                format!(
+                    "rank {r} sent {} messages; reduce-scatter + all-gather needs only \
+                     2(N-1) = {max_messages}",
+                    res.messages_sent
+                ),
+                format!("at most {max_messages} messages"),
+                format!("{} messages", res.messages_sent),
+            );
+        }
+
+        let max_elements = max_elements_per_rank(n, m);
+        if let Some((r, res)) = got
+            .ranks
+            .iter()
+            .enumerate()
+            .find(|(_, res)| res.elements_sent > max_elements)
+        {
+            return Check::fail(
+                format!(
+                    "rank {r} sent {} elements, more than a ring all-reduce needs: at most \
+                     2·ceil(M/N)·(N-1) = 2·{}·{} = {max_elements} (passing whole vectors costs \
+                     (N-1)·M = {})",
+                    res.elements_sent,
+                    m.div_ceil(n),
+                    n - 1,
+                    (n - 1) * m
+                ),
+                format!("at most {max_elements} elements"),
+                format!("{} elements", res.elements_sent),
+            );
+        }
+
+        let steps = got.ranks.iter().map(|r| r.messages_sent).max().unwrap_or(0);
+        let elements = got.ranks.iter().map(|r| r.elements_sent).max().unwrap_or(0);
+        let bytes = elements * 4;
+        let latency = steps as f64 * ALPHA_S;
+        let transfer = bytes as f64 / LINK_BYTES_PER_S;
+        let time = model_time_s(steps, bytes);
+        let regime = if steps == 0 {
+            "no communication"
+        } else if latency >= transfer {
+            "latency-bound"
+        } else {
+            "bandwidth-bound"
+        };
+        let bound_bytes = lower_bound_bytes(n, m);
+        let bound_time = bound_bytes / LINK_BYTES_PER_S;
+        let mut notes = vec![
+            format!("busiest rank: {steps} messages, {elements} elements = {bytes} bytes sent"),
+            format!(
+                "α-β model (α = 5 µs, β = 1/(25 GB/s)): T = {steps}·α + {bytes} B·β = {} + {} = {} \
+                 ({regime})",
+                duration(latency),
+                duration(transfer),
+                duration(time)
+            ),
+        ];
+        if bound_bytes > 0.0 {
+            notes.push(format!(
+                "bandwidth lower bound 2(N-1)/N·M·4 B·β = {bound_bytes:.0} B·β = {}; \
+                 bytes / bound = {:.3}, T / bound = {}",
+                duration(bound_time),
+                bytes as f64 / bound_bytes,
+                ratio(time / bound_time)
+            ));
+        } else {
+            notes.push("nothing has to move (N = 1 or M = 0): the lower bound is 0".to_string());
+        }
+        Check::pass_with(notes)
+    }
+
+    fn describe(input: &Input) -> String {
+        let (n, m) = (input.ranks, input.len);
+        match &input.values {
+            Values::Listed(v) if n * m <= 48 && m <= 12 => {
+                let shown: Vec<String> = v.iter().map(|x| list(x)).collect();
+                format!(
+                    "N = {n} ranks, M = {m} elements; inputs {}",
+                    shown.join(" ")
+                )
+            }
+            Values::Listed(v) => format!(
+                "N = {n} ranks, M = {m} elements; rank 0 starts with {}",
+                preview(&v[0])
+            ),
+            Values::Seeded(seed) => format!(
+                "N = {n} ranks, M = {m} elements; integers in [-{MAX_ABS_VALUE}, {MAX_ABS_VALUE}] \
+                 from seed {seed}"
+            ),
+        }
+    }
+}
