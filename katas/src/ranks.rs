@@ -11,7 +11,8 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// Runs `body(rank)` for every rank on its own thread and collects the results in rank order.
 /// If any rank panics, the error is that panic's message, prefixed with its rank — a rank that
-/// panicked for its own reason wins over the deadlocks its exit then caused in the others.
+/// panicked for its own reason wins over the deadlocks its exit then caused in the others. A
+/// deadlock message lists what every blocked rank was waiting for, whichever rank reports it.
 pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<Vec<T>, String> {
     let panics: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let results = std::thread::scope(|scope| {
@@ -68,6 +69,8 @@ pub struct World<T> {
 struct Inner<T> {
     state: T,
     waiting: Vec<bool>,
+    /// What each rank last waited for, for the deadlock message.
+    waiting_on: Vec<String>,
     finished: Vec<bool>,
     deadlock: Option<String>,
 }
@@ -78,6 +81,7 @@ impl<T> World<T> {
             inner: Mutex::new(Inner {
                 state,
                 waiting: vec![false; ranks],
+                waiting_on: vec![String::new(); ranks],
                 finished: vec![false; ranks],
                 deadlock: None,
             }),
@@ -126,15 +130,23 @@ impl<T> World<T> {
                 return out;
             }
             inner.waiting[rank] = true;
+            if inner.waiting_on[rank] != what {
+                inner.waiting_on[rank] = what.to_string();
+            }
             let stuck = inner
                 .waiting
                 .iter()
                 .zip(&inner.finished)
                 .all(|(&w, &f)| w || f);
             if stuck {
+                let blocked: Vec<String> = (0..inner.waiting.len())
+                    .filter(|&r| !inner.finished[r])
+                    .map(|r| format!("rank {r} waits to {}", inner.waiting_on[r]))
+                    .collect();
                 let finished = inner.finished.iter().filter(|&&f| f).count();
                 let msg = format!(
-                    "deadlock: every rank is blocked or finished ({finished} finished); rank {rank} was waiting to {what}"
+                    "deadlock: {}; {finished} rank(s) already returned",
+                    blocked.join(", ")
                 );
                 inner.deadlock = Some(msg.clone());
                 drop(inner);
