@@ -202,7 +202,7 @@ fn package_module(k: &Found) -> String {
         wrong.join(", ")
     );
     s.push_str(
-        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n}\n\n",
+        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution)\n    }\n}\n\n",
     );
     s
 }

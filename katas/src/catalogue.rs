@@ -1,7 +1,9 @@
 //! The registry of kata packages, in catalogue order, behind one object-safe trait so the CLI,
 //! the grader and the server never need to know a kata's concrete types.
 
-use crate::evaluate::{Trial, evaluate};
+use crate::evaluate::{CaseResult, Trial, evaluate, judge};
+use crate::report::CaseReport;
+use crate::spec::Group;
 use crate::meta::KataMeta;
 use crate::report::Report;
 use crate::spec::{KataSpec, Mode};
@@ -45,10 +47,22 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn statement(&self) -> Statement;
     /// Runs one of the package's own solutions in-process. `None` if no such wrong solution.
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
+    /// The cases, in run order, for the default seed; `Err` if the kata itself is broken.
+    fn case_list(&self) -> Result<Vec<CaseInfo>, String>;
+    /// Trusted side: judges what a sandboxed run produced for case `index`.
+    fn judge(&self, index: usize, result: CaseResult, time_ms: f64) -> CaseReport;
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
     }
+}
+
+/// A case as the grader sees it: its position, name and group (inputs stay in `katas`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseInfo {
+    pub index: usize,
+    pub name: String,
+    pub group: Group,
 }
 
 /// A registered kata: its package files, its compiled solutions, and cached expected outputs.
@@ -126,6 +140,29 @@ impl<S: KataSpec> Kata for Entry<S> {
 
     fn statement(&self) -> Statement {
         Statement::parse(self.package.statement)
+    }
+
+    fn case_list(&self) -> Result<Vec<CaseInfo>, String> {
+        let trial = self.trial().map_err(str::to_string)?;
+        Ok(trial
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(index, c)| CaseInfo {
+                index,
+                name: c.name.clone(),
+                group: c.group,
+            })
+            .collect())
+    }
+
+    fn judge(&self, index: usize, result: CaseResult, time_ms: f64) -> CaseReport {
+        let trial = match self.trial() {
+            Ok(trial) => trial,
+            Err(why) => panic!("judge called on a broken kata: {why}"),
+        };
+        let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
+        judge::<S>(&trial.cases[index], &trial.expected[index], result, time_ms, limit)
     }
 
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {

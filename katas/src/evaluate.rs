@@ -54,7 +54,8 @@ impl<S: KataSpec> Trial<S> {
     }
 }
 
-type CaseResult = Result<Vec<u8>, String>;
+/// What the untrusted side produced for one case: encoded output bytes or a panic message.
+pub type CaseResult = Result<Vec<u8>, String>;
 
 /// Runs `solution` on the cases of `trial` that `mode` selects and judges every output.
 pub fn evaluate<S: KataSpec>(
@@ -164,7 +165,9 @@ fn run_one<S: KataSpec>(solution: S::Solution, input: &S::Input) -> CaseResult {
     wire::encode(&output).map_err(|e| e.to_string())
 }
 
-fn judge<S: KataSpec>(
+/// Trusted half of one case: a decoded output is checked, a panic message becomes a runtime
+/// error, and an answer that arrived after the limit is a time-out whatever it says.
+pub fn judge<S: KataSpec>(
     case: &Case<S::Input>,
     expected: &S::Output,
     result: CaseResult,

@@ -22,6 +22,7 @@ pub mod lint;
 pub mod meta;
 pub mod ranks;
 pub mod report;
+pub mod runner;
 pub mod scaffold;
 pub mod spec;
 pub mod statement;

@@ -1,0 +1,109 @@
+//! rustc's `--error-format=json` messages, reduced to what a learner needs: where in *their*
+//! file, what, and the rendered text.
+
+use crate::source::LEARNER_FILE;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// `error`, `warning`, ...
+    pub level: String,
+    /// e.g. `E0308`.
+    pub code: Option<String>,
+    pub message: String,
+    /// Position in the learner's file; `None` when the problem is not in it (e.g. a missing
+    /// entry point, reported against the generated runner).
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub end_line: Option<u32>,
+    pub end_column: Option<u32>,
+    /// rustc's own rendering, with paths inside the sandbox.
+    pub rendered: String,
+}
+
+#[derive(Deserialize)]
+struct Raw {
+    #[serde(rename = "$message_type", default)]
+    message_type: String,
+    message: String,
+    code: Option<RawCode>,
+    level: String,
+    spans: Vec<RawSpan>,
+    rendered: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawCode {
+    code: String,
+}
+
+#[derive(Deserialize)]
+struct RawSpan {
+    file_name: String,
+    line_start: u32,
+    line_end: u32,
+    column_start: u32,
+    column_end: u32,
+    is_primary: bool,
+}
+
+/// Parses rustc's stderr (one JSON object a line); lines that are not diagnostics are skipped.
+pub fn parse(stderr: &str) -> Vec<Diagnostic> {
+    stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Raw>(l).ok())
+        .filter(|r| r.message_type.is_empty() || r.message_type == "diagnostic")
+        .filter(|r| r.level != "failure-note")
+        .map(|r| {
+            let span = r
+                .spans
+                .iter()
+                .find(|s| s.is_primary && s.file_name.ends_with(LEARNER_FILE));
+            let mut message = r.message.clone();
+            if span.is_none() {
+                message = explain_runner_error(&r.message);
+            }
+            Diagnostic {
+                level: r.level,
+                code: r.code.map(|c| c.code),
+                message,
+                line: span.map(|s| s.line_start),
+                column: span.map(|s| s.column_start),
+                end_line: span.map(|s| s.line_end),
+                end_column: span.map(|s| s.column_end),
+                rendered: r.rendered.unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// Errors in the generated runner mean the learner's file lacks what the kata asks for.
+fn explain_runner_error(message: &str) -> String {
+    match message.strip_prefix("cannot find function `") {
+        Some(rest) => {
+            let name = rest.split('`').next().unwrap_or_default();
+            format!("your file must define `pub fn {name}(...)` with the signature the statement gives ({message})")
+        }
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_learner_positions_and_explains_missing_entry_points() {
+        let stderr = concat!(
+            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"/build/solution.rs","byte_start":1,"byte_end":2,"line_start":7,"line_end":7,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0308]: mismatched types\n"}"#,
+            "\n",
+            r#"{"$message_type":"diagnostic","message":"cannot find function `pow_mod` in module `solution`","code":{"code":"E0425","explanation":null},"level":"error","spans":[{"file_name":"/build/main.rs","byte_start":1,"byte_end":2,"line_start":5,"line_end":5,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0425]"}"#,
+            "\nnot json\n"
+        );
+        let d = parse(stderr);
+        assert_eq!(d.len(), 2);
+        assert_eq!((d[0].line, d[0].column, d[0].code.as_deref()), (Some(7), Some(5), Some("E0308")));
+        assert_eq!(d[1].line, None);
+        assert!(d[1].message.contains("must define `pub fn pow_mod(...)`"), "{}", d[1].message);
+    }
+}

@@ -1,0 +1,100 @@
+//! The compiler submissions are built with, and the prebuilt `katas` library they link against.
+//!
+//! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
+//! built here with `cargo` from the same toolchain, once per grader start, into a target dir of
+//! its own (never the workspace's, whose lock a running `cargo test` may hold).
+
+use crate::GradeError;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Debug, Clone)]
+pub struct Toolchain {
+    /// `rustc -vV`, part of every cache key.
+    pub version: String,
+    /// `rustc --print sysroot`: holds the real `bin/rustc` (not the rustup proxy) and std.
+    pub sysroot: PathBuf,
+    /// The prebuilt `libkatas-*.rlib`.
+    pub katas_rlib: PathBuf,
+    /// Folder with the rlib and all its dependencies (`-L dependency=`).
+    pub deps_dir: PathBuf,
+    /// Hash of the rlib: a changed catalogue invalidates cached binaries.
+    pub katas_hash: String,
+    /// The C compiler driver used as linker (rustc links through it, with lld).
+    pub linker: PathBuf,
+}
+
+impl Toolchain {
+    /// Finds `rustc` and builds the `katas` library (release) into `target_dir`.
+    pub fn prepare(workspace_root: &Path, target_dir: &Path) -> Result<Self, GradeError> {
+        let version = output(Command::new("rustc").arg("-vV"))?;
+        let sysroot = PathBuf::from(output(Command::new("rustc").args(["--print", "sysroot"]))?.trim());
+        let built = output(
+            Command::new("cargo")
+                .current_dir(workspace_root)
+                .args(["build", "--release", "--quiet", "-p", "katas", "--lib", "--message-format=json"])
+                .arg("--target-dir")
+                .arg(target_dir)
+                // Outer flags (e.g. from a developer's shell) would make the library differ from
+                // what submissions are compiled with.
+                .env_remove("RUSTFLAGS")
+                .env_remove("CARGO_ENCODED_RUSTFLAGS")
+                .env_remove("INFRAKATA_WORKSPACE"),
+        )?;
+        let katas_rlib = built
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "katas")
+            .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+            .filter_map(|f| f.as_str().map(PathBuf::from))
+            .find_map(|f| {
+                // cargo reports `release/libkatas.rlib` (a hard-linked copy) and the deps rmeta;
+                // the deps folder holds the hashed rlib that dependents must name.
+                let rmeta = f.file_name()?.to_str()?.strip_suffix(".rmeta")?.to_string();
+                Some(f.with_file_name(format!("{rmeta}.rlib")))
+            })
+            .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
+        let deps_dir = katas_rlib
+            .parent()
+            .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
+            .to_path_buf();
+        let bytes = std::fs::read(&katas_rlib)
+            .map_err(|e| GradeError::Toolchain(format!("{}: {e}", katas_rlib.display())))?;
+        let katas_hash = hex(&Sha256::digest(&bytes));
+        Ok(Self {
+            version,
+            sysroot,
+            katas_rlib,
+            deps_dir,
+            katas_hash,
+            linker: find_linker()?,
+        })
+    }
+}
+
+/// `cc` resolves through /etc/alternatives, which the compile sandbox does not mount; name the
+/// real driver instead.
+fn find_linker() -> Result<PathBuf, GradeError> {
+    let cc = std::fs::canonicalize("/usr/bin/cc")
+        .map_err(|e| GradeError::Toolchain(format!("no C compiler driver at /usr/bin/cc: {e}")))?;
+    Ok(cc)
+}
+
+fn output(cmd: &mut Command) -> Result<String, GradeError> {
+    let shown = format!("{cmd:?}");
+    let out = cmd
+        .output()
+        .map_err(|e| GradeError::Toolchain(format!("{shown}: {e}")))?;
+    if !out.status.success() {
+        return Err(GradeError::Toolchain(format!(
+            "{shown} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

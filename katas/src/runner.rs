@@ -1,0 +1,254 @@
+//! The protocol between the grader (trusted) and a compiled submission (untrusted, sandboxed).
+//!
+//! The grader writes a [`RunRequest`] to the submission's stdin. The submission's generated
+//! `main` calls `katas::problems::<slug>::serve`, which regenerates the requested cases from the
+//! seed, runs the learner's functions on each and writes one [`Frame`] per case to stdout.
+//! The learner's own prints share stdout; frames are found by a per-run nonce, and bytes
+//! outside frames are the learner's output.
+//!
+//! Nothing here decides a verdict: a frame carries only an output (or a panic message), which
+//! the trusted side decodes and checks. Forging a frame can only change the forger's own
+//! answer.
+
+use crate::evaluate::panic_message;
+use crate::spec::KataSpec;
+use serde::{Deserialize, Serialize};
+use std::io::{Read as _, Write as _};
+
+const MAGIC: &[u8; 8] = b"\0IKFRAME";
+/// Magic, nonce, case index, kind, payload length.
+const HEADER: usize = 8 + 16 + 4 + 1 + 4;
+/// The largest payload a frame may declare; bigger is treated as garbage, not allocated.
+pub const MAX_PAYLOAD: usize = 256 << 20;
+
+/// What the grader asks a submission to run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRequest {
+    pub seed: u64,
+    /// Indices into `KataSpec::cases(seed)`, in the order to run them.
+    pub cases: Vec<u32>,
+    pub nonce: [u8; 16],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame {
+    /// The cases are generated; the per-case clock starts now.
+    Ready,
+    Output { case: u32, bytes: Vec<u8> },
+    Panicked { case: u32, message: String },
+}
+
+impl Frame {
+    fn kind(&self) -> u8 {
+        match self {
+            Self::Ready => 0,
+            Self::Output { .. } => 1,
+            Self::Panicked { .. } => 2,
+        }
+    }
+
+    pub fn encode(&self, nonce: &[u8; 16]) -> Vec<u8> {
+        let (case, payload): (u32, &[u8]) = match self {
+            Self::Ready => (u32::MAX, &[]),
+            Self::Output { case, bytes } => (*case, bytes),
+            Self::Panicked { case, message } => (*case, message.as_bytes()),
+        };
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(nonce);
+        out.extend_from_slice(&case.to_le_bytes());
+        out.push(self.kind());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(payload);
+        out
+    }
+}
+
+/// Incremental reader of a submission's stdout: separates frames from the learner's own bytes.
+#[derive(Debug)]
+pub struct FrameReader {
+    nonce: [u8; 16],
+    buf: Vec<u8>,
+    frames: Vec<Frame>,
+    /// Bytes that were not part of any frame.
+    pub other_bytes: usize,
+    /// The first learner-printed bytes, for the report.
+    pub other_head: Vec<u8>,
+}
+
+const OTHER_HEAD: usize = 4096;
+
+impl FrameReader {
+    pub fn new(nonce: [u8; 16]) -> Self {
+        Self {
+            nonce,
+            buf: Vec::new(),
+            frames: Vec::new(),
+            other_bytes: 0,
+            other_head: Vec::new(),
+        }
+    }
+
+    /// Feeds the next chunk of stdout; returns how many complete frames are known so far.
+    pub fn push(&mut self, chunk: &[u8]) -> usize {
+        self.buf.extend_from_slice(chunk);
+        loop {
+            let mut marker = [0u8; 24];
+            marker[..8].copy_from_slice(MAGIC);
+            marker[8..].copy_from_slice(&self.nonce);
+            match find(&self.buf, &marker) {
+                None => {
+                    // Keep a tail that could be the start of a marker split across chunks.
+                    let keep = self.buf.len().min(marker.len() - 1);
+                    let drop = self.buf.len() - keep;
+                    self.other(drop);
+                    break;
+                }
+                Some(start) => {
+                    self.other(start);
+                    if self.buf.len() < HEADER {
+                        break;
+                    }
+                    let case = u32::from_le_bytes(self.buf[24..28].try_into().expect("4 bytes"));
+                    let kind = self.buf[28];
+                    let len = u32::from_le_bytes(self.buf[29..33].try_into().expect("4 bytes")) as usize;
+                    if len > MAX_PAYLOAD || kind > 2 {
+                        // Not one of ours: count the marker as printed bytes and move on.
+                        self.other(marker.len());
+                        continue;
+                    }
+                    if self.buf.len() < HEADER + len {
+                        break;
+                    }
+                    let payload = self.buf[HEADER..HEADER + len].to_vec();
+                    self.buf.drain(..HEADER + len);
+                    self.frames.push(match kind {
+                        0 => Frame::Ready,
+                        1 => Frame::Output { case, bytes: payload },
+                        _ => Frame::Panicked {
+                            case,
+                            message: String::from_utf8_lossy(&payload).into_owned(),
+                        },
+                    });
+                }
+            }
+        }
+        self.frames.len()
+    }
+
+    fn other(&mut self, n: usize) {
+        let room = OTHER_HEAD.saturating_sub(self.other_head.len()).min(n);
+        self.other_head.extend_from_slice(&self.buf[..room]);
+        self.other_bytes += n;
+        self.buf.drain(..n);
+    }
+
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// Ends the stream: whatever is left unparsed was the learner's.
+    pub fn finish(mut self) -> (Vec<Frame>, usize, Vec<u8>) {
+        let rest = self.buf.len();
+        self.other(rest);
+        (self.frames, self.other_bytes, self.other_head)
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The submission's `main`: reads the request, runs each case, writes a frame per case.
+pub fn serve<S: KataSpec>(solution: S::Solution) {
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut raw = Vec::new();
+    if std::io::stdin().read_to_end(&mut raw).is_err() {
+        std::process::exit(3);
+    }
+    let Ok(request) = postcard::from_bytes::<RunRequest>(&raw) else {
+        std::process::exit(3);
+    };
+    let cases = S::cases(request.seed);
+    emit(&Frame::Ready, &request.nonce);
+    for &i in &request.cases {
+        let Some(case) = cases.get(i as usize) else {
+            std::process::exit(3);
+        };
+        let frame = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            measured_solve::<S>(solution, &case.input)
+        })) {
+            Ok(output) => match crate::wire::encode(&output) {
+                Ok(bytes) => Frame::Output { case: i, bytes },
+                Err(e) => Frame::Panicked { case: i, message: e.to_string() },
+            },
+            Err(payload) => Frame::Panicked {
+                case: i,
+                message: panic_message(payload.as_ref()),
+            },
+        };
+        emit(&frame, &request.nonce);
+    }
+}
+
+/// The only code whose instructions the performance score counts (callgrind toggles on this
+/// symbol), so case generation and encoding never blur the learner's figure.
+#[inline(never)]
+pub fn measured_solve<S: KataSpec>(solution: S::Solution, input: &S::Input) -> S::Output {
+    S::solve(solution, input)
+}
+
+fn emit(frame: &Frame, nonce: &[u8; 16]) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout means the grader has stopped listening; nothing useful is left to do.
+    if out.write_all(&frame.encode(nonce)).and_then(|()| out.flush()).is_err() {
+        std::process::exit(3);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_survive_interleaved_prints_and_any_chunking() {
+        let nonce = [7u8; 16];
+        let mut stream = b"hello ".to_vec();
+        stream.extend(Frame::Ready.encode(&nonce));
+        stream.extend(b"debug\n");
+        stream.extend(Frame::Output { case: 3, bytes: vec![1, 2, 3] }.encode(&nonce));
+        stream.extend(Frame::Output { case: 4, bytes: vec![9] }.encode(&[8u8; 16]));
+        stream.extend(Frame::Panicked { case: 5, message: "boom".into() }.encode(&nonce));
+        for chunk in [1, 2, 5, 33, 1000] {
+            let mut reader = FrameReader::new(nonce);
+            for part in stream.chunks(chunk) {
+                reader.push(part);
+            }
+            let (frames, other, head) = reader.finish();
+            assert_eq!(
+                frames,
+                vec![
+                    Frame::Ready,
+                    Frame::Output { case: 3, bytes: vec![1, 2, 3] },
+                    Frame::Panicked { case: 5, message: "boom".into() },
+                ],
+                "chunk {chunk}"
+            );
+            let forged = Frame::Output { case: 4, bytes: vec![9] }.encode(&[8u8; 16]).len();
+            assert_eq!(other, 6 + 6 + forged, "chunk {chunk}");
+            assert!(head.starts_with(b"hello debug\n"));
+        }
+    }
+
+    #[test]
+    fn an_absurd_length_is_not_allocated() {
+        let nonce = [1u8; 16];
+        let mut bytes = Frame::Output { case: 0, bytes: vec![] }.encode(&nonce);
+        bytes[29..33].copy_from_slice(&u32::MAX.to_le_bytes());
+        let mut reader = FrameReader::new(nonce);
+        reader.push(&bytes);
+        let (frames, other, _) = reader.finish();
+        assert!(frames.is_empty());
+        assert_eq!(other, bytes.len());
+    }
+}
