@@ -2,10 +2,10 @@
 //! the grader and the server never need to know a kata's concrete types.
 
 use crate::evaluate::{CaseResult, Trial, evaluate, judge};
-use crate::report::CaseReport;
-use crate::spec::Group;
 use crate::meta::KataMeta;
+use crate::report::CaseReport;
 use crate::report::Report;
+use crate::spec::Group;
 use crate::spec::{KataSpec, Mode};
 use crate::statement::Statement;
 use crate::verdict::Verdict;
@@ -162,7 +162,13 @@ impl<S: KataSpec> Kata for Entry<S> {
             Err(why) => panic!("judge called on a broken kata: {why}"),
         };
         let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
-        judge::<S>(&trial.cases[index], &trial.expected[index], result, time_ms, limit)
+        judge::<S>(
+            &trial.cases[index],
+            &trial.expected[index],
+            result,
+            time_ms,
+            limit,
+        )
     }
 
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {

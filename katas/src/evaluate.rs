@@ -218,7 +218,21 @@ pub fn judge<S: KataSpec>(
             return with_input::<S>(case, report);
         }
     };
-    match S::check(&case.input, expected, &got) {
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        S::check(&case.input, expected, &got)
+    }));
+    let Ok(checked) = checked else {
+        let why = "the checker itself failed on this case (our bug, not yours)".to_string();
+        return case_report(
+            case,
+            Outcome::InternalError,
+            ms,
+            None,
+            Some(why),
+            Vec::new(),
+        );
+    };
+    match checked {
         Check::Pass { notes } => case_report(case, Outcome::Passed, ms, None, None, notes),
         Check::Fail(mut m) => {
             m.expected = trim(&m.expected);

@@ -15,6 +15,8 @@ pub enum Outcome {
     TimeLimitExceeded,
     /// Skipped because an earlier case exceeded the time limit.
     NotRun,
+    /// Our checker failed on this case; never the solution's fault.
+    InternalError,
 }
 
 impl Outcome {
@@ -25,6 +27,7 @@ impl Outcome {
             Self::RuntimeError => "runtime_error",
             Self::TimeLimitExceeded => "time_limit_exceeded",
             Self::NotRun => "not_run",
+            Self::InternalError => "internal_error",
         }
     }
 }
@@ -75,6 +78,7 @@ impl Report {
                 Outcome::WrongAnswer => Some(Verdict::WrongAnswer),
                 Outcome::RuntimeError => Some(Verdict::RuntimeError),
                 Outcome::TimeLimitExceeded => Some(Verdict::TimeLimitExceeded),
+                Outcome::InternalError => Some(Verdict::InternalError),
             })
             .unwrap_or(Verdict::Accepted);
         Self {

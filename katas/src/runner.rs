@@ -34,8 +34,14 @@ pub struct RunRequest {
 pub enum Frame {
     /// The cases are generated; the per-case clock starts now.
     Ready,
-    Output { case: u32, bytes: Vec<u8> },
-    Panicked { case: u32, message: String },
+    Output {
+        case: u32,
+        bytes: Vec<u8>,
+    },
+    Panicked {
+        case: u32,
+        message: String,
+    },
 }
 
 impl Frame {
@@ -111,7 +117,8 @@ impl FrameReader {
                     }
                     let case = u32::from_le_bytes(self.buf[24..28].try_into().expect("4 bytes"));
                     let kind = self.buf[28];
-                    let len = u32::from_le_bytes(self.buf[29..33].try_into().expect("4 bytes")) as usize;
+                    let len =
+                        u32::from_le_bytes(self.buf[29..33].try_into().expect("4 bytes")) as usize;
                     if len > MAX_PAYLOAD || kind > 2 {
                         // Not one of ours: count the marker as printed bytes and move on.
                         self.other(marker.len());
@@ -124,7 +131,10 @@ impl FrameReader {
                     self.buf.drain(..HEADER + len);
                     self.frames.push(match kind {
                         0 => Frame::Ready,
-                        1 => Frame::Output { case, bytes: payload },
+                        1 => Frame::Output {
+                            case,
+                            bytes: payload,
+                        },
                         _ => Frame::Panicked {
                             case,
                             message: String::from_utf8_lossy(&payload).into_owned(),
@@ -180,7 +190,10 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
         })) {
             Ok(output) => match crate::wire::encode(&output) {
                 Ok(bytes) => Frame::Output { case: i, bytes },
-                Err(e) => Frame::Panicked { case: i, message: e.to_string() },
+                Err(e) => Frame::Panicked {
+                    case: i,
+                    message: e.to_string(),
+                },
             },
             Err(payload) => Frame::Panicked {
                 case: i,
@@ -201,7 +214,11 @@ pub fn measured_solve<S: KataSpec>(solution: S::Solution, input: &S::Input) -> S
 fn emit(frame: &Frame, nonce: &[u8; 16]) {
     let mut out = std::io::stdout().lock();
     // A closed stdout means the grader has stopped listening; nothing useful is left to do.
-    if out.write_all(&frame.encode(nonce)).and_then(|()| out.flush()).is_err() {
+    if out
+        .write_all(&frame.encode(nonce))
+        .and_then(|()| out.flush())
+        .is_err()
+    {
         std::process::exit(3);
     }
 }
@@ -216,9 +233,27 @@ mod tests {
         let mut stream = b"hello ".to_vec();
         stream.extend(Frame::Ready.encode(&nonce));
         stream.extend(b"debug\n");
-        stream.extend(Frame::Output { case: 3, bytes: vec![1, 2, 3] }.encode(&nonce));
-        stream.extend(Frame::Output { case: 4, bytes: vec![9] }.encode(&[8u8; 16]));
-        stream.extend(Frame::Panicked { case: 5, message: "boom".into() }.encode(&nonce));
+        stream.extend(
+            Frame::Output {
+                case: 3,
+                bytes: vec![1, 2, 3],
+            }
+            .encode(&nonce),
+        );
+        stream.extend(
+            Frame::Output {
+                case: 4,
+                bytes: vec![9],
+            }
+            .encode(&[8u8; 16]),
+        );
+        stream.extend(
+            Frame::Panicked {
+                case: 5,
+                message: "boom".into(),
+            }
+            .encode(&nonce),
+        );
         for chunk in [1, 2, 5, 33, 1000] {
             let mut reader = FrameReader::new(nonce);
             for part in stream.chunks(chunk) {
@@ -229,12 +264,23 @@ mod tests {
                 frames,
                 vec![
                     Frame::Ready,
-                    Frame::Output { case: 3, bytes: vec![1, 2, 3] },
-                    Frame::Panicked { case: 5, message: "boom".into() },
+                    Frame::Output {
+                        case: 3,
+                        bytes: vec![1, 2, 3]
+                    },
+                    Frame::Panicked {
+                        case: 5,
+                        message: "boom".into()
+                    },
                 ],
                 "chunk {chunk}"
             );
-            let forged = Frame::Output { case: 4, bytes: vec![9] }.encode(&[8u8; 16]).len();
+            let forged = Frame::Output {
+                case: 4,
+                bytes: vec![9],
+            }
+            .encode(&[8u8; 16])
+            .len();
             assert_eq!(other, 6 + 6 + forged, "chunk {chunk}");
             assert!(head.starts_with(b"hello debug\n"));
         }
@@ -243,7 +289,11 @@ mod tests {
     #[test]
     fn an_absurd_length_is_not_allocated() {
         let nonce = [1u8; 16];
-        let mut bytes = Frame::Output { case: 0, bytes: vec![] }.encode(&nonce);
+        let mut bytes = Frame::Output {
+            case: 0,
+            bytes: vec![],
+        }
+        .encode(&nonce);
         bytes[29..33].copy_from_slice(&u32::MAX.to_le_bytes());
         let mut reader = FrameReader::new(nonce);
         reader.push(&bytes);
