@@ -13,7 +13,11 @@ pub enum Outcome {
     WrongAnswer,
     RuntimeError,
     TimeLimitExceeded,
-    /// Skipped because an earlier case exceeded the time limit.
+    /// The sandbox's memory limit stopped the run during this case (graded runs only).
+    MemoryLimitExceeded,
+    /// The solution printed more than the kata allows during this case (graded runs only).
+    OutputLimitExceeded,
+    /// Skipped because an earlier case stopped the run.
     NotRun,
     /// Our checker failed on this case; never the solution's fault.
     InternalError,
@@ -26,6 +30,8 @@ impl Outcome {
             Self::WrongAnswer => "wrong_answer",
             Self::RuntimeError => "runtime_error",
             Self::TimeLimitExceeded => "time_limit_exceeded",
+            Self::MemoryLimitExceeded => "memory_limit_exceeded",
+            Self::OutputLimitExceeded => "output_limit_exceeded",
             Self::NotRun => "not_run",
             Self::InternalError => "internal_error",
         }
@@ -78,6 +84,8 @@ impl Report {
                 Outcome::WrongAnswer => Some(Verdict::WrongAnswer),
                 Outcome::RuntimeError => Some(Verdict::RuntimeError),
                 Outcome::TimeLimitExceeded => Some(Verdict::TimeLimitExceeded),
+                Outcome::MemoryLimitExceeded => Some(Verdict::MemoryLimitExceeded),
+                Outcome::OutputLimitExceeded => Some(Verdict::OutputLimitExceeded),
                 Outcome::InternalError => Some(Verdict::InternalError),
             })
             .unwrap_or(Verdict::Accepted);
