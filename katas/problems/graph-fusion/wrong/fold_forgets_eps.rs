@@ -1,0 +1,44 @@
+//! expected-verdict: wrong_answer
+//! Divides by sqrt(running_var) and leaves out eps: slightly off in general, infinite for a zero-variance channel.
+
+use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
+
+pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
+    // A kernel started later gets a larger id; joining the largest operand id keeps every
+    // cross-kernel edge pointing from a smaller id to a larger one.
+    let mut id = vec![usize::MAX; graph.nodes.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (v, node) in graph.nodes.iter().enumerate() {
+        if node.op.is_input() {
+            continue;
+        }
+        let best = node
+            .inputs
+            .iter()
+            .map(|&u| id[u])
+            .filter(|&g| g != usize::MAX)
+            .max();
+        id[v] = match best {
+            Some(g) if node.op.is_elementwise() => g,
+            _ => {
+                groups.push(Vec::new());
+                groups.len() - 1
+            }
+        };
+        groups[id[v]].push(v);
+    }
+    groups
+}
+
+pub fn fold_batch_norm(linear: &Linear, bn: &BatchNorm) -> Linear {
+    let n = linear.in_features;
+    let mut out = linear.clone();
+    for o in 0..linear.out_features {
+        let s = bn.gamma[o] / bn.running_var[o].sqrt();
+        for w in &mut out.weight[o * n..(o + 1) * n] {
+            *w *= s;
+        }
+        out.bias[o] = (linear.bias[o] - bn.running_mean[o]) * s + bn.beta[o];
+    }
+    out
+}

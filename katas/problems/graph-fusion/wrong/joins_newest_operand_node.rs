@@ -1,0 +1,43 @@
+//! expected-verdict: wrong_answer
+//! Joins the kernel of the most recently computed operand; but a late node can sit in an early kernel that the other operand depends on.
+
+use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
+
+pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
+    let mut group_of = vec![None; graph.nodes.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (v, node) in graph.nodes.iter().enumerate() {
+        if node.op.is_input() {
+            continue;
+        }
+        let newest = node
+            .inputs
+            .iter()
+            .copied()
+            .filter(|&u| group_of[u].is_some())
+            .max();
+        let g = match newest {
+            Some(u) if node.op.is_elementwise() => group_of[u].unwrap(),
+            _ => {
+                groups.push(Vec::new());
+                groups.len() - 1
+            }
+        };
+        group_of[v] = Some(g);
+        groups[g].push(v);
+    }
+    groups
+}
+
+pub fn fold_batch_norm(linear: &Linear, bn: &BatchNorm) -> Linear {
+    let n = linear.in_features;
+    let mut out = linear.clone();
+    for o in 0..linear.out_features {
+        let s = bn.gamma[o] / (bn.running_var[o] + bn.eps).sqrt();
+        for w in &mut out.weight[o * n..(o + 1) * n] {
+            *w *= s;
+        }
+        out.bias[o] = (linear.bias[o] - bn.running_mean[o]) * s + bn.beta[o];
+    }
+    out
+}
