@@ -26,11 +26,11 @@ pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             measured_rank(body, rank)
                         }))
-                            .map_err(|p| {
-                                let msg = format!("rank {rank} {}", panic_message(p.as_ref()));
-                                lock(panics).push(msg);
-                            })
-                            .ok()
+                        .map_err(|p| {
+                            let msg = format!("rank {rank} {}", panic_message(p.as_ref()));
+                            lock(panics).push(msg);
+                        })
+                        .ok()
                     })
             })
             .collect();
