@@ -1,0 +1,142 @@
+//! What the caller configures: the sandbox as a whole ([`SandboxConfig`]) and one job
+//! ([`Job`], [`Profile`], [`Limits`]).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Host-side settings of a [`Sandbox`](super::Sandbox). One per host: two sandboxes must not
+/// share a uid range or a cgroup prefix (each job relies on owning its uid and its cgroup).
+#[derive(Clone, Debug)]
+pub struct SandboxConfig {
+    /// Binary re-executed for the helper stages; its `main` must call
+    /// [`run_stage_if_requested`](super::run_stage_if_requested) first.
+    /// Default `/proc/self/exe` (the running binary).
+    pub stage_exe: PathBuf,
+    /// Where the cgroup hierarchies are mounted. Default `/sys/fs/cgroup`. On a cgroup2 host
+    /// this may be a delegated subtree, as long as it holds no processes of its own.
+    pub cgroup_root: PathBuf,
+    /// Name of the parent group under which every job gets its own group. Default `infrakata`.
+    pub cgroup_prefix: String,
+    /// Root-only directory for status files and the mount point of the sandbox root.
+    /// Default `/run/infrakata-sandbox`.
+    pub state_dir: PathBuf,
+    /// First uid (and gid) of the pool; job slot `n` runs as `uid_base + n`. Default 60000.
+    /// Nothing else on the host may use these ids.
+    pub uid_base: u32,
+    /// Number of jobs that may run at once (one uid each); further `run` calls wait.
+    /// Default 16.
+    pub slots: u32,
+    /// `rustc` asked once for its sysroot when the first compile job arrives. Default `rustc`.
+    pub rustc: PathBuf,
+    /// C compiler driver used as linker inside the compile sandbox (must live under `/usr`).
+    /// Default: `/usr/bin/cc` with its `/etc/alternatives` links resolved.
+    pub linker: Option<PathBuf>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            stage_exe: PathBuf::from("/proc/self/exe"),
+            cgroup_root: PathBuf::from("/sys/fs/cgroup"),
+            cgroup_prefix: "infrakata".to_string(),
+            state_dir: PathBuf::from("/run/infrakata-sandbox"),
+            uid_base: 60_000,
+            slots: 16,
+            rustc: PathBuf::from("rustc"),
+            linker: None,
+        }
+    }
+}
+
+/// The filesystem a job sees. Nothing else of the host is visible.
+#[derive(Clone, Debug)]
+pub enum Profile {
+    /// A rustc compile: the toolchain's sysroot read-only at `/rust`, `/usr` read-only (plus
+    /// the host's `/lib`, `/lib64`, `/bin` links into it), `build_dir` read-write at `/build`,
+    /// each `read_only` pair `(host, inside)` bound read-only, a tmpfs `/tmp` and an own
+    /// `/proc`. `build_dir` must be a fresh, root-owned directory created by the trusted side
+    /// (see [`BuildDir`](super::BuildDir)); it belongs to the job's uid while the job runs.
+    Compile {
+        build_dir: PathBuf,
+        read_only: Vec<(PathBuf, PathBuf)>,
+    },
+    /// A static binary: only `program` (read-only, executable, at `/prog`), a tmpfs `/tmp` and
+    /// an own `/proc` restricted to the job's own processes. `program` must be a root-owned
+    /// regular file outside any directory a sandbox could write (copy compiler output out with
+    /// [`BuildDir::copy_out`](super::BuildDir::copy_out) first).
+    Run { program: PathBuf },
+}
+
+/// One process to run to completion.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub profile: Profile,
+    /// `argv[0]` is the program's path inside the sandbox (e.g. `/prog`, `/rust/bin/rustc`).
+    pub argv: Vec<String>,
+    /// Exactly these variables; nothing is inherited.
+    pub env: Vec<(String, String)>,
+    /// Working directory inside the sandbox.
+    pub cwd: PathBuf,
+    pub stdin: Vec<u8>,
+    pub limits: Limits,
+}
+
+/// Resource limits of one job. Every limit applies to the job's whole process tree unless
+/// noted.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall clock from spawn to exit.
+    pub wall: Duration,
+    /// CPU time of the whole tree (cgroup accounting, checked every few ms; a per-process
+    /// `RLIMIT_CPU` one second above it is the backstop).
+    pub cpu: Duration,
+    /// Memory of the whole tree, page cache and tmpfs included (cgroup; no swap).
+    pub memory_bytes: u64,
+    /// Per-process `RLIMIT_AS` and `RLIMIT_DATA`: makes huge allocations fail at once
+    /// instead of reaching the cgroup limit. `None` for programs that reserve big address
+    /// ranges up front (rustc does).
+    pub address_space_bytes: Option<u64>,
+    /// Processes and threads of the job (cgroup `pids.max`; the two sandbox helpers are
+    /// added on top).
+    pub pids: u32,
+    /// Bytes of stdout kept; more stops the job ([`LimitHit::Stdout`](super::LimitHit)).
+    pub stdout_bytes: usize,
+    /// Bytes of stderr kept; more stops the job.
+    pub stderr_bytes: usize,
+    /// Largest file a process may write (`RLIMIT_FSIZE`; writes beyond fail with `EFBIG`).
+    pub file_bytes: u64,
+    /// Open file descriptors per process (`RLIMIT_NOFILE`).
+    pub open_files: u64,
+}
+
+impl Limits {
+    /// Defaults for running a learner's binary once.
+    pub fn run_default() -> Limits {
+        Limits {
+            wall: Duration::from_secs(5),
+            cpu: Duration::from_secs(2),
+            memory_bytes: 256 << 20,
+            address_space_bytes: Some(4 << 30),
+            pids: 32,
+            stdout_bytes: 1 << 20,
+            stderr_bytes: 64 << 10,
+            file_bytes: 8 << 20,
+            open_files: 64,
+        }
+    }
+
+    /// Defaults for one rustc invocation on a single learner file.
+    pub fn compile_default() -> Limits {
+        Limits {
+            wall: Duration::from_secs(20),
+            cpu: Duration::from_secs(15),
+            memory_bytes: 1 << 30,
+            address_space_bytes: None,
+            pids: 64,
+            stdout_bytes: 256 << 10,
+            stderr_bytes: 256 << 10,
+            file_bytes: 64 << 20,
+            open_files: 256,
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! What each [`Profile`] sees: mounts, Landlock rules and syscall list, decided on the
+//! trusted side and checked before anything runs.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
+
+use super::spec::{Access, Mount, Syscalls};
+use super::toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};
+use super::{Job, Profile, SandboxError};
+
+pub(crate) struct Layout {
+    pub mounts: Vec<Mount>,
+    pub landlock: Vec<(PathBuf, Access)>,
+    pub syscalls: Syscalls,
+}
+
+impl Layout {
+    fn bind(&mut self, host: &Path, inside: &str, access: Access) {
+        let writable = access == Access::ReadWrite;
+        self.mounts.push(Mount::Bind {
+            host: host.into(),
+            inside: inside.into(),
+            writable,
+        });
+        self.landlock.push((inside.into(), access));
+    }
+
+    /// tmpfs `/tmp` (its pages count against the group's memory, so its size is the
+    /// memory limit) and the job's own `/proc`.
+    fn tmp_and_proc(&mut self, memory_bytes: u64) {
+        self.mounts.push(Mount::Tmpfs {
+            inside: "/tmp".into(),
+            bytes: memory_bytes,
+        });
+        self.landlock.push(("/tmp".into(), Access::ReadWrite));
+        self.mounts.push(Mount::Proc {
+            inside: "/proc".into(),
+        });
+        self.landlock.push(("/proc".into(), Access::Read));
+    }
+}
+
+pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout, SandboxError> {
+    let mut l = Layout {
+        mounts: Vec::new(),
+        landlock: Vec::new(),
+        syscalls: Syscalls::Run,
+    };
+    match &job.profile {
+        Profile::Run { program } => {
+            l.bind(program, "/prog", Access::ReadExec);
+            l.tmp_and_proc(job.limits.memory_bytes);
+        }
+        Profile::Compile {
+            build_dir,
+            read_only,
+        } => {
+            let toolchain = toolchain.ok_or_else(|| invalid("compile job without toolchain"))?;
+            l.syscalls = Syscalls::Compile;
+            l.bind(&toolchain.sysroot, SYSROOT_INSIDE, Access::ReadExec);
+            l.bind(Path::new("/usr"), "/usr", Access::ReadExec);
+            // Recreate the host's /lib, /lib64, /bin: links into /usr on merged-/usr
+            // systems (Debian since bookworm), read-only directories elsewhere.
+            for top in ["/lib", "/lib64", "/bin"] {
+                match fs::symlink_metadata(top) {
+                    Ok(m) if m.is_symlink() => {
+                        let target = fs::read_link(top)
+                            .map_err(|e| SandboxError::io(format!("readlink {top}"), e))?;
+                        l.mounts.push(Mount::Symlink {
+                            target,
+                            inside: top.into(),
+                        });
+                    }
+                    Ok(m) if m.is_dir() => l.bind(Path::new(top), top, Access::ReadExec),
+                    _ => {}
+                }
+            }
+            l.bind(build_dir, BUILD_INSIDE, Access::ReadWrite);
+            for (host, inside) in read_only {
+                let inside = inside_path(inside)?;
+                l.bind(host, &inside, Access::Read);
+            }
+            l.tmp_and_proc(job.limits.memory_bytes);
+        }
+    }
+    Ok(l)
+}
+
+fn invalid(message: impl Into<String>) -> SandboxError {
+    SandboxError::InvalidJob(message.into())
+}
+
+/// An absolute, normal path below `/` inside the sandbox.
+fn inside_path(path: &Path) -> Result<String, SandboxError> {
+    let ok = path.is_absolute()
+        && path
+            .components()
+            .skip(1)
+            .all(|c| matches!(c, Component::Normal(_)))
+        && path.components().count() > 1;
+    match path.to_str() {
+        Some(s) if ok => Ok(s.to_string()),
+        _ => Err(invalid(format!(
+            "inside path {} must be absolute and normal",
+            path.display()
+        ))),
+    }
+}
+
+/// Checks made before anything runs. Host paths the job binds are resolved by root when
+/// mounted, so they must not be something a sandbox could have planted.
+pub(crate) fn validate(job: &Job) -> Result<(), SandboxError> {
+    let argv0 = job.argv.first().ok_or_else(|| invalid("empty argv"))?;
+    if !argv0.starts_with('/') {
+        return Err(invalid(format!(
+            "argv[0] {argv0:?} must be an absolute path inside"
+        )));
+    }
+    if !job.cwd.is_absolute() {
+        return Err(invalid(format!(
+            "cwd {} must be absolute",
+            job.cwd.display()
+        )));
+    }
+    let nul = job
+        .argv
+        .iter()
+        .chain(job.env.iter().flat_map(|(k, v)| [k, v]))
+        .any(|s| s.contains('\0'));
+    if nul || job.env.iter().any(|(k, _)| k.is_empty() || k.contains('=')) {
+        return Err(invalid(
+            "NUL byte in argv/env, or an env name that is empty or has '='",
+        ));
+    }
+    if job.limits.pids == 0 || job.limits.memory_bytes == 0 {
+        return Err(invalid(
+            "limits.pids and limits.memory_bytes must be positive",
+        ));
+    }
+    match &job.profile {
+        Profile::Run { program } => {
+            let m = trusted(program)?;
+            if !m.is_file() {
+                return Err(invalid(format!(
+                    "{} is not a regular file",
+                    program.display()
+                )));
+            }
+        }
+        Profile::Compile {
+            build_dir,
+            read_only,
+        } => {
+            if !trusted(build_dir)?.is_dir() {
+                return Err(invalid(format!(
+                    "{} is not a directory",
+                    build_dir.display()
+                )));
+            }
+            for (host, inside) in read_only {
+                fs::metadata(host).map_err(|e| SandboxError::io(host.display().to_string(), e))?;
+                inside_path(inside)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path` itself (not followed) must exist, not be a symlink and belong to root.
+fn trusted(path: &Path) -> Result<fs::Metadata, SandboxError> {
+    let m = fs::symlink_metadata(path)
+        .map_err(|e| SandboxError::io(format!("{}", path.display()), e))?;
+    if m.is_symlink() || m.uid() != 0 {
+        return Err(invalid(format!(
+            "{} must be root-owned and not a symlink (never a path a sandbox could write)",
+            path.display()
+        )));
+    }
+    Ok(m)
+}

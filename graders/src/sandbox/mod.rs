@@ -1,0 +1,70 @@
+//! The production sandbox: compiles and runs untrusted learner Rust code.
+//!
+//! # Threat model
+//!
+//! The attacker writes the source file. They control what rustc compiles (macros, const
+//! evaluation, `include_str!`/`include!`/`env!` at compile time) and everything the binary
+//! does at run time, including raw syscalls through `extern "C"`/`asm!`. They want to read
+//! host secrets (files, environment, other learners' code), reach the network, keep the
+//! machine busy or full (CPU, memory, pids, disk, output), escape to the host, or make the
+//! grader misreport (forge a verdict, make their failure look like ours or the reverse).
+//! Both the compile step and the run step are hostile; each layer below holds on its own,
+//! and a job runs only if every layer could be installed ([`Sandbox::new`] probes first).
+//!
+//! | layer | stops |
+//! |---|---|
+//! | mount namespace + pivot_root into a read-only tmpfs root with only the profile's binds | reading host files (`/etc/shadow`, `/root`, other jobs' dirs), `include_str!` of secrets |
+//! | empty environment (`env_clear` at every stage, `execve` with exactly `Job::env`) | `option_env!`/`env!` or `/proc/1/environ` leaking the supervisor's secrets |
+//! | per-job uid from a pool (60000+slot), no groups, all capabilities dropped | privileged operations, signalling/tracing helpers or other jobs, per-uid `RLIMIT_NPROC` shared with other jobs |
+//! | user namespace, created after the drop | capabilities in any namespace that owns something |
+//! | pid namespace, program under a small init, `/proc` with `hidepid=invisible,subset=pid` | seeing or signalling host processes; kernel/hardware info in `/proc` |
+//! | net namespace (no interfaces up) + Landlock TCP rules + no socket syscalls | any network |
+//! | ipc and uts namespaces | SysV IPC with the host; hostname changes |
+//! | Landlock (fs ABI 5 hard requirement; signal/abstract-socket scopes when ABI ≥ 6) | opening anything outside the listed paths even if a mount slipped; writing outside `/tmp` and `/build`; executing anything written |
+//! | seccomp allow-list (tight for runs, wider for rustc), `ENOSYS` default, no namespace flags on `clone`, no `clone3` | kernel attack surface: ptrace, mount, bpf, io_uring, keyctl, perf, sockets, fork in runs |
+//! | rlimits: CPU (soft = hard), AS/DATA, FSIZE, NOFILE, CORE = 0, NPROC | runaway single processes, huge allocations, big files (`EFBIG`), core dumps |
+//! | cgroup per job (v1 or v2): memory (no swap), pids, CPU accounting; wall clock; output caps | memory, fork/thread bombs, CPU burning across processes, sleeping forever, output floods |
+//! | kill every pid in the group until empty, then rmdir | processes surviving the job (a fork bomb's orphans) |
+//! | status file written only by our stages (the program never holds it) | confusing "our setup failed" with "the program exited 125" |
+//! | trusted side never follows paths in sandbox-writable dirs ([`read_output`], [`BuildDir`]) | planted symlinks/fifos making the grader read `/etc/shadow` or hang (Judge0 CVE-2024-28185/28189) |
+//!
+//! Not covered: kernel bugs reachable through the allowed syscalls (the allow-lists keep that
+//! surface small), timing side channels, and the CPU caches shared with other jobs.
+//!
+//! # How a job runs
+//!
+//! `Sandbox::run` (trusted, any thread) creates the cgroup and status file, then re-executes
+//! the stage binary three times deep, with no `unsafe` and no `fork` from the threaded
+//! supervisor: `outer` joins the cgroup and unshares, `init` is pid 1 and reports the
+//! program's status, `inner` installs the layers and `execve`s the program (see [`stage`]).
+//! The supervisor streams output, enforces wall/deadline/CPU/output limits, kills the group,
+//! reads the status file and the group's counters, and removes everything.
+//!
+//! Host requirements: root; cgroup v2 with memory, pids and cpu, or v1 memory, pids and
+//! cpuacct; Landlock ABI ≥ 5; seccomp; unprivileged user namespaces; x86_64.
+
+mod build_dir;
+mod cgroup;
+mod config;
+mod error;
+mod landlock;
+mod layout;
+mod outcome;
+mod probe;
+mod pump;
+#[allow(clippy::module_inception)]
+mod sandbox;
+mod seccomp;
+mod spec;
+pub mod stage;
+mod status;
+mod toolchain;
+mod uid_pool;
+
+pub use build_dir::{BuildDir, read_output};
+pub use config::{Job, Limits, Profile, SandboxConfig};
+pub use error::SandboxError;
+pub use outcome::{ExitStatus, LimitHit, NoWatch, Outcome, Watch};
+pub use sandbox::Sandbox;
+pub use stage::run_stage_if_requested;
+pub use toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};

@@ -1,0 +1,198 @@
+//! The supervisor's loop while a job runs: feeds stdin, streams capped stdout/stderr (stdout
+//! through the caller's [`Watch`]), and stops the job the moment a limit it polices is
+//! reached (wall, caller deadline, group CPU, output caps). All on the calling thread except
+//! the stdin writer, so `Watch` need not be `Send`.
+
+use std::io::{Read, Write};
+use std::os::fd::AsFd;
+use std::process::{Child, ChildStderr, ChildStdout};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::errno::Errno;
+use nix::poll::{PollFd, PollFlags, poll};
+
+use super::cgroup::{self, Group};
+use super::{LimitHit, Limits, SandboxError, Watch};
+
+/// Longest sleep between checks of the CPU limit and the child's exit.
+const TICK: Duration = Duration::from_millis(5);
+
+pub(crate) struct Pumped {
+    pub exit: std::process::ExitStatus,
+    pub wall: Duration,
+    pub limit: Option<LimitHit>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Output kept up to a cap; `overflowed` once anything more arrived.
+struct Capped {
+    bytes: Vec<u8>,
+    cap: usize,
+    overflowed: bool,
+}
+
+impl Capped {
+    fn new(cap: usize) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            cap,
+            overflowed: false,
+        }
+    }
+
+    /// Appends what fits; returns the part kept.
+    fn push(&mut self, chunk: &[u8]) -> &[u8] {
+        let room = self.cap - self.bytes.len();
+        let kept = chunk.len().min(room);
+        self.overflowed |= chunk.len() > room;
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(&chunk[..kept]);
+        &self.bytes[start..]
+    }
+}
+
+/// SIGKILLs the first helper (in case it has not joined the group yet) and the whole group.
+pub(crate) fn stop(child: &mut Child, group: &dyn Group) -> Result<(), SandboxError> {
+    let _ = child.kill();
+    cgroup::kill_all(group)
+}
+
+pub(crate) fn pump(
+    child: &mut Child,
+    stdin: &[u8],
+    limits: &Limits,
+    group: &dyn Group,
+    watch: &mut dyn Watch,
+) -> Result<Pumped, SandboxError> {
+    let started = Instant::now();
+    let wall_end = started + limits.wall;
+    let mut out = Capped::new(limits.stdout_bytes);
+    let mut err = Capped::new(limits.stderr_bytes);
+    let mut limit = None;
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let stdin_pipe = child.stdin.take();
+    thread::scope(|s| {
+        if let Some(mut pipe) = stdin_pipe {
+            // Ends when all is written or, if the program does not read it all, with EPIPE
+            // once every process holding the read end is gone.
+            s.spawn(move || {
+                let _ = pipe.write_all(stdin);
+            });
+        }
+        loop {
+            let now = Instant::now();
+            if limit.is_none() {
+                limit = if out.overflowed {
+                    Some(LimitHit::Stdout)
+                } else if err.overflowed {
+                    Some(LimitHit::Stderr)
+                } else if watch.deadline().is_some_and(|d| now >= d) {
+                    Some(LimitHit::Deadline)
+                } else if now >= wall_end {
+                    Some(LimitHit::Wall)
+                } else if group.cpu() >= limits.cpu {
+                    Some(LimitHit::Cpu)
+                } else {
+                    None
+                };
+                if limit.is_some() {
+                    stop(child, group)?;
+                }
+            }
+            // The helpers hold stdout and stderr until they exit, so both at EOF means the
+            // job is over but for the reaping.
+            if stdout.is_none() && stderr.is_none() {
+                match child.try_wait() {
+                    Ok(Some(exit)) => {
+                        return Ok(Pumped {
+                            exit,
+                            wall: started.elapsed(),
+                            limit,
+                            stdout: std::mem::take(&mut out.bytes),
+                            stderr: std::mem::take(&mut err.bytes),
+                        });
+                    }
+                    Ok(None) => thread::sleep(Duration::from_millis(1)),
+                    Err(e) => return Err(SandboxError::io("wait for the sandbox", e)),
+                }
+                continue;
+            }
+            let mut next = now + TICK;
+            if limit.is_none() {
+                next = next.min(wall_end);
+                if let Some(d) = watch.deadline() {
+                    next = next.min(d);
+                }
+            }
+            let ms = next
+                .saturating_duration_since(now)
+                .as_millis()
+                .clamp(1, 1000) as u16;
+            let (out_ready, err_ready) = wait_readable(stdout.as_ref(), stderr.as_ref(), ms)?;
+            if out_ready && let Some(kept) = drain(&mut stdout, &mut out) {
+                watch.on_stdout(kept);
+            }
+            if err_ready {
+                drain(&mut stderr, &mut err);
+            }
+        }
+    })
+}
+
+fn wait_readable(
+    stdout: Option<&ChildStdout>,
+    stderr: Option<&ChildStderr>,
+    ms: u16,
+) -> Result<(bool, bool), SandboxError> {
+    let mut fds = Vec::with_capacity(2);
+    if let Some(p) = stdout {
+        fds.push(PollFd::new(p.as_fd(), PollFlags::POLLIN));
+    }
+    if let Some(p) = stderr {
+        fds.push(PollFd::new(p.as_fd(), PollFlags::POLLIN));
+    }
+    match poll(&mut fds, ms) {
+        Ok(_) | Err(Errno::EINTR) => {}
+        Err(e) => return Err(SandboxError::io("poll the sandbox's output", e.into())),
+    }
+    // Readable, hung up or in error: a read will not block and tells which.
+    let ready: Vec<bool> = fds.iter().map(|f| f.any().unwrap_or(true)).collect();
+    let out_ready = stdout.is_some() && ready[0];
+    let err_ready = stderr.is_some() && ready[usize::from(stdout.is_some())];
+    Ok((out_ready, err_ready))
+}
+
+/// One read from `pipe` into `into`; closes the pipe at EOF. Returns the bytes kept.
+fn drain<'a, R: Read>(pipe: &mut Option<R>, into: &'a mut Capped) -> Option<&'a [u8]> {
+    let mut buf = [0u8; 16 << 10];
+    let n = match pipe.as_mut().map(|p| p.read(&mut buf)) {
+        Some(Ok(n)) if n > 0 => n,
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => return None,
+        _ => {
+            *pipe = None;
+            return None;
+        }
+    };
+    if into.overflowed {
+        return None; // already stopping the job: discard until EOF
+    }
+    Some(into.push(&buf[..n]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_keeps_the_prefix_and_flags_overflow() {
+        let mut c = Capped::new(5);
+        assert_eq!(c.push(b"abc"), b"abc");
+        assert!(!c.overflowed);
+        assert_eq!(c.push(b"defg"), b"de");
+        assert!(c.overflowed);
+        assert_eq!(c.bytes, b"abcde");
+    }
+}

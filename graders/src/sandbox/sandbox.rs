@@ -1,0 +1,285 @@
+//! [`Sandbox`]: probes the host once, then runs jobs, each in its own cgroup under its own
+//! uid. Safe to share between threads.
+
+use std::fs::{self, DirBuilder, OpenOptions};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt, lchown};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use nix::libc;
+
+use super::cgroup::{self, Driver, Group, GroupLimits};
+use super::layout::{layout, validate};
+use super::pump::{pump, stop};
+use super::spec::{Rlimits, StageSpec};
+use super::stage::STAGE_ARG;
+use super::status::StatusReport;
+use super::toolchain::Toolchain;
+use super::uid_pool::UidPool;
+use super::{
+    ExitStatus, Job, LimitHit, Outcome, Profile, SandboxConfig, SandboxError, Watch, probe,
+};
+
+/// The two helpers (`outer`, `init`) live in the job's group too.
+const HELPERS: u64 = 2;
+
+#[derive(Debug)]
+pub struct Sandbox {
+    config: SandboxConfig,
+    cgroups: Box<dyn Driver>,
+    landlock_abi: i32,
+    uids: UidPool,
+    toolchain: OnceLock<Result<Toolchain, String>>,
+    next_job: AtomicU64,
+}
+
+impl Sandbox {
+    /// Probes the host once (root, cgroup v2 or v1 controllers, namespaces, unprivileged
+    /// user namespaces, Landlock ABI, seccomp — the last ones by running the `probe` stage
+    /// through `stage_exe`) and returns an error saying exactly what is missing if the
+    /// sandbox cannot be enforced. Never silently degrades. Also removes job groups left by
+    /// a supervisor that died.
+    pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
+        probe::require_root()?;
+        if config.slots == 0 {
+            return Err(SandboxError::InvalidJob(
+                "SandboxConfig::slots must be positive".into(),
+            ));
+        }
+        let cgroups = cgroup::detect(&config.cgroup_root, &config.cgroup_prefix)?;
+        let root_dir = config.state_dir.join("root");
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&root_dir)
+            .map_err(|e| SandboxError::io(format!("create {}", root_dir.display()), e))?;
+        fs::set_permissions(&config.state_dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| SandboxError::io(format!("chmod {}", config.state_dir.display()), e))?;
+        let landlock_abi = probe::kernel(&config.stage_exe, config.uid_base)?;
+        let sandbox = Sandbox {
+            uids: UidPool::new(config.uid_base, config.slots),
+            config,
+            cgroups,
+            landlock_abi,
+            toolchain: OnceLock::new(),
+            next_job: AtomicU64::new(0),
+        };
+        sandbox.remove_orphans();
+        Ok(sandbox)
+    }
+
+    /// One line for start-up logs: what is enforced.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}, landlock ABI {}, seccomp allow-lists, namespaces user+pid+net+mount+ipc+uts, \
+             uid {}+slot ({} slots)",
+            self.cgroups.describe(),
+            self.landlock_abi,
+            self.config.uid_base,
+            self.config.slots
+        )
+    }
+
+    /// The toolchain compile jobs get (resolved on first use, then cached — errors too).
+    pub fn toolchain(&self) -> Result<&Toolchain, SandboxError> {
+        let resolved = self.toolchain.get_or_init(|| {
+            Toolchain::detect(&self.config.rustc, self.config.linker.as_deref())
+                .map_err(|e| e.to_string())
+        });
+        resolved
+            .as_ref()
+            .map_err(|e| SandboxError::Toolchain(e.clone()))
+    }
+
+    /// Runs one job to completion. Safe to call concurrently from several threads (each
+    /// concurrent job gets its own uid from the pool and its own cgroup; a call waits while
+    /// every uid is taken). `Err` only when our side failed; whatever the program does is an
+    /// `Ok(Outcome)`.
+    pub fn run(&self, job: &Job, watch: &mut dyn Watch) -> Result<Outcome, SandboxError> {
+        validate(job)?;
+        let toolchain = match job.profile {
+            Profile::Compile { .. } => Some(self.toolchain()?),
+            Profile::Run { .. } => None,
+        };
+        let layout = layout(job, toolchain)?;
+        let lease = self.uids.acquire();
+        let name = format!(
+            "{}-{}",
+            std::process::id(),
+            self.next_job.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut job_state = JobState {
+            status_file: self.config.state_dir.join(format!("{name}.status")),
+            group: None,
+            build_dir: None,
+        };
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&job_state.status_file)
+            .map_err(|e| SandboxError::io("create status file", e))?;
+        if let Profile::Compile { build_dir, .. } = &job.profile {
+            lchown(build_dir, Some(lease.uid), Some(lease.uid))
+                .map_err(|e| SandboxError::io(format!("chown {}", build_dir.display()), e))?;
+            job_state.build_dir = Some(build_dir.clone());
+        }
+        let limits = &job.limits;
+        let pids = u64::from(limits.pids) + HELPERS;
+        let group = job_state.group.insert(self.cgroups.create(
+            &name,
+            GroupLimits {
+                memory_bytes: limits.memory_bytes,
+                pids,
+            },
+        )?);
+        let spec = StageSpec {
+            status_file: job_state.status_file.clone(),
+            cgroup_procs: group.procs_files(),
+            root_dir: self.config.state_dir.join("root"),
+            mounts: layout.mounts,
+            landlock: layout.landlock,
+            syscalls: layout.syscalls,
+            uid: lease.uid,
+            gid: lease.uid,
+            rlimits: Rlimits {
+                // A backstop only: the group's CPU is checked every few ms and stops the
+                // job first.
+                cpu_secs: limits.cpu.as_secs() + 2,
+                address_space: limits.address_space_bytes,
+                file_bytes: limits.file_bytes,
+                open_files: limits.open_files,
+                // Above pids.max, so the group is what refuses (and reports) a fork.
+                processes: 2 * pids,
+            },
+            cwd: job.cwd.clone(),
+            argv: job.argv.clone(),
+            env: job.env.clone(),
+        };
+
+        let mut child = Command::new(&self.config.stage_exe)
+            .args([STAGE_ARG, "outer", &spec.encode()])
+            .env_clear()
+            // Its own process group: nothing inside can signal the supervisor's group.
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                SandboxError::io(format!("spawn {}", self.config.stage_exe.display()), e)
+            })?;
+        let pumped = match pump(&mut child, &job.stdin, limits, group.as_ref(), watch) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = stop(&mut child, group.as_ref());
+                let _ = child.wait();
+                return Err(e);
+            }
+        };
+        // init's exit killed the namespace; anything else (a helper in mid-setup) goes now.
+        cgroup::kill_all(group.as_ref())?;
+        let stats = group.stats();
+        let report = StatusReport::parse(
+            &fs::read_to_string(&job_state.status_file)
+                .map_err(|e| SandboxError::io("read status file", e))?,
+        );
+        job_state.finish()?;
+        drop(lease);
+
+        if let Some((stage, message)) = report.setup_error {
+            return Err(SandboxError::Setup { stage, message });
+        }
+        let stopped_by_us = matches!(pumped.limit, Some(LimitHit::Wall | LimitHit::Deadline));
+        if !report.exec_started && !stopped_by_us {
+            let stderr: String = String::from_utf8_lossy(&pumped.stderr)
+                .chars()
+                .take(300)
+                .collect();
+            let oom = if stats.oom_kills > 0 {
+                " (memory limit hit during setup)"
+            } else {
+                ""
+            };
+            return Err(SandboxError::Setup {
+                stage: "sandbox".into(),
+                message: format!(
+                    "helpers ended before the program started: {}{oom}; stderr {stderr:?}",
+                    pumped.exit
+                ),
+            });
+        }
+        // No status from init: the job was stopped, and init with it.
+        let status = report
+            .program
+            .unwrap_or(ExitStatus::Signaled(libc::SIGKILL));
+        let limit = pumped.limit.or_else(|| {
+            let killed = matches!(status, ExitStatus::Signaled(libc::SIGKILL | libc::SIGXCPU));
+            if stats.oom_kills > 0 {
+                Some(LimitHit::Memory)
+            } else if killed && stats.cpu >= limits.cpu {
+                Some(LimitHit::Cpu)
+            } else if status == ExitStatus::Signaled(libc::SIGXFSZ) {
+                Some(LimitHit::FileSize)
+            } else if stats.pids_refused > 0 {
+                Some(LimitHit::Pids)
+            } else {
+                None
+            }
+        });
+        Ok(Outcome {
+            status,
+            wall: pumped.wall,
+            cpu: stats.cpu,
+            peak_memory_bytes: stats.peak_memory_bytes,
+            limit,
+            stdout: pumped.stdout,
+            stderr: pumped.stderr,
+        })
+    }
+
+    /// Job groups whose supervisor process is gone (named `<pid>-<n>`): kill and remove.
+    fn remove_orphans(&self) {
+        for name in self.cgroups.job_names() {
+            let pid = name.split('-').next().unwrap_or("");
+            if !pid.is_empty() && !PathBuf::from(format!("/proc/{pid}")).exists() {
+                let _ = cgroup::destroy(self.cgroups.open(&name).as_ref());
+                let _ = fs::remove_file(self.config.state_dir.join(format!("{name}.status")));
+            }
+        }
+    }
+}
+
+/// Host-side state of one job, undone on every path out of `run`.
+struct JobState {
+    status_file: PathBuf,
+    group: Option<Box<dyn Group>>,
+    /// The build dir, chowned to the job's uid while it runs.
+    build_dir: Option<PathBuf>,
+}
+
+impl JobState {
+    fn finish(&mut self) -> Result<(), SandboxError> {
+        let mut result = Ok(());
+        if let Some(group) = self.group.take() {
+            result = cgroup::destroy(group.as_ref());
+        }
+        if let Some(dir) = self.build_dir.take() {
+            // Back to root: the job's uid will be someone else's next.
+            let chown = lchown(&dir, Some(0), Some(0))
+                .map_err(|e| SandboxError::io(format!("chown {}", dir.display()), e));
+            result = result.and(chown);
+        }
+        let _ = fs::remove_file(&self.status_file);
+        result
+    }
+}
+
+impl Drop for JobState {
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}

@@ -1,0 +1,74 @@
+//! Stage `inner`: becomes the program. Every layer goes on in an order where each step still
+//! has the privilege it needs and the next cannot undo it: filesystem (needs root) →
+//! rlimits → uid drop (clears every capability) → user namespace (created unprivileged, it
+//! owns nothing) → Landlock → seccomp (last, so it need not allow the calls above) → execve.
+
+use std::ffi::CString;
+use std::fs;
+
+use nix::sched::{CloneFlags, unshare};
+use nix::sys::resource::{Resource, setrlimit};
+use nix::unistd::{Gid, Uid, chdir, execve, setgroups, sethostname, setresgid, setresuid};
+
+use super::{mounts, step};
+use crate::sandbox::spec::StageSpec;
+use crate::sandbox::status::StatusWriter;
+use crate::sandbox::{landlock, seccomp};
+
+pub(super) fn run(spec: &StageSpec, _: &str, status: &mut StatusWriter) -> Result<i32, String> {
+    // Undo the helpers' OOM exemption: the program is what the OOM killer should pick.
+    // (Raising it needs no privilege; it only fails where lowering it failed too.)
+    let _ = fs::write("/proc/self/oom_score_adj", "0");
+    mounts::build_root(spec)?;
+    step(sethostname("sandbox"), "hostname")?;
+    step(chdir(&spec.cwd), &format!("chdir {}", spec.cwd.display()))?;
+    set_rlimits(spec)?;
+
+    let (uid, gid) = (Uid::from_raw(spec.uid), Gid::from_raw(spec.gid));
+    step(setgroups(&[]), "setgroups")?;
+    step(setresgid(gid, gid, gid), "setresgid")?;
+    step(setresuid(uid, uid, uid), "setresuid")?;
+    step(unshare(CloneFlags::CLONE_NEWUSER), "unshare user namespace")?;
+
+    landlock::restrict(&spec.landlock)?;
+    let filter = seccomp::program(spec.syscalls)?;
+    let cstr = |s: &str| step(CString::new(s), "argument with a NUL byte");
+    let argv = spec
+        .argv
+        .iter()
+        .map(|a| cstr(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = spec
+        .env
+        .iter()
+        .map(|(k, v)| cstr(&format!("{k}={v}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let path = argv.first().ok_or("empty argv")?.clone();
+    seccomp::install(&filter)?;
+    status.line("exec");
+    // Returns only on failure (the status file is close-on-exec, so the program never has it).
+    let Err(err) = execve(&path, &argv, &env);
+    Err(format!("execve {}: {err}", spec.argv[0]))
+}
+
+fn set_rlimits(spec: &StageSpec) -> Result<(), String> {
+    let r = &spec.rlimits;
+    // Soft == hard: the kernel's answer is SIGKILL (CPU) or EFBIG (file size), nothing the
+    // program can catch and carry on from.
+    let mut limits = vec![
+        (Resource::RLIMIT_CORE, 0),
+        (Resource::RLIMIT_CPU, r.cpu_secs),
+        (Resource::RLIMIT_FSIZE, r.file_bytes),
+        (Resource::RLIMIT_NOFILE, r.open_files),
+        // Per uid, host-wide: each concurrent job has its own uid.
+        (Resource::RLIMIT_NPROC, r.processes),
+    ];
+    if let Some(bytes) = r.address_space {
+        limits.push((Resource::RLIMIT_AS, bytes));
+        limits.push((Resource::RLIMIT_DATA, bytes));
+    }
+    for (resource, value) in limits {
+        step(setrlimit(resource, value, value), &format!("{resource:?}"))?;
+    }
+    Ok(())
+}

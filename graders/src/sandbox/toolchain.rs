@@ -1,0 +1,111 @@
+//! The Rust toolchain as compile jobs see it: the host sysroot bound read-only at `/rust`,
+//! the C driver from `/usr` as linker, rust-lld through rustc's own `gcc-ld` wrapper.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::SandboxError;
+
+/// Where the sysroot appears inside compile jobs.
+pub const SYSROOT_INSIDE: &str = "/rust";
+/// Where `Profile::Compile`'s `build_dir` appears inside.
+pub const BUILD_INSIDE: &str = "/build";
+
+/// Resolved once per [`Sandbox`](super::Sandbox), on the first compile job.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// Host path of the sysroot (`rustc --print sysroot`).
+    pub sysroot: PathBuf,
+    /// Host target tuple, e.g. `x86_64-unknown-linux-gnu`.
+    pub target: String,
+    /// The C driver under `/usr` (same path inside and out).
+    pub linker: PathBuf,
+}
+
+impl Toolchain {
+    pub(crate) fn detect(rustc: &Path, linker: Option<&Path>) -> Result<Toolchain, SandboxError> {
+        let err = |m: String| SandboxError::Toolchain(m);
+        // Trusted call in our own environment (rustup's proxy needs it), outside any sandbox.
+        let out = Command::new(rustc)
+            .args(["--print", "sysroot", "--print", "host-tuple"])
+            .output()
+            .map_err(|e| err(format!("{}: {e}", rustc.display())))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let mut lines = text.lines();
+        let (Some(sysroot), Some(target)) = (lines.next(), lines.next()) else {
+            return Err(err(format!(
+                "{} printed no sysroot: {text:?}",
+                rustc.display()
+            )));
+        };
+        let sysroot = PathBuf::from(sysroot.trim());
+        let toolchain = Toolchain {
+            linker: match linker {
+                Some(l) => l.to_path_buf(),
+                None => find_linker()?,
+            },
+            sysroot,
+            target: target.trim().to_string(),
+        };
+        for needed in [toolchain.sysroot.join("bin/rustc"), toolchain.gcc_ld_host()] {
+            if !needed.exists() {
+                return Err(err(format!("{} missing", needed.display())));
+            }
+        }
+        if !toolchain.linker.starts_with("/usr") || !toolchain.linker.is_file() {
+            return Err(err(format!(
+                "linker {} must be a file under /usr (only /usr is mounted)",
+                toolchain.linker.display()
+            )));
+        }
+        Ok(toolchain)
+    }
+
+    fn gcc_ld_host(&self) -> PathBuf {
+        self.sysroot
+            .join(format!("lib/rustlib/{}/bin/gcc-ld/ld.lld", self.target))
+    }
+
+    /// `rustc` inside the sandbox.
+    pub fn rustc_inside(&self) -> String {
+        format!("{SYSROOT_INSIDE}/bin/rustc")
+    }
+
+    /// Flags every sandboxed rustc invocation needs: the sysroot's inside path, static
+    /// linking (the run sandbox has no dynamic loader or libc), and the linker. An explicit
+    /// `-C linker` makes rustc drop its own `-fuse-ld=lld -B<gcc-ld>`, so both come back by
+    /// hand (without them collect2 looks for `ld` on a PATH the empty environment lacks).
+    pub fn rustc_flags(&self) -> Vec<String> {
+        let gcc_ld = format!("{SYSROOT_INSIDE}/lib/rustlib/{}/bin/gcc-ld", self.target);
+        [
+            "--sysroot",
+            SYSROOT_INSIDE,
+            "-C",
+            "target-feature=+crt-static",
+            "-C",
+            &format!("linker={}", self.linker.display()),
+            "-C",
+            "link-arg=-fuse-ld=lld",
+            "-C",
+            &format!("link-arg=-B{gcc_ld}"),
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+}
+
+/// `/usr/bin/cc` with its links resolved on the host (`/etc/alternatives` is not mounted
+/// inside), e.g. `/usr/bin/x86_64-linux-gnu-gcc-12`.
+fn find_linker() -> Result<PathBuf, SandboxError> {
+    for candidate in ["/usr/bin/cc", "/usr/bin/gcc"] {
+        if let Ok(real) = fs::canonicalize(candidate)
+            && real.starts_with("/usr")
+        {
+            return Ok(real);
+        }
+    }
+    Err(SandboxError::Toolchain(
+        "no C compiler driver under /usr (/usr/bin/cc); set SandboxConfig::linker".into(),
+    ))
+}
