@@ -82,7 +82,9 @@ fn explain_runner_error(message: &str) -> String {
     match message.strip_prefix("cannot find function `") {
         Some(rest) => {
             let name = rest.split('`').next().unwrap_or_default();
-            format!("your file must define `pub fn {name}(...)` with the signature the statement gives ({message})")
+            format!(
+                "your file must define `pub fn {name}(...)` with the signature the statement gives ({message})"
+            )
         }
         None => message.to_string(),
     }
@@ -102,8 +104,15 @@ mod tests {
         );
         let d = parse(stderr);
         assert_eq!(d.len(), 2);
-        assert_eq!((d[0].line, d[0].column, d[0].code.as_deref()), (Some(7), Some(5), Some("E0308")));
+        assert_eq!(
+            (d[0].line, d[0].column, d[0].code.as_deref()),
+            (Some(7), Some(5), Some("E0308"))
+        );
         assert_eq!(d[1].line, None);
-        assert!(d[1].message.contains("must define `pub fn pow_mod(...)`"), "{}", d[1].message);
+        assert!(
+            d[1].message.contains("must define `pub fn pow_mod(...)`"),
+            "{}",
+            d[1].message
+        );
     }
 }

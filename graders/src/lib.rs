@@ -1,6 +1,50 @@
-//! Grading: turns (kata, learner source, mode) into a report. The sandboxed pipeline arrives
-//! with the graders issue; until then this crate only re-exports the catalogue it grades against.
+//! Grading: turns (kata, learner source, mode) into a [`GradeReport`].
+//!
+//! The learner's code is compiled and run only inside the [`sandbox`]; the sandboxed process
+//! produces output bytes and nothing else — cases, expected results and the checker stay on the
+//! trusted side (see `ARCHITECTURE.md`, "The sandbox and its threat model").
 
-pub use katas;
-
+pub mod cache;
+pub mod compile;
+pub mod diagnostics;
+pub mod grade;
+pub mod perf;
+pub mod report;
+pub mod run;
 pub mod sandbox;
+pub mod source;
+pub mod toolchain;
+
+pub use grade::{Grader, GraderConfig, MAX_SOURCE_BYTES, Stage};
+pub use report::GradeReport;
+
+/// Why a grading could not produce a report. A learner's code never causes one of these.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    #[error("unknown kata `{0}`")]
+    UnknownKata(String),
+    #[error("the source is {bytes} bytes; the limit is {limit}")]
+    SourceTooLarge { bytes: usize, limit: usize },
+    #[error("toolchain: {0}")]
+    Toolchain(String),
+    #[error("sandbox: {0}")]
+    Sandbox(#[from] sandbox::SandboxError),
+    #[error("{what}: {source}")]
+    Io {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl GradeError {
+    pub fn io(what: &'static str, source: std::io::Error) -> Self {
+        Self::Io { what, source }
+    }
+
+    /// A bad request (the caller's input), as opposed to our failure.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, Self::UnknownKata(_) | Self::SourceTooLarge { .. })
+    }
+}

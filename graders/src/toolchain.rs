@@ -1,4 +1,5 @@
-//! The compiler submissions are built with, and the prebuilt `katas` library they link against.
+//! The prebuilt `katas` library submissions link against (the compiler itself, as the sandbox
+//! sees it, is `sandbox::Toolchain`).
 //!
 //! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
 //! built here with `cargo` from the same toolchain, once per grader start, into a target dir of
@@ -13,27 +14,30 @@ use std::process::Command;
 pub struct Toolchain {
     /// `rustc -vV`, part of every cache key.
     pub version: String,
-    /// `rustc --print sysroot`: holds the real `bin/rustc` (not the rustup proxy) and std.
-    pub sysroot: PathBuf,
     /// The prebuilt `libkatas-*.rlib`.
     pub katas_rlib: PathBuf,
     /// Folder with the rlib and all its dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
     /// Hash of the rlib: a changed catalogue invalidates cached binaries.
     pub katas_hash: String,
-    /// The C compiler driver used as linker (rustc links through it, with lld).
-    pub linker: PathBuf,
 }
 
 impl Toolchain {
     /// Finds `rustc` and builds the `katas` library (release) into `target_dir`.
     pub fn prepare(workspace_root: &Path, target_dir: &Path) -> Result<Self, GradeError> {
         let version = output(Command::new("rustc").arg("-vV"))?;
-        let sysroot = PathBuf::from(output(Command::new("rustc").args(["--print", "sysroot"]))?.trim());
         let built = output(
             Command::new("cargo")
                 .current_dir(workspace_root)
-                .args(["build", "--release", "--quiet", "-p", "katas", "--lib", "--message-format=json"])
+                .args([
+                    "build",
+                    "--release",
+                    "--quiet",
+                    "-p",
+                    "katas",
+                    "--lib",
+                    "--message-format=json",
+                ])
                 .arg("--target-dir")
                 .arg(target_dir)
                 // Outer flags (e.g. from a developer's shell) would make the library differ from
@@ -64,21 +68,11 @@ impl Toolchain {
         let katas_hash = hex(&Sha256::digest(&bytes));
         Ok(Self {
             version,
-            sysroot,
             katas_rlib,
             deps_dir,
             katas_hash,
-            linker: find_linker()?,
         })
     }
-}
-
-/// `cc` resolves through /etc/alternatives, which the compile sandbox does not mount; name the
-/// real driver instead.
-fn find_linker() -> Result<PathBuf, GradeError> {
-    let cc = std::fs::canonicalize("/usr/bin/cc")
-        .map_err(|e| GradeError::Toolchain(format!("no C compiler driver at /usr/bin/cc: {e}")))?;
-    Ok(cc)
 }
 
 fn output(cmd: &mut Command) -> Result<String, GradeError> {

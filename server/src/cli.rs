@@ -1,6 +1,6 @@
 //! Command-line definitions. Defaults point into the checkout the binary was built from.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -19,6 +19,32 @@ pub enum Command {
     /// Browse, start and check katas.
     #[command(subcommand)]
     Kata(KataCommand),
+    /// Grade a solution file in the sandbox: the same path the server's workers use.
+    Grade {
+        slug: String,
+        file: PathBuf,
+        /// `run`: the sample cases only; `submit`: every case.
+        #[arg(long, value_enum, default_value_t = ModeArg::Submit)]
+        mode: ModeArg,
+        /// Print one JSON object (see README) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Run,
+    Submit,
+}
+
+impl From<ModeArg> for katas::Mode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::Run => Self::Run,
+            ModeArg::Submit => Self::Submit,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,0 +1,143 @@
+//! Step 1: the learner's file plus the generated runner, compiled by `rustc` (not cargo) inside
+//! the sandbox against the prebuilt `katas` library.
+
+use crate::GradeError;
+use crate::cache::CompileCache;
+use crate::diagnostics::{self, Diagnostic};
+use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
+use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
+use crate::toolchain::Toolchain;
+use katas::KataMeta;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Where the prebuilt library appears inside the compile sandbox.
+const DEPS: &str = "/deps";
+const BINARY: &str = "submission";
+/// Biggest binary we accept back from the compiler.
+const MAX_BINARY_BYTES: u64 = 256 << 20;
+
+#[derive(Debug)]
+pub enum Compiled {
+    Binary {
+        path: PathBuf,
+        cached: bool,
+        wall: Duration,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The learner's code did not compile (or made the compiler exceed its limits).
+    Failed {
+        diagnostics: Vec<Diagnostic>,
+        message: Option<String>,
+        wall: Duration,
+    },
+}
+
+/// Limits for one compilation: generous for rustc, tight enough that a const-eval loop or a
+/// gigantic static is stopped.
+pub fn limits() -> sandbox::Limits {
+    sandbox::Limits {
+        wall: Duration::from_secs(30),
+        cpu: Duration::from_secs(20),
+        memory_bytes: 1536 << 20,
+        address_space_bytes: None,
+        pids: 64,
+        stdout_bytes: 64 << 10,
+        stderr_bytes: 2 << 20,
+        file_bytes: MAX_BINARY_BYTES,
+        open_files: 512,
+    }
+}
+
+pub fn compile(
+    sandbox: &Sandbox,
+    toolchain: &Toolchain,
+    cache: &CompileCache,
+    meta: &KataMeta,
+    source: &str,
+) -> Result<Compiled, GradeError> {
+    let started = Instant::now();
+    let key = CompileCache::key(toolchain, &meta.slug, source);
+    if let Some(path) = cache.get(&key) {
+        return Ok(Compiled::Binary {
+            path,
+            cached: true,
+            wall: started.elapsed(),
+            diagnostics: Vec::new(),
+        });
+    }
+    let build = BuildDir::new_in(cache.dir())?;
+    build.write(LEARNER_FILE, source.as_bytes())?;
+    build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
+    let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
+    argv.extend(sandbox.toolchain()?.rustc_flags());
+    argv.extend(rustc_args(toolchain));
+    let job = Job {
+        profile: Profile::Compile {
+            build_dir: build.path().to_path_buf(),
+            read_only: vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))],
+        },
+        argv,
+        env: Vec::new(),
+        cwd: PathBuf::from(BUILD_INSIDE),
+        stdin: Vec::new(),
+        limits: limits(),
+    };
+    let outcome = sandbox.run(&job, &mut sandbox::NoWatch)?;
+    let wall = started.elapsed();
+    let diagnostics = diagnostics::parse(&String::from_utf8_lossy(&outcome.stderr));
+    if let Some(limit) = outcome.limit {
+        let message = format!(
+            "the compiler was stopped by the sandbox's {limit:?} limit (a const-eval loop or a huge static?)"
+        );
+        return Ok(Compiled::Failed {
+            diagnostics,
+            message: Some(message),
+            wall,
+        });
+    }
+    if !outcome.status.success() {
+        let message = diagnostics
+            .is_empty()
+            .then(|| format!("rustc failed without a diagnostic ({:?})", outcome.status));
+        return Ok(Compiled::Failed {
+            diagnostics,
+            message,
+            wall,
+        });
+    }
+    let bytes = build.read(BINARY, MAX_BINARY_BYTES)?;
+    let path = cache
+        .put(&key, &bytes)
+        .map_err(|e| GradeError::io("caching the binary", e))?;
+    Ok(Compiled::Binary {
+        path,
+        cached: false,
+        wall,
+        diagnostics,
+    })
+}
+
+/// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
+fn rustc_args(t: &Toolchain) -> Vec<String> {
+    let rlib = t
+        .katas_rlib
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    [
+        "--edition=2024",
+        "--crate-type=bin",
+        "--crate-name=submission",
+        "-Copt-level=3",
+        "-Ccodegen-units=1",
+        "-Cstrip=debuginfo",
+        "--error-format=json",
+        &format!("-Ldependency={DEPS}"),
+        &format!("--extern=katas={DEPS}/{rlib}"),
+        &format!("-o{BUILD_INSIDE}/{BINARY}"),
+        &format!("{BUILD_INSIDE}/{MAIN_FILE}"),
+    ]
+    .map(String::from)
+    .to_vec()
+}

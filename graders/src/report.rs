@@ -1,0 +1,78 @@
+//! What `infrakata grade --json` prints and the server stores: one object whose `verdict` is one
+//! of the snake_case verdict names.
+
+use crate::diagnostics::Diagnostic;
+use katas::{CaseReport, Mode, Verdict};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GradeReport {
+    pub kata: String,
+    pub mode: Mode,
+    pub verdict: Verdict,
+    pub score: Score,
+    /// Every selected case, in run order.
+    pub cases: Vec<CaseReport>,
+    /// Compiler messages (errors and warnings), positioned in the learner's file.
+    pub diagnostics: Vec<Diagnostic>,
+    /// For accepted `submit`s: cost relative to the reference, measured the same way.
+    pub performance: Option<Performance>,
+    pub resources: Resources,
+    /// A one-line explanation when the verdict needs one (e.g. which limit stopped the run).
+    pub message: Option<String>,
+    /// The start of what the solution printed, if anything.
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    pub passed: usize,
+    pub total: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Performance {
+    /// Instructions executed inside the solution on the performance cases (callgrind).
+    pub instructions: u64,
+    pub reference_instructions: u64,
+    /// `instructions / reference_instructions`: below 1 is faster than the reference.
+    pub ratio: f64,
+    pub cases: usize,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Resources {
+    pub compile_ms: f64,
+    /// The binary came from the compile cache.
+    pub compile_cached: bool,
+    pub run_wall_ms: f64,
+    /// CPU time of the whole run, from cgroup accounting.
+    pub run_cpu_ms: f64,
+    pub peak_memory_bytes: u64,
+}
+
+impl GradeReport {
+    pub fn compile_error(
+        kata: &str,
+        mode: Mode,
+        diagnostics: Vec<Diagnostic>,
+        message: Option<String>,
+        resources: Resources,
+    ) -> Self {
+        Self {
+            kata: kata.to_string(),
+            mode,
+            verdict: Verdict::CompileError,
+            score: Score {
+                passed: 0,
+                total: 0,
+            },
+            cases: Vec::new(),
+            diagnostics,
+            performance: None,
+            resources,
+            message,
+            output: None,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The hostile-submission suite: every file in `tests/hostile/` is graded through the real
+//! pipeline (sandboxed compile, sandboxed run, trusted judging) and must get the verdict its
+//! header names — and afterwards the host must be unchanged and nothing may have leaked:
+//! no process left in the sandbox's uid range, the canary file intact, and neither the
+//! grader's secret environment variable nor a line of /etc/shadow anywhere in the report.
+//!
+//! Needs root and the kernel's sandbox features (namespaces, Landlock, seccomp, cgroups). Where
+//! they are missing the suite says why and skips — unless `INFRAKATA_CI=1`, where it fails.
+
+use graders::{Grader, GraderConfig};
+use katas::{Mode, Verdict};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+const SECRET_VAR: &str = "INFRAKATA_HOSTILE_SECRET";
+const CANARY: &str = "/tmp/infrakata-hostile-canary";
+
+struct Submission {
+    name: String,
+    path: PathBuf,
+    expected: Verdict,
+    mode: Mode,
+}
+
+fn main() {
+    graders::sandbox::run_stage_if_requested();
+    let mut args = Arguments::from_args();
+    // One at a time: the host checks after each grading must see only its own leftovers.
+    args.test_threads = Some(1);
+
+    let secret = format!("hostile-secret-{}", fastrand::u64(..));
+    // The grader's environment must never reach a submission. `set_var` is unsafe in edition
+    // 2024 (and unsafe code is forbidden here), so the suite re-runs itself with the secret set.
+    if std::env::var_os(SECRET_VAR).is_none() {
+        let status = std::process::Command::new(std::env::current_exe().expect("test binary"))
+            .args(std::env::args_os().skip(1))
+            .env(SECRET_VAR, &secret)
+            .status()
+            .expect("re-running the suite with the secret set");
+        std::process::exit(status.code().unwrap_or(1));
+    }
+
+    let trials = match grader() {
+        Err(why) => {
+            if std::env::var_os("INFRAKATA_CI").is_some() {
+                eprintln!("hostile suite: the sandbox is required under INFRAKATA_CI=1: {why}");
+                std::process::exit(1);
+            }
+            println!("hostile suite skipped: {why}");
+            Vec::new()
+        }
+        Ok(_) => submissions()
+            .into_iter()
+            .map(|s| Trial::test(format!("hostile::{}", s.name), move || grade_one(&s)))
+            .collect(),
+    };
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn grader() -> Result<&'static Grader, String> {
+    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
+    GRADER
+        .get_or_init(|| {
+            std::fs::write(CANARY, format!("canary {}", std::process::id()))
+                .map_err(|e| e.to_string())?;
+            Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn submissions() -> Vec<Submission> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("hostile");
+    let mut out: Vec<Submission> = std::fs::read_dir(&dir)
+        .expect("tests/hostile exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let header = |key: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(&format!("//! {key}:")))
+                    .map(str::trim)
+                    .unwrap_or_else(|| panic!("{} has no `//! {key}:` line", path.display()))
+                    .to_string()
+            };
+            let expected = Verdict::parse(&header("expected-verdict"))
+                .unwrap_or_else(|| panic!("{}: unknown verdict", path.display()));
+            let mode = match header("mode").as_str() {
+                "run" => Mode::Run,
+                _ => Mode::Submit,
+            };
+            Submission {
+                name: path
+                    .file_stem()
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('_', "-"),
+                path,
+                expected,
+                mode,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+fn grade_one(s: &Submission) -> Result<(), Failed> {
+    let grader = grader()?;
+    let source = std::fs::read_to_string(&s.path)?;
+    let canary_before = std::fs::read(CANARY)?;
+    let report = grader
+        .grade("fast-power", &source, s.mode, &|_| {})
+        .map_err(|e| format!("the grader failed (must never happen for a submission): {e}"))?;
+    let json = serde_json::to_string(&report)?;
+
+    let mut problems = Vec::new();
+    if report.verdict != s.expected {
+        problems.push(format!(
+            "expected {}, got {}: {}",
+            s.expected,
+            report.verdict,
+            summary(&report)
+        ));
+    }
+    if let Ok(secret) = std::env::var(SECRET_VAR)
+        && json.contains(&secret)
+    {
+        problems.push("the report contains the grader's secret environment variable".into());
+    }
+    let shadow = std::fs::read_to_string("/etc/shadow").unwrap_or_default();
+    if let Some(line) = shadow.lines().next()
+        && !line.is_empty()
+        && json.contains(line)
+    {
+        problems.push("the report contains a line of /etc/shadow".into());
+    }
+    if std::fs::read(CANARY)? != canary_before {
+        problems.push(format!("{CANARY} changed"));
+    }
+    let left = sandbox_processes();
+    if !left.is_empty() {
+        problems.push(format!("processes left behind: {left:?}"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+fn summary(r: &graders::GradeReport) -> String {
+    let first = r.cases.iter().find(|c| c.outcome != katas::Outcome::Passed);
+    format!(
+        "message {:?}; first non-passing case {:?}; diagnostics {:?}",
+        r.message,
+        first.map(|c| (&c.name, c.outcome, &c.message)),
+        r.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
+    )
+}
+
+/// Processes owned by a sandbox uid (the pool starts at `SandboxConfig::default().uid_base`).
+fn sandbox_processes() -> Vec<String> {
+    let base = graders::sandbox::SandboxConfig::default().uid_base;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else {
+            continue;
+        };
+        let uid = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|u| u.parse::<u32>().ok());
+        if uid.is_some_and(|u| (base..base + 4096).contains(&u)) {
+            found.push(format!(
+                "{} {}",
+                entry.file_name().to_string_lossy(),
+                status.lines().next().unwrap_or_default()
+            ));
+        }
+    }
+    found
+}
