@@ -1,0 +1,74 @@
+//! End-to-end grading (sandboxed compile + sandboxed run + trusted checks) of an accepted
+//! `fast-power` submission, beside bare `rustc` compiling the same learner file in the same run.
+//! Also: a compile-error submission, and a cache hit (identical resubmission).
+//!
+//! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
+
+use criterion::Criterion;
+use graders::{Grader, GraderConfig};
+use katas::Mode;
+use std::hint::black_box;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+fn main() {
+    graders::sandbox::run_stage_if_requested();
+    let grader = match Grader::new(GraderConfig::for_checkout()) {
+        Ok(g) => g,
+        Err(e) => {
+            println!("grading bench skipped: {e}");
+            return;
+        }
+    };
+    let mut c = Criterion::default()
+        .configure_from_args()
+        .sample_size(15)
+        .measurement_time(Duration::from_secs(8));
+    bench(&mut c, &grader);
+    c.final_summary();
+}
+
+fn bench(c: &mut Criterion, grader: &Grader) {
+    let kata = katas::catalogue::find("fast-power").expect("seed kata");
+    let source = kata.package().reference;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("solution.rs");
+    std::fs::write(&file, source).expect("write");
+    // A fresh comment per iteration defeats the compile cache without changing the code.
+    let n = AtomicU64::new(0);
+    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+
+    let mut g = c.benchmark_group("grading fast-power (accepted)");
+    g.bench_function("baseline: bare rustc -O on the learner file", |b| {
+        b.iter(|| {
+            let status = Command::new("rustc")
+                .args(["--edition=2024", "--crate-type=lib", "-Copt-level=3", "-Ccodegen-units=1", "--emit=link"])
+                .arg("--out-dir")
+                .arg(dir.path())
+                .arg(&file)
+                .status()
+                .expect("rustc runs");
+            assert!(status.success());
+        })
+    });
+    g.bench_function("grade run (samples): compile + run + check", |b| {
+        b.iter(|| {
+            let r = grader.grade("fast-power", &unique(source), Mode::Run, &|_| {}).expect("grades");
+            assert_eq!(r.verdict, katas::Verdict::Accepted);
+            black_box(r)
+        })
+    });
+    g.bench_function("grade run (samples), cache hit", |b| {
+        b.iter(|| black_box(grader.grade("fast-power", source, Mode::Run, &|_| {}).expect("grades")))
+    });
+    let broken = "pub fn power(base: f64, exponent: i32) -> f64 { base * exponent }\npub fn pow_mod(b: u64, e: u64, m: u64) -> u64 { b + e + m }\n";
+    g.bench_function("grade: compile error (JSON diagnostics)", |b| {
+        b.iter(|| {
+            let r = grader.grade("fast-power", &unique(broken), Mode::Run, &|_| {}).expect("grades");
+            assert_eq!(r.verdict, katas::Verdict::CompileError);
+            black_box(r)
+        })
+    });
+    g.finish();
+}
