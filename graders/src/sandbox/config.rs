@@ -61,9 +61,16 @@ pub enum Profile {
         read_only: Vec<(PathBuf, PathBuf)>,
     },
     /// A static binary: only `program` (read-only, executable, at `/prog`), a tmpfs `/tmp` and
-    /// an own `/proc` restricted to the job's own processes. `program` must be a root-owned
-    /// regular file outside any directory a sandbox could write (copy compiler output out with
+    /// an own `/proc`. `program` must be a root-owned regular file outside any directory a
+    /// sandbox could write (copy compiler output out with
     /// [`BuildDir::copy_out`](super::BuildDir::copy_out) first).
+    ///
+    /// Why `/proc`: std reads `/proc/self/exe` (`current_exe`) and `/proc/self/maps` (main
+    /// thread's stack guard, for the "stack overflow" message), and a learner may inspect
+    /// itself. Why it is safe: it is the procfs of the job's own pid namespace, mounted
+    /// `hidepid=invisible` (only the job uid's processes are visible: not init, not the
+    /// helpers), `subset=pid` (no sysctls, no kernel or hardware files), nosuid/nodev/noexec,
+    /// and Landlock grants it read only (no `/proc/self/mem` writes, no `/proc/*/attr`).
     Run { program: PathBuf },
 }
 

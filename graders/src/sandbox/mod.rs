@@ -52,12 +52,11 @@ mod layout;
 mod outcome;
 mod probe;
 mod pump;
-#[allow(clippy::module_inception)]
-mod sandbox;
 mod seccomp;
 mod spec;
 pub mod stage;
 mod status;
+mod supervisor;
 mod toolchain;
 mod uid_pool;
 
@@ -65,6 +64,6 @@ pub use build_dir::{BuildDir, read_output};
 pub use config::{Job, Limits, Profile, SandboxConfig};
 pub use error::SandboxError;
 pub use outcome::{ExitStatus, LimitHit, NoWatch, Outcome, Watch};
-pub use sandbox::Sandbox;
 pub use stage::run_stage_if_requested;
+pub use supervisor::Sandbox;
 pub use toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};

@@ -54,20 +54,13 @@ impl super::Driver for Driver {
         limits: GroupLimits,
     ) -> Result<Box<dyn super::Group>, SandboxError> {
         let group = self.group(name);
-        for d in group.dirs() {
-            mkdir(&d)?;
+        let configured = configure(&group, limits);
+        if configured.is_err() {
+            for d in group.dirs() {
+                let _ = std::fs::remove_dir(d);
+            }
         }
-        let mem = limits.memory_bytes.to_string();
-        write(&group.memory.join("memory.limit_in_bytes"), &mem)?;
-        // memsw exists only with swap accounting; where it does, swap must not extend the
-        // limit. Either way swappiness 0 keeps the group's pages out of swap.
-        let memsw = group.memory.join("memory.memsw.limit_in_bytes");
-        if memsw.exists() {
-            write(&memsw, &mem)?;
-        }
-        let _ = write(&group.memory.join("memory.swappiness"), "0");
-        write(&group.pids.join("pids.max"), &limits.pids.to_string())?;
-        Ok(Box::new(group))
+        configured.map(|()| Box::new(group) as Box<dyn super::Group>)
     }
 
     fn open(&self, name: &str) -> Box<dyn super::Group> {
@@ -91,6 +84,22 @@ impl Driver {
             cpuacct,
         }
     }
+}
+
+fn configure(group: &Group, limits: GroupLimits) -> Result<(), SandboxError> {
+    for d in group.dirs() {
+        mkdir(&d)?;
+    }
+    let mem = limits.memory_bytes.to_string();
+    write(&group.memory.join("memory.limit_in_bytes"), &mem)?;
+    // memsw exists only with swap accounting; where it does, swap must not extend the
+    // limit. Either way swappiness 0 keeps the group's pages out of swap.
+    let memsw = group.memory.join("memory.memsw.limit_in_bytes");
+    if memsw.exists() {
+        write(&memsw, &mem)?;
+    }
+    let _ = write(&group.memory.join("memory.swappiness"), "0");
+    write(&group.pids.join("pids.max"), &limits.pids.to_string())
 }
 
 #[derive(Debug)]

@@ -52,14 +52,11 @@ impl super::Driver for Driver {
     ) -> Result<Box<dyn super::Group>, SandboxError> {
         let dir = self.parent.join(name);
         mkdir(&dir)?;
-        write(&dir.join("memory.max"), &limits.memory_bytes.to_string())?;
-        // Absent without swap support; where present, no swap.
-        let swap = dir.join("memory.swap.max");
-        if swap.exists() {
-            write(&swap, "0")?;
+        let configured = configure(&dir, limits);
+        if configured.is_err() {
+            let _ = fs::remove_dir(&dir);
         }
-        write(&dir.join("pids.max"), &limits.pids.to_string())?;
-        Ok(Box::new(Group { dir }))
+        configured.map(|()| Box::new(Group { dir }) as Box<dyn super::Group>)
     }
 
     fn open(&self, name: &str) -> Box<dyn super::Group> {
@@ -71,6 +68,16 @@ impl super::Driver for Driver {
     fn job_names(&self) -> Vec<String> {
         child_dirs(&self.parent)
     }
+}
+
+fn configure(dir: &Path, limits: GroupLimits) -> Result<(), SandboxError> {
+    write(&dir.join("memory.max"), &limits.memory_bytes.to_string())?;
+    // Absent without swap support; where present, no swap.
+    let swap = dir.join("memory.swap.max");
+    if swap.exists() {
+        write(&swap, "0")?;
+    }
+    write(&dir.join("pids.max"), &limits.pids.to_string())
 }
 
 #[derive(Debug)]
