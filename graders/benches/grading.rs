@@ -35,6 +35,10 @@ fn bench(c: &mut Criterion, grader: &Grader) {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("solution.rs");
     std::fs::write(&file, source).expect("write");
+    // The learner file as a standalone program, the way a learner would build it by hand.
+    let program = dir.path().join("program.rs");
+    let main = "fn main() { println!(\"{} {}\", power(2.0, 10), pow_mod(2, 10, 1000)); }\n";
+    std::fs::write(&program, format!("{source}\n{main}")).expect("write");
     // A fresh comment per iteration defeats the compile cache without changing the code.
     let n = AtomicU64::new(0);
     let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
@@ -43,7 +47,13 @@ fn bench(c: &mut Criterion, grader: &Grader) {
     g.bench_function("baseline: bare rustc -O on the learner file", |b| {
         b.iter(|| {
             let status = Command::new("rustc")
-                .args(["--edition=2024", "--crate-type=lib", "-Copt-level=3", "-Ccodegen-units=1", "--emit=link"])
+                .args([
+                    "--edition=2024",
+                    "--crate-type=lib",
+                    "-Copt-level=3",
+                    "-Ccodegen-units=1",
+                    "--emit=link",
+                ])
                 .arg("--out-dir")
                 .arg(dir.path())
                 .arg(&file)
@@ -52,20 +62,50 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             assert!(status.success());
         })
     });
+    g.bench_function(
+        "baseline: bare rustc -O, learner file + main as a program",
+        |b| {
+            b.iter(|| {
+                let status = Command::new("rustc")
+                    .args([
+                        "--edition=2024",
+                        "-Copt-level=3",
+                        "-Ccodegen-units=1",
+                        "-Cstrip=debuginfo",
+                    ])
+                    .arg("-o")
+                    .arg(dir.path().join("program"))
+                    .arg(&program)
+                    .status()
+                    .expect("rustc runs");
+                assert!(status.success());
+            })
+        },
+    );
     g.bench_function("grade run (samples): compile + run + check", |b| {
         b.iter(|| {
-            let r = grader.grade("fast-power", &unique(source), Mode::Run, &|_| {}).expect("grades");
+            let r = grader
+                .grade("fast-power", &unique(source), Mode::Run, &|_| {})
+                .expect("grades");
             assert_eq!(r.verdict, katas::Verdict::Accepted);
             black_box(r)
         })
     });
     g.bench_function("grade run (samples), cache hit", |b| {
-        b.iter(|| black_box(grader.grade("fast-power", source, Mode::Run, &|_| {}).expect("grades")))
+        b.iter(|| {
+            black_box(
+                grader
+                    .grade("fast-power", source, Mode::Run, &|_| {})
+                    .expect("grades"),
+            )
+        })
     });
     let broken = "pub fn power(base: f64, exponent: i32) -> f64 { base * exponent }\npub fn pow_mod(b: u64, e: u64, m: u64) -> u64 { b + e + m }\n";
     g.bench_function("grade: compile error (JSON diagnostics)", |b| {
         b.iter(|| {
-            let r = grader.grade("fast-power", &unique(broken), Mode::Run, &|_| {}).expect("grades");
+            let r = grader
+                .grade("fast-power", &unique(broken), Mode::Run, &|_| {})
+                .expect("grades");
             assert_eq!(r.verdict, katas::Verdict::CompileError);
             black_box(r)
         })
