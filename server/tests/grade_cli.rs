@@ -1,0 +1,146 @@
+//! `infrakata grade`, run as the real binary: verdicts as data with exit status 0, usage errors
+//! with exit status 2. Needs root for the sandbox; says why it skips otherwise, and fails
+//! instead under `INFRAKATA_CI=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn katas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/problems/fast-power")
+}
+
+fn grade(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .arg("grade")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The sandbox needs root; elsewhere these tests cannot run.
+fn sandbox_available() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let root = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .is_some_and(|l| l.split_whitespace().next() == Some("0"));
+    if !root {
+        assert!(
+            std::env::var_os("INFRAKATA_CI").is_none(),
+            "grading tests must run under INFRAKATA_CI=1"
+        );
+        println!("skipping: grading needs root for the sandbox");
+    }
+    root
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn verdicts_are_data_with_exit_status_zero() {
+    if !sandbox_available() {
+        return;
+    }
+    let reference = katas_dir().join("reference.rs");
+    let out = grade(&[
+        "fast-power",
+        reference.to_str().unwrap(),
+        "--mode",
+        "run",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "accepted");
+    assert_eq!(report["mode"], "run");
+    assert_eq!(report["score"]["passed"], report["score"]["total"]);
+
+    let wrong = katas_dir().join("wrong/forgets_modulus_one.rs");
+    let out = grade(&["fast-power", wrong.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a wrong answer is still a finished grading"
+    );
+    let report = json(&out);
+    assert_eq!(report["verdict"], "wrong_answer");
+    let failing = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["outcome"] == "wrong_answer")
+        .unwrap();
+    assert_eq!(failing["mismatch"]["expected"], "0");
+    assert_eq!(failing["mismatch"]["got"], "1");
+
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.rs");
+    std::fs::write(
+        &broken,
+        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
+    )
+    .unwrap();
+    let out = grade(&[
+        "fast-power",
+        broken.to_str().unwrap(),
+        "--mode",
+        "run",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "compile_error");
+    let lines: Vec<_> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["line"].clone())
+        .collect();
+    assert!(
+        lines.contains(&serde_json::json!(2)),
+        "the type error is on the learner's line 2: {lines:?}"
+    );
+
+    let table = grade(&["fast-power", reference.to_str().unwrap(), "--mode", "run"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.starts_with("fast-power: Accepted"), "{text}");
+}
+
+#[test]
+fn bad_input_is_a_usage_error_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = katas_dir().join("reference.rs");
+    let out = grade(&["no-such-kata", reference.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown kata `no-such-kata`"));
+
+    let binary = dir.path().join("latin1.rs");
+    std::fs::write(&binary, [0x66, 0x6e, 0xff, 0xfe]).unwrap();
+    let out = grade(&["fast-power", binary.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not valid UTF-8"));
+
+    let missing = dir.path().join("missing.rs");
+    let out = grade(&["fast-power", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.rs"));
+
+    if sandbox_available() {
+        let huge = dir.path().join("huge.rs");
+        std::fs::write(&huge, format!("// {}\n", "x".repeat(70 << 10))).unwrap();
+        let out = grade(&["fast-power", huge.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("limit is 65536"),
+            "{out:?}"
+        );
+    }
+}
