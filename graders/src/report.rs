@@ -52,6 +52,15 @@ pub struct Resources {
 }
 
 impl GradeReport {
+    /// A grading that could not finish because our side failed (never the learner's fault).
+    pub fn internal_error(kata: &str, mode: Mode, message: String) -> Self {
+        Self {
+            verdict: Verdict::InternalError,
+            message: Some(message),
+            ..Self::compile_error(kata, mode, Vec::new(), None, Resources::default())
+        }
+    }
+
     pub fn compile_error(
         kata: &str,
         mode: Mode,

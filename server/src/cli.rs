@@ -1,7 +1,21 @@
 //! Command-line definitions. Defaults point into the checkout the binary was built from.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Parses the command line and runs it; errors print and exit 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match crate::commands::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -19,6 +33,35 @@ pub enum Command {
     /// Browse, start and check katas.
     #[command(subcommand)]
     Kata(KataCommand),
+    /// Run the web service with its built-in grading workers.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "INFRAKATA_ADDR", default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+        #[command(flatten)]
+        db: DbPath,
+        /// Built-in workers; default one per core. 0 leaves grading to remote workers.
+        #[arg(long, env = "INFRAKATA_WORKERS")]
+        workers: Option<usize>,
+        /// Secret remote workers must present; generated (and printed) when not set.
+        #[arg(long, env = "INFRAKATA_WORKER_TOKEN", hide_env_values = true)]
+        worker_token: Option<String>,
+    },
+    /// Run a remote grading worker that pulls jobs from a server.
+    Worker {
+        /// The server's base URL, e.g. http://10.0.0.5:8080.
+        #[arg(long, env = "INFRAKATA_SERVER")]
+        server: String,
+        /// The server's worker token.
+        #[arg(long, env = "INFRAKATA_WORKER_TOKEN", hide_env_values = true)]
+        token: String,
+        /// Jobs graded at once; default one per core.
+        #[arg(long)]
+        parallel: Option<usize>,
+    },
+    /// Manage accounts.
+    #[command(subcommand)]
+    User(UserCommand),
     /// Grade a solution file in the sandbox: the same path the server's workers use.
     Grade {
         slug: String,
@@ -82,6 +125,32 @@ pub enum KataCommand {
         #[command(flatten)]
         problems: ProblemsDir,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create an account; prints a new API token on the last line.
+    Add {
+        name: String,
+        #[arg(long, value_enum, default_value_t = RoleArg::Learner)]
+        role: RoleArg,
+        #[command(flatten)]
+        db: DbPath,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RoleArg {
+    Learner,
+    Instructor,
+    Admin,
+}
+
+#[derive(Debug, Args)]
+pub struct DbPath {
+    /// The SQLite database file (created and migrated if missing).
+    #[arg(long = "db", env = "INFRAKATA_DB", default_value = "infrakata.db")]
+    pub path: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,9 @@
 
 mod grade;
 mod kata;
+mod serve;
+mod user;
+mod worker;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -15,5 +18,37 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             mode,
             json,
         } => grade::run(&slug, &file, mode.into(), json),
+        Command::Serve {
+            addr,
+            db,
+            workers,
+            worker_token,
+        } => serve::run(addr, db.path, workers, worker_token),
+        Command::Worker {
+            server,
+            token,
+            parallel,
+        } => worker::run(&server, &token, parallel),
+        Command::User(cmd) => user::run(cmd),
     }
+}
+
+/// Logs to stderr; `RUST_LOG` overrides the default level.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }

@@ -1,0 +1,41 @@
+//! `infrakata worker`: a remote worker pulling jobs from a server over HTTP.
+
+use crate::queue::WorkerHello;
+use crate::worker::{self, RemoteSource};
+use anyhow::Context as _;
+use graders::{Grader, GraderConfig};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result<ExitCode> {
+    super::init_tracing();
+    let grader =
+        Arc::new(Grader::new(GraderConfig::for_checkout()).context("starting the grader")?);
+    tracing::info!("sandbox: {}", grader.describe());
+    let parallel = parallel.unwrap_or_else(super::cores).max(1);
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    super::runtime()?.block_on(async move {
+        let mut loops = Vec::new();
+        for i in 0..parallel {
+            let hello = WorkerHello {
+                worker_id: format!("{}-{}-{i}", host.trim(), std::process::id()),
+                name: format!("{} #{i}", host.trim()),
+                capabilities: worker::capabilities(),
+            };
+            // Heartbeat well inside the server's default 30 s lease.
+            let source = Arc::new(RemoteSource::new(
+                server,
+                token,
+                hello,
+                Duration::from_secs(3),
+            ));
+            loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));
+        }
+        tracing::info!("{parallel} worker loop(s) pulling from {server}");
+        for l in loops {
+            l.await?;
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}

@@ -1,0 +1,222 @@
+//! The durable job queue. A job is leased to one worker at a time; the lease is renewed by
+//! heartbeats and carries a token. Only the current token's holder can finish the job, so a
+//! worker that vanished and comes back late cannot overwrite the regrade: each submission is
+//! graded exactly once from the learner's point of view. After `MAX_ATTEMPTS` leases that
+//! expired or failed on our side, the job ends as `internal_error` with the last message.
+
+use super::submissions;
+use super::users::random_secret;
+use super::{Db, now_ms};
+use graders::GradeReport;
+use katas::Mode;
+
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// A job as handed to a worker: everything needed to grade it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Claimed {
+    pub job_id: i64,
+    pub submission_id: i64,
+    pub lease_token: String,
+    pub kata: String,
+    pub mode: Mode,
+    pub source: String,
+    pub attempt: i64,
+}
+
+/// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
+async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
+    let now = now_ms();
+    let rows: Vec<(i64, i64, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
+         JOIN submissions s ON s.id = j.submission_id
+         WHERE j.state = 'leased' AND j.lease_expires_at < ? AND j.attempts >= ?",
+    )
+    .bind(now)
+    .bind(MAX_ATTEMPTS)
+    .fetch_all(db)
+    .await?;
+    let mut failed = Vec::new();
+    for (job_id, submission_id, kata, mode, last_error) in rows {
+        let why = last_error.unwrap_or_else(|| "its worker stopped answering".into());
+        let message = format!("grading failed {MAX_ATTEMPTS} times on our side: {why}");
+        if finish_with(
+            db,
+            job_id,
+            None,
+            &GradeReport::internal_error(&kata, parse_mode(&mode), message),
+        )
+        .await?
+        {
+            failed.push(submission_id);
+        }
+    }
+    Ok(failed)
+}
+
+pub fn parse_mode(s: &str) -> Mode {
+    if s == "run" { Mode::Run } else { Mode::Submit }
+}
+
+/// Leases the oldest waiting job of one of `kinds` to `worker_id`. Also returns the
+/// submissions that were just failed for running out of attempts.
+pub async fn claim(
+    db: &Db,
+    worker_id: &str,
+    kinds: &[&str],
+    lease_ms: i64,
+) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
+    let exhausted = fail_exhausted(db).await?;
+    let placeholders = vec!["?"; kinds.len().max(1)].join(", ");
+    let pick = format!(
+        "SELECT j.id FROM jobs j WHERE j.kind IN ({placeholders})
+           AND (j.state = 'queued' OR (j.state = 'leased' AND j.lease_expires_at < ?))
+         ORDER BY j.id LIMIT 1"
+    );
+    // Optimistic: another claimer may take the same row between the two statements; the
+    // guarded update then changes nothing and we look again.
+    for _ in 0..8 {
+        let now = now_ms();
+        let mut q = sqlx::query_scalar::<_, i64>(&pick);
+        for k in kinds {
+            q = q.bind(*k);
+        }
+        let Some(job_id) = q.bind(now).fetch_optional(db).await? else {
+            return Ok((None, exhausted));
+        };
+        let token = random_secret("lease_");
+        let taken = sqlx::query(
+            "UPDATE jobs SET state = 'leased', worker_id = ?, lease_token = ?, lease_expires_at = ?,
+               attempts = attempts + 1
+             WHERE id = ? AND (state = 'queued' OR (state = 'leased' AND lease_expires_at < ?))",
+        )
+        .bind(worker_id)
+        .bind(&token)
+        .bind(now + lease_ms)
+        .bind(job_id)
+        .bind(now)
+        .execute(db)
+        .await?
+        .rows_affected();
+        if taken == 1 {
+            let (submission_id, kata, mode, source, attempt): (i64, String, String, String, i64) =
+                sqlx::query_as(
+                    "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
+                 JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
+                )
+                .bind(job_id)
+                .fetch_one(db)
+                .await?;
+            return Ok((
+                Some(Claimed {
+                    job_id,
+                    submission_id,
+                    lease_token: token,
+                    kata,
+                    mode: parse_mode(&mode),
+                    source,
+                    attempt,
+                }),
+                exhausted,
+            ));
+        }
+    }
+    Ok((None, exhausted))
+}
+
+/// Renews the lease; `false` if the caller no longer holds it.
+pub async fn heartbeat(
+    db: &Db,
+    job_id: i64,
+    token: &str,
+    lease_ms: i64,
+) -> Result<bool, sqlx::Error> {
+    let renewed = sqlx::query(
+        "UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+    )
+    .bind(now_ms() + lease_ms)
+    .bind(job_id)
+    .bind(token)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(renewed == 1)
+}
+
+/// Stores the report if `token` still holds the lease (`None`: the server itself finishes it).
+/// `false` means the result came too late and was dropped.
+pub async fn finish_with(
+    db: &Db,
+    job_id: i64,
+    token: Option<&str>,
+    report: &GradeReport,
+) -> Result<bool, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let done = match token {
+        Some(token) => sqlx::query(
+            "UPDATE jobs SET state = 'done' WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        )
+        .bind(job_id)
+        .bind(token),
+        None => sqlx::query("UPDATE jobs SET state = 'done' WHERE id = ? AND state != 'done'")
+            .bind(job_id),
+    }
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if done != 1 {
+        return Ok(false);
+    }
+    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+        .bind(job_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    submissions::record(&mut tx, submission_id, report).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// A worker could not grade (our failure, e.g. its sandbox broke): give the job back for
+/// another attempt, keeping the reason.
+pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<bool, sqlx::Error> {
+    let released = sqlx::query(
+        "UPDATE jobs SET lease_expires_at = 0, last_error = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+    )
+    .bind(error)
+    .bind(job_id)
+    .bind(token)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(released == 1)
+}
+
+/// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
+pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
+    let row: Option<(i64, String, String)> =
+        sqlx::query_as("SELECT id, kind, state FROM jobs WHERE submission_id = ?")
+            .bind(submission_id)
+            .fetch_optional(db)
+            .await?;
+    let Some((id, kind, state)) = row else {
+        return Ok(None);
+    };
+    if state != "queued" {
+        return Ok(None);
+    }
+    let ahead: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ? AND id < ?",
+    )
+    .bind(kind)
+    .bind(id)
+    .fetch_one(db)
+    .await?;
+    Ok(Some(ahead))
+}
+
+/// Jobs waiting, by kind, for the admin page and the queue-depth figure.
+pub async fn depth(db: &Db) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state != 'done'")
+        .fetch_one(db)
+        .await
+}

@@ -1,0 +1,126 @@
+//! Accounts and API tokens. Tokens are shown once and stored only as SHA-256 digests.
+
+use super::{Db, now_ms};
+use sha2::{Digest, Sha256};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Learner,
+    Instructor,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Learner => "learner",
+            Self::Instructor => "instructor",
+            Self::Admin => "admin",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Learner, Self::Instructor, Self::Admin]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UserError {
+    #[error("a user named `{0}` already exists")]
+    Taken(String),
+    #[error("user names are 1–40 letters, digits, `-`, `_` or `.`")]
+    BadName,
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+pub fn valid_name(name: &str) -> bool {
+    (1..=40).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+pub async fn create(
+    db: &Db,
+    name: &str,
+    role: Role,
+    password_hash: Option<&str>,
+) -> Result<User, UserError> {
+    if !valid_name(name) {
+        return Err(UserError::BadName);
+    }
+    let id = sqlx::query_scalar::<_, i64>(
+        "INSERT INTO users (name, password_hash, role, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+    )
+    .bind(name)
+    .bind(password_hash)
+    .bind(role.as_str())
+    .bind(now_ms())
+    .fetch_one(db)
+    .await
+    .map_err(|e| match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => UserError::Taken(name.to_string()),
+        _ => UserError::Db(e),
+    })?;
+    Ok(User {
+        id,
+        name: name.to_string(),
+        role,
+    })
+}
+
+/// A fresh random secret, hex-encoded, with a prefix that makes leaked tokens easy to spot.
+pub fn random_secret(prefix: &str) -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{prefix}{hex}")
+}
+
+pub fn sha256_hex(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Creates an API token for `user_id` and returns it (the only time it is visible).
+pub async fn issue_token(db: &Db, user_id: i64) -> Result<String, sqlx::Error> {
+    let token = random_secret("ik_");
+    sqlx::query("INSERT INTO api_tokens (user_id, token_sha256, created_at) VALUES (?, ?, ?)")
+        .bind(user_id)
+        .bind(sha256_hex(&token))
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(token)
+}
+
+/// The user a token belongs to. Looked up by digest, so the comparison never touches the secret.
+pub async fn by_token(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error> {
+    let row: Option<(i64, String, String)> = sqlx::query_as(
+        "SELECT u.id, u.name, u.role FROM api_tokens t JOIN users u ON u.id = t.user_id
+         WHERE t.token_sha256 = ?",
+    )
+    .bind(sha256_hex(token))
+    .fetch_optional(db)
+    .await?;
+    Ok(row.and_then(|(id, name, role)| {
+        Some(User {
+            id,
+            name,
+            role: Role::parse(&role)?,
+        })
+    }))
+}

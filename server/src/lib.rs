@@ -1,0 +1,14 @@
+//! The `infrakata` service and command line: HTTP API, SQLite storage, the durable job queue and
+//! its workers, and the local kata commands. `main.rs` is a thin entry point over [`cli::main`].
+
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod commands;
+pub mod db;
+pub mod error;
+pub mod queue;
+pub mod routes;
+pub mod state;
+pub mod table;
+pub mod worker;

@@ -1,0 +1,112 @@
+//! The worker protocol's server side, used both by the HTTP worker API (remote workers) and
+//! directly by the built-in workers: one implementation of claim, heartbeat, finish, release.
+
+use crate::db::jobs::{self, Claimed};
+use crate::db::submissions::{self, State};
+use crate::db::workers::{self, Capabilities};
+use crate::state::AppState;
+use graders::GradeReport;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// A worker introduces itself on every claim.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WorkerHello {
+    pub worker_id: String,
+    pub name: String,
+    pub capabilities: Capabilities,
+}
+
+/// Waits up to `wait` for a job this worker can grade.
+pub async fn claim(
+    state: &AppState,
+    hello: &WorkerHello,
+    builtin: bool,
+    wait: Duration,
+) -> Result<Option<Claimed>, sqlx::Error> {
+    workers::seen(
+        &state.db,
+        &hello.worker_id,
+        &hello.name,
+        &hello.capabilities,
+        builtin,
+    )
+    .await?;
+    let kinds: Vec<&str> = hello
+        .capabilities
+        .kinds
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        // Register interest before looking, so a job queued in between still wakes us.
+        let notified = state.jobs_waiting.notified();
+        let (job, exhausted) =
+            jobs::claim(&state.db, &hello.worker_id, &kinds, state.lease_ms()).await?;
+        for id in exhausted {
+            state.publish(id, State::Done);
+        }
+        if let Some(job) = job {
+            submissions::set_state(&state.db, job.submission_id, State::Compiling).await?;
+            state.publish(job.submission_id, State::Compiling);
+            return Ok(Some(job));
+        }
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            return Ok(None);
+        }
+        // Expired leases are noticed by polling: nothing wakes us when a worker dies.
+        let nap = (deadline - now).min(Duration::from_millis(500));
+        let _ = tokio::time::timeout(nap, notified).await;
+    }
+}
+
+/// Renews the lease and records the stage; `false` if the lease is lost.
+pub async fn heartbeat(
+    state: &AppState,
+    job_id: i64,
+    submission_id: i64,
+    token: &str,
+    stage: Option<State>,
+) -> Result<bool, sqlx::Error> {
+    if !jobs::heartbeat(&state.db, job_id, token, state.lease_ms()).await? {
+        return Ok(false);
+    }
+    if let Some(stage) = stage.filter(|s| *s != State::Done && *s != State::Queued) {
+        submissions::set_state(&state.db, submission_id, stage).await?;
+        state.publish(submission_id, stage);
+    }
+    Ok(true)
+}
+
+/// Stores the report if the lease still holds; `false` if it came too late.
+pub async fn finish(
+    state: &AppState,
+    job_id: i64,
+    token: &str,
+    report: &GradeReport,
+) -> Result<bool, sqlx::Error> {
+    let submission_id: Option<i64> =
+        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+            .bind(job_id)
+            .fetch_optional(&state.db)
+            .await?;
+    let stored = jobs::finish_with(&state.db, job_id, Some(token), report).await?;
+    if stored && let Some(id) = submission_id {
+        state.publish(id, State::Done);
+    }
+    Ok(stored)
+}
+
+/// Gives a job back after a failure on the worker's side.
+pub async fn release(
+    state: &AppState,
+    job_id: i64,
+    token: &str,
+    error: &str,
+) -> Result<bool, sqlx::Error> {
+    let released = jobs::release(&state.db, job_id, token, error).await?;
+    state.jobs_waiting.notify_waiters();
+    Ok(released)
+}

@@ -1,0 +1,40 @@
+//! `GET /api/katas`, `GET /api/katas/{slug}`.
+
+use crate::error::AppError;
+use axum::Json;
+use axum::extract::Path;
+use katas::Kata;
+use serde_json::{Value, json};
+
+fn summary(k: &dyn Kata) -> Value {
+    let m = k.meta();
+    json!({
+        "slug": m.slug,
+        "title": m.title,
+        "summary": m.summary,
+        "difficulty": m.difficulty,
+        "kind": m.kind,
+        "topics": m.topics,
+    })
+}
+
+pub async fn list() -> Json<Value> {
+    Json(Value::Array(
+        katas::catalogue::all()
+            .iter()
+            .map(|k| summary(*k))
+            .collect(),
+    ))
+}
+
+pub async fn show(Path(slug): Path<String>) -> Result<Json<Value>, AppError> {
+    let kata = katas::catalogue::find(&slug)
+        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
+    let statement = kata.statement();
+    let mut body = summary(kata);
+    body["statement"] = json!(statement.public_markdown());
+    body["hints"] = json!(statement.hints().len());
+    body["starter"] = json!(kata.package().starter);
+    body["entry_points"] = json!(kata.meta().entry_points);
+    Ok(Json(body))
+}

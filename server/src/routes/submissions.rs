@@ -1,0 +1,154 @@
+//! `POST /api/submissions`, `GET /api/submissions/{id}`, `GET /api/submissions/{id}/events`.
+
+use crate::auth::CurrentUser;
+use crate::db::jobs;
+use crate::db::submissions::{self, State, Submission};
+use crate::error::AppError;
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State as Extract};
+use axum::http::StatusCode;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures_util::Stream;
+use katas::Mode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::convert::Infallible;
+use tokio_stream::StreamExt as _;
+use tokio_stream::wrappers::BroadcastStream;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewSubmission {
+    kata: String,
+    source: String,
+    #[serde(default = "default_mode")]
+    mode: Mode,
+}
+
+fn default_mode() -> Mode {
+    Mode::Submit
+}
+
+pub async fn create(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<NewSubmission>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let Json(new) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
+    })?;
+    if new.source.len() > graders::MAX_SOURCE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "the source is {} bytes; the limit is {} (64 KiB)",
+            new.source.len(),
+            graders::MAX_SOURCE_BYTES
+        )));
+    }
+    let kata = katas::catalogue::find(&new.kata)
+        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{}`", new.kata)))?;
+    let id = submissions::create(
+        &state.db,
+        user.id,
+        &new.kata,
+        kata.meta().kind.as_str(),
+        new.mode,
+        &new.source,
+    )
+    .await?;
+    state.jobs_waiting.notify_waiters();
+    state.publish(id, State::Queued);
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+}
+
+/// Learners see only their own submissions; to anyone else they do not exist.
+async fn owned(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
+    submissions::get(&state.db, id)
+        .await?
+        .filter(|s| s.user_id == user_id)
+        .ok_or_else(|| AppError::NotFound(format!("no submission {id}")))
+}
+
+async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
+    let mut body = match (&s.report, s.state) {
+        (Some(report), State::Done) => report.clone(),
+        _ => json!({ "kata": s.kata, "mode": s.mode, "verdict": null }),
+    };
+    body["id"] = json!(s.id);
+    body["state"] = json!(s.state);
+    body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
+    Ok(body)
+}
+
+pub async fn show(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    let s = owned(&state, user.id, id).await?;
+    Ok(Json(view(&state, &s).await?))
+}
+
+/// Server-sent events: the current state at once, then every change until the verdict.
+pub async fn events(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
+    let changes = BroadcastStream::new(state.events.subscribe());
+    let first = owned(&state, user.id, id).await?;
+    let initial = view(&state, &first).await?;
+    Ok(Sse::new(updates(state, id, initial, changes)).keep_alive(KeepAlive::default()))
+}
+
+/// The initial view, then a fresh view after every event about this submission; ends right
+/// after the view that carries the verdict.
+fn updates(
+    state: AppState,
+    id: i64,
+    initial: Value,
+    changes: BroadcastStream<crate::state::Event>,
+) -> impl Stream<Item = Result<SseEvent, Infallible>> {
+    futures_util::stream::unfold(
+        Some((state, changes, Some(initial))),
+        move |step| async move {
+            let (state, mut changes, pending) = step?;
+            let next = |v: Value, state, changes| {
+                let done = v["state"] == "done";
+                Some((Ok(sse(&v)), (!done).then_some((state, changes, None))))
+            };
+            if let Some(v) = pending {
+                return next(v, state, changes);
+            }
+            loop {
+                match changes.next().await? {
+                    Ok(e) if e.submission_id != id => continue,
+                    // An event for us, or `Lagged` (we may have missed ours): look again.
+                    _ => {
+                        let Ok(Some(s)) = submissions::get(&state.db, id).await else {
+                            continue;
+                        };
+                        let Ok(v) = view(&state, &s).await else {
+                            continue;
+                        };
+                        return next(v, state, changes);
+                    }
+                }
+            }
+        },
+    )
+}
+
+fn sse(v: &Value) -> SseEvent {
+    SseEvent::default()
+        .event(if v["state"] == "done" {
+            "verdict"
+        } else {
+            "state"
+        })
+        .data(v.to_string())
+}

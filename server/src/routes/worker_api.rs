@@ -1,0 +1,95 @@
+//! The remote worker protocol over HTTP (`infrakata worker`): long-poll claim, heartbeats,
+//! result, release. Authenticated by the server's worker token.
+
+use crate::auth::WorkerAuth;
+use crate::db::submissions::State;
+use crate::error::AppError;
+use crate::queue::{self, WorkerHello};
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::{Path, State as Extract};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use graders::GradeReport;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Heartbeat {
+    pub submission_id: i64,
+    pub lease_token: String,
+    pub stage: Option<State>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Finished {
+    pub lease_token: String,
+    pub report: GradeReport,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Released {
+    pub lease_token: String,
+    pub error: String,
+}
+
+pub async fn claim(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Json(hello): Json<WorkerHello>,
+) -> Result<Response, AppError> {
+    match queue::claim(&state, &hello, false, state.config.long_poll).await? {
+        Some(job) => Ok(Json(job).into_response()),
+        None => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
+}
+
+fn lease_lost() -> AppError {
+    AppError::Conflict("the lease on this job has expired or moved to another worker".into())
+}
+
+pub async fn heartbeat(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(beat): Json<Heartbeat>,
+) -> Result<StatusCode, AppError> {
+    if queue::heartbeat(
+        &state,
+        job_id,
+        beat.submission_id,
+        &beat.lease_token,
+        beat.stage,
+    )
+    .await?
+    {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}
+
+pub async fn result(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(done): Json<Finished>,
+) -> Result<StatusCode, AppError> {
+    if queue::finish(&state, job_id, &done.lease_token, &done.report).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}
+
+pub async fn release(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(r): Json<Released>,
+) -> Result<StatusCode, AppError> {
+    if queue::release(&state, job_id, &r.lease_token, &r.error).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}

@@ -1,0 +1,124 @@
+//! A grading worker: claims a job, grades it with the one grading path (`graders::Grader`),
+//! heartbeats while it works, reports the result. The built-in workers and `infrakata worker`
+//! run this same loop; only the [`JobSource`] differs (direct calls vs HTTP).
+
+mod local;
+mod remote;
+
+pub use local::LocalSource;
+pub use remote::RemoteSource;
+
+use crate::db::jobs::Claimed;
+use crate::db::submissions::State;
+use crate::db::workers::Capabilities;
+use graders::{GradeReport, Grader, Stage};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// Where jobs come from and results go.
+pub trait JobSource: Send + Sync + 'static {
+    /// Waits a while for a job; `Ok(None)` when none came.
+    fn claim(&self) -> impl Future<Output = anyhow::Result<Option<Claimed>>> + Send;
+    /// `Ok(false)`: the lease is lost; stop working on the job.
+    fn heartbeat(
+        &self,
+        job: &Claimed,
+        stage: State,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    fn finish(
+        &self,
+        job: &Claimed,
+        report: &GradeReport,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    fn release(
+        &self,
+        job: &Claimed,
+        error: &str,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+    /// How often to heartbeat (a third of the lease).
+    fn heartbeat_every(&self) -> Duration;
+}
+
+pub fn capabilities() -> Capabilities {
+    Capabilities {
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+        kinds: vec!["cpu".into()],
+    }
+}
+
+/// Runs jobs until the source fails for good.
+pub async fn run(source: Arc<impl JobSource>, grader: Arc<Grader>) {
+    loop {
+        let job = match source.claim().await {
+            Ok(Some(job)) => job,
+            Ok(None) => continue,
+            Err(e) => {
+                tracing::warn!("claiming a job failed: {e:#}; retrying");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if let Err(e) = work(&source, &grader, &job).await {
+            tracing::warn!(job = job.job_id, "reporting a job failed: {e:#}");
+        }
+    }
+}
+
+async fn work(
+    source: &Arc<impl JobSource>,
+    grader: &Arc<Grader>,
+    job: &Claimed,
+) -> anyhow::Result<()> {
+    let (stage_tx, mut stage_rx) = watch::channel(State::Compiling);
+    let beats = {
+        let source = Arc::clone(source);
+        let job = job.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(source.heartbeat_every());
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    changed = stage_rx.changed() => if changed.is_err() { return },
+                }
+                let stage = *stage_rx.borrow();
+                if let Ok(false) = source.heartbeat(&job, stage).await {
+                    return;
+                }
+            }
+        })
+    };
+    let graded = {
+        let grader = Arc::clone(grader);
+        let job = job.clone();
+        tokio::task::spawn_blocking(move || {
+            let progress = |stage: Stage| {
+                let state = match stage {
+                    Stage::Queued | Stage::Compiling => State::Compiling,
+                    Stage::Running => State::Running,
+                    Stage::Measuring => State::Measuring,
+                    Stage::Done => return,
+                };
+                let _ = stage_tx.send(state);
+            };
+            grader.grade(&job.kata, &job.source, job.mode, &progress)
+        })
+        .await
+    };
+    beats.abort();
+    match graded {
+        Ok(Ok(report)) => {
+            if !source.finish(job, &report).await? {
+                tracing::info!(job = job.job_id, "result dropped: the lease had moved on");
+            }
+        }
+        Ok(Err(e)) => source.release(job, &e.to_string()).await?,
+        Err(panic) => {
+            source
+                .release(job, &format!("the grader panicked: {panic}"))
+                .await?
+        }
+    }
+    Ok(())
+}

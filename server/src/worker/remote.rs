@@ -1,0 +1,101 @@
+//! `infrakata worker --server URL --token T`: the same loop, talking HTTP to the server.
+
+use super::JobSource;
+use crate::db::jobs::Claimed;
+use crate::db::submissions::State;
+use crate::queue::WorkerHello;
+use crate::routes::worker_api::{Finished, Heartbeat, Released};
+use anyhow::Context as _;
+use graders::GradeReport;
+use reqwest::StatusCode;
+use std::time::Duration;
+
+#[derive(Debug)]
+pub struct RemoteSource {
+    client: reqwest::Client,
+    server: String,
+    token: String,
+    hello: WorkerHello,
+    heartbeat_every: Duration,
+}
+
+impl RemoteSource {
+    pub fn new(server: &str, token: &str, hello: WorkerHello, heartbeat_every: Duration) -> Self {
+        Self {
+            client: reqwest::Client::new(),
+            server: server.trim_end_matches('/').to_string(),
+            token: token.to_string(),
+            hello,
+            heartbeat_every,
+        }
+    }
+
+    fn post(&self, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .post(format!("{}{path}", self.server))
+            .bearer_auth(&self.token)
+    }
+}
+
+impl JobSource for RemoteSource {
+    async fn claim(&self) -> anyhow::Result<Option<Claimed>> {
+        let resp = self
+            .post("/api/worker/claim")
+            .json(&self.hello)
+            .timeout(Duration::from_secs(60))
+            .send()
+            .await
+            .context("contacting the server")?;
+        match resp.status() {
+            StatusCode::NO_CONTENT => Ok(None),
+            s if s.is_success() => Ok(Some(resp.json().await?)),
+            s => anyhow::bail!(
+                "claim refused: {s} {}",
+                resp.text().await.unwrap_or_default()
+            ),
+        }
+    }
+
+    async fn heartbeat(&self, job: &Claimed, stage: State) -> anyhow::Result<bool> {
+        let body = Heartbeat {
+            submission_id: job.submission_id,
+            lease_token: job.lease_token.clone(),
+            stage: Some(stage),
+        };
+        let resp = self
+            .post(&format!("/api/worker/jobs/{}/heartbeat", job.job_id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(resp.status().is_success())
+    }
+
+    async fn finish(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
+        let body = Finished {
+            lease_token: job.lease_token.clone(),
+            report: report.clone(),
+        };
+        let resp = self
+            .post(&format!("/api/worker/jobs/{}/result", job.job_id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(resp.status().is_success())
+    }
+
+    async fn release(&self, job: &Claimed, error: &str) -> anyhow::Result<()> {
+        let body = Released {
+            lease_token: job.lease_token.clone(),
+            error: error.to_string(),
+        };
+        self.post(&format!("/api/worker/jobs/{}/release", job.job_id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(())
+    }
+
+    fn heartbeat_every(&self) -> Duration {
+        self.heartbeat_every
+    }
+}
