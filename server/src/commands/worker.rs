@@ -6,7 +6,6 @@ use anyhow::Context as _;
 use graders::{Grader, GraderConfig};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result<ExitCode> {
     super::init_tracing();
@@ -23,13 +22,7 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
                 name: format!("{} #{i}", host.trim()),
                 capabilities: worker::capabilities(),
             };
-            // Heartbeat well inside the server's default 30 s lease.
-            let source = Arc::new(RemoteSource::new(
-                server,
-                token,
-                hello,
-                Duration::from_secs(3),
-            ));
+            let source = Arc::new(RemoteSource::new(server, token, hello));
             loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));
         }
         tracing::info!("{parallel} worker loop(s) pulling from {server}");

@@ -22,6 +22,8 @@ pub struct Claimed {
     pub mode: Mode,
     pub source: String,
     pub attempt: i64,
+    /// How long the lease lasts without a heartbeat; workers beat at a third of it.
+    pub lease_ms: i64,
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
@@ -116,6 +118,7 @@ pub async fn claim(
                     mode: parse_mode(&mode),
                     source,
                     attempt,
+                    lease_ms,
                 }),
                 exhausted,
             ));

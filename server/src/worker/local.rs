@@ -38,8 +38,4 @@ impl JobSource for LocalSource {
         queue::release(&self.state, job.job_id, &job.lease_token, error).await?;
         Ok(())
     }
-
-    fn heartbeat_every(&self) -> Duration {
-        self.state.config.lease / 3
-    }
 }

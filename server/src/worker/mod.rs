@@ -37,8 +37,11 @@ pub trait JobSource: Send + Sync + 'static {
         job: &Claimed,
         error: &str,
     ) -> impl Future<Output = anyhow::Result<()>> + Send;
-    /// How often to heartbeat (a third of the lease).
-    fn heartbeat_every(&self) -> Duration;
+}
+
+/// Heartbeats come at a third of the lease, so one lost beat never costs the job.
+fn heartbeat_every(job: &Claimed) -> Duration {
+    Duration::from_millis((job.lease_ms / 3).max(100) as u64)
 }
 
 pub fn capabilities() -> Capabilities {
@@ -76,7 +79,7 @@ async fn work(
         let source = Arc::clone(source);
         let job = job.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(source.heartbeat_every());
+            let mut tick = tokio::time::interval(heartbeat_every(&job));
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}

@@ -16,17 +16,15 @@ pub struct RemoteSource {
     server: String,
     token: String,
     hello: WorkerHello,
-    heartbeat_every: Duration,
 }
 
 impl RemoteSource {
-    pub fn new(server: &str, token: &str, hello: WorkerHello, heartbeat_every: Duration) -> Self {
+    pub fn new(server: &str, token: &str, hello: WorkerHello) -> Self {
         Self {
             client: reqwest::Client::new(),
             server: server.trim_end_matches('/').to_string(),
             token: token.to_string(),
             hello,
-            heartbeat_every,
         }
     }
 
@@ -93,9 +91,5 @@ impl JobSource for RemoteSource {
             .send()
             .await?;
         Ok(())
-    }
-
-    fn heartbeat_every(&self) -> Duration {
-        self.heartbeat_every
     }
 }

@@ -1,0 +1,6 @@
+//! The service against a real app: HTTP on port 0, a fresh SQLite file per test, the real
+//! grader in the real sandbox (zero2prod's `spawn_app`).
+
+mod faults;
+mod helpers;
+mod submissions;
