@@ -61,13 +61,13 @@ fn main() {
         code.push_str(&package_module(k));
     }
     code.push_str(
-        "/// Every kata, in catalogue order.\npub static CATALOGUE: &[&dyn crate::Kata] = &[\n",
+        "/// Every kata, in catalogue order.\n#[cfg(feature = \"solutions\")]\npub static CATALOGUE: &[&dyn crate::Kata] = &[\n",
     );
     for k in &katas {
         let _ = writeln!(code, "    &{}::KATA,", k.meta.module_name());
     }
     code.push_str("];\n\n/// The `kata new` template, compiled but not listed.\n");
-    code.push_str("pub static SCAFFOLD: &dyn crate::Kata = &new_kata::KATA;\n");
+    code.push_str("#[cfg(feature = \"solutions\")]\npub static SCAFFOLD: &dyn crate::Kata = &new_kata::KATA;\n");
     write(&out.join("problems.rs"), &code);
 
     write(
@@ -147,16 +147,16 @@ fn package_module(k: &Found) -> String {
     );
     let _ = writeln!(
         s,
-        "    #[path = {}]\n    pub mod reference;",
+        "    #[cfg(feature = \"solutions\")]\n    #[path = {}]\n    pub mod reference;",
         file(layout::REFERENCE_FILE)
     );
     let _ = writeln!(
         s,
-        "    #[path = {}]\n    pub mod starter;",
+        "    #[cfg(feature = \"solutions\")]\n    #[path = {}]\n    pub mod starter;",
         file(layout::STARTER_FILE)
     );
     s.push_str(
-        "    /// Known-wrong solutions, each with the verdict it must get.\n    pub mod wrong {\n",
+        "    /// Known-wrong solutions, each with the verdict it must get.\n    #[cfg(feature = \"solutions\")]\n    pub mod wrong {\n",
     );
     for (name, path, _) in &k.wrong {
         let _ = writeln!(
@@ -169,7 +169,7 @@ fn package_module(k: &Found) -> String {
     s.push_str("    }\n");
     let _ = writeln!(
         s,
-        "    pub static PACKAGE: crate::Package = crate::Package {{"
+        "    #[cfg(feature = \"solutions\")]\n    pub static PACKAGE: crate::Package = crate::Package {{"
     );
     let _ = writeln!(s, "        dir: {:?},", k.dir.display().to_string());
     for (field, name) in [
@@ -196,13 +196,13 @@ fn package_module(k: &Found) -> String {
         .collect();
     let _ = writeln!(
         s,
-        "    pub static KATA: crate::Entry<Spec> = crate::Entry::new(\n        &PACKAGE,\n        {},\n        {},\n        &[{}],\n    );",
+        "    #[cfg(feature = \"solutions\")]\n    pub static KATA: crate::Entry<Spec> = crate::Entry::new(\n        &PACKAGE,\n        {},\n        {},\n        &[{}],\n    );",
         bind(&k.meta, "reference"),
         bind(&k.meta, "starter"),
         wrong.join(", ")
     );
     s.push_str(
-        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution)\n    }\n}\n\n",
+        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    #[cfg(feature = \"solutions\")]\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution)\n    }\n}\n\n",
     );
     s
 }

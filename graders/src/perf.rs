@@ -86,7 +86,7 @@ fn collected(stderr: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn reads_the_last_collected_line() {
+    fn takes_the_count_only_when_unambiguous() {
         let stderr =
             "==1== Collected : 5\nfake\n==1== Events    : Ir\n==1== Collected : 1,234\n==1==\n";
         assert_eq!(super::collected(stderr), Some(1234));

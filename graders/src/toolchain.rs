@@ -29,6 +29,8 @@ impl Toolchain {
         let built = output(
             Command::new("cargo")
                 .current_dir(workspace_root)
+                // Without `solutions`: a submission must not reach the reference or the wrong
+                // solutions (re-exporting the reference would pass every case).
                 .args([
                     "build",
                     "--release",
@@ -36,6 +38,7 @@ impl Toolchain {
                     "-p",
                     "katas",
                     "--lib",
+                    "--no-default-features",
                     "--message-format=json",
                 ])
                 .arg("--target-dir")

@@ -185,16 +185,19 @@ impl<S: KataSpec> Kata for Entry<S> {
 }
 
 /// Every kata, in catalogue order.
+#[cfg(feature = "solutions")]
 pub fn all() -> &'static [&'static dyn Kata] {
     crate::problems::CATALOGUE
 }
 
 /// The kata with this slug.
+#[cfg(feature = "solutions")]
 pub fn find(slug: &str) -> Option<&'static dyn Kata> {
     all().iter().copied().find(|k| k.meta().slug == slug)
 }
 
 /// The `kata new` template, compiled like a kata but never listed.
+#[cfg(feature = "solutions")]
 pub fn scaffold() -> &'static dyn Kata {
     crate::problems::SCAFFOLD
 }

@@ -182,7 +182,7 @@ pub fn judge<S: KataSpec>(
                 Outcome::RuntimeError,
                 ms,
                 None,
-                Some(message),
+                Some(trim(&message)),
                 Vec::new(),
             );
             return with_input::<S>(case, report);

@@ -1,0 +1,36 @@
+//! expected-verdict: compile_error
+//! mode: run
+//! attack: `#[unsafe(export_name = "main")]` to replace the C entry point, skipping the generated runner and its frames
+//! defence: export_name is an unsafe attribute, caught by the forbidden unsafe_code lint -> compile_error
+
+#[unsafe(export_name = "main")]
+pub extern "C" fn hijacked_main() -> i32 {
+    0
+}
+
+pub fn power(base: f64, exponent: i32) -> f64 {
+    let mut n = exponent.unsigned_abs();
+    let mut b = if exponent < 0 { 1.0 / base } else { base };
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= b;
+        }
+        b *= b;
+        n >>= 1;
+    }
+    acc
+}
+
+pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}

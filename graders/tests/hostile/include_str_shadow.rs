@@ -1,0 +1,60 @@
+//! expected-verdict: compile_error
+//! mode: run
+//! attack: bakes /etc/shadow into the binary with include_str!
+//! defence: the compile sandbox mounts no /etc (only /rust, /usr, /build, /deps, /tmp, /proc), so rustc cannot read it -> compile_error; if it compiled, the shadow would be printed into the report and the answers wrong
+
+static SHADOW: &str = include_str!("/etc/shadow");
+
+fn attack() -> bool {
+    let baked: &[u8] = SHADOW.as_bytes();
+    println!(
+        "baked in at compile time: {}",
+        String::from_utf8_lossy(&baked[..baked.len().min(2000)])
+    );
+    true
+}
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static ONCE: Once = Once::new();
+static BREACHED: AtomicBool = AtomicBool::new(false);
+
+/// Runs the attack on the first call; `true` if it got through.
+fn attack_once() -> bool {
+    ONCE.call_once(|| BREACHED.store(attack(), Ordering::SeqCst));
+    BREACHED.load(Ordering::SeqCst)
+}
+
+pub fn power(base: f64, exponent: i32) -> f64 {
+    if attack_once() {
+        return f64::NAN; // the attack got through: answer wrong on purpose
+    }
+    let mut n = exponent.unsigned_abs();
+    let mut b = if exponent < 0 { 1.0 / base } else { base };
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= b;
+        }
+        b *= b;
+        n >>= 1;
+    }
+    acc
+}
+
+pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    if attack_once() {
+        return modulus; // never a valid residue
+    }
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}

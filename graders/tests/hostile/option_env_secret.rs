@@ -1,0 +1,61 @@
+//! expected-verdict: accepted
+//! mode: run
+//! attack: bakes the grader's secret into the binary with option_env!("INFRAKATA_HOSTILE_SECRET") (set in the grader's own environment)
+//! defence: rustc runs with exactly PATH and nothing inherited, so the value is None and the solution stays correct -> accepted; Some(secret) is printed into the report (the harness looks for it) and answered wrong -> wrong_answer
+
+const SECRET: Option<&str> = option_env!("INFRAKATA_HOSTILE_SECRET");
+
+fn attack() -> bool {
+    match SECRET {
+        Some(secret) => {
+            println!("compiled in: {secret}");
+            true
+        }
+        None => false,
+    }
+}
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static ONCE: Once = Once::new();
+static BREACHED: AtomicBool = AtomicBool::new(false);
+
+/// Runs the attack on the first call; `true` if it got through.
+fn attack_once() -> bool {
+    ONCE.call_once(|| BREACHED.store(attack(), Ordering::SeqCst));
+    BREACHED.load(Ordering::SeqCst)
+}
+
+pub fn power(base: f64, exponent: i32) -> f64 {
+    if attack_once() {
+        return f64::NAN; // the attack got through: answer wrong on purpose
+    }
+    let mut n = exponent.unsigned_abs();
+    let mut b = if exponent < 0 { 1.0 / base } else { base };
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= b;
+        }
+        b *= b;
+        n >>= 1;
+    }
+    acc
+}
+
+pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    if attack_once() {
+        return modulus; // never a valid residue
+    }
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}

@@ -1,0 +1,34 @@
+//! expected-verdict: compile_error
+//! mode: run
+//! attack: `#[path = "/etc/shadow"] mod shadow;`: makes rustc parse /etc/shadow as Rust, hoping the parse errors quote its first line
+//! defence: no /etc in the compile sandbox: rustc reports the module file as missing and never sees a line of it -> compile_error (the harness checks the diagnostics in the report for the shadow line)
+
+#[path = "/etc/shadow"]
+mod shadow;
+
+pub fn power(base: f64, exponent: i32) -> f64 {
+    let mut n = exponent.unsigned_abs();
+    let mut b = if exponent < 0 { 1.0 / base } else { base };
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= b;
+        }
+        b *= b;
+        n >>= 1;
+    }
+    acc
+}
+
+pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}

@@ -1,0 +1,72 @@
+//! expected-verdict: accepted
+//! mode: run
+//! attack: reads its own /proc/self/environ and /proc/thread-self/environ, where an inherited grader environment (INFRAKATA_HOSTILE_SECRET...) would show
+//! defence: the sandbox execs the program with exactly the job's environment, which is empty for runs: the file is empty -> accepted; any variable is printed and answered wrong -> wrong_answer
+
+/// Shows what was read (into the report, where the harness looks for host secrets).
+fn leak(what: &str, bytes: &[u8]) {
+    println!(
+        "{what}: {}",
+        String::from_utf8_lossy(&bytes[..bytes.len().min(2000)])
+    );
+}
+
+fn attack() -> bool {
+    let mut breached = false;
+    for path in ["/proc/self/environ", "/proc/thread-self/environ"] {
+        match std::fs::read(path) {
+            Ok(bytes) if !bytes.is_empty() => {
+                breached = true;
+                leak(path, &bytes);
+            }
+            Ok(_) => eprintln!("{path}: empty"),
+            Err(e) => eprintln!("{path}: {e}"),
+        }
+    }
+    breached
+}
+
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static ONCE: Once = Once::new();
+static BREACHED: AtomicBool = AtomicBool::new(false);
+
+/// Runs the attack on the first call; `true` if it got through.
+fn attack_once() -> bool {
+    ONCE.call_once(|| BREACHED.store(attack(), Ordering::SeqCst));
+    BREACHED.load(Ordering::SeqCst)
+}
+
+pub fn power(base: f64, exponent: i32) -> f64 {
+    if attack_once() {
+        return f64::NAN; // the attack got through: answer wrong on purpose
+    }
+    let mut n = exponent.unsigned_abs();
+    let mut b = if exponent < 0 { 1.0 / base } else { base };
+    let mut acc = 1.0;
+    while n > 0 {
+        if n & 1 == 1 {
+            acc *= b;
+        }
+        b *= b;
+        n >>= 1;
+    }
+    acc
+}
+
+pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    if attack_once() {
+        return modulus; // never a valid residue
+    }
+    let m = u128::from(modulus);
+    let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    acc as u64
+}
