@@ -2,6 +2,8 @@
 
 use crate::db::Db;
 use crate::db::submissions::State;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, broadcast};
@@ -14,6 +16,10 @@ pub struct ServerConfig {
     pub worker_token: String,
     /// How long a worker's claim waits for a job before answering "none".
     pub long_poll: Duration,
+    /// Submissions a user may make per minute, sustained…
+    pub submissions_per_minute: NonZeroU32,
+    /// …and at once.
+    pub submission_burst: NonZeroU32,
 }
 
 impl Default for ServerConfig {
@@ -22,6 +28,8 @@ impl Default for ServerConfig {
             lease: Duration::from_secs(30),
             worker_token: crate::db::users::random_secret("wk_"),
             long_poll: Duration::from_secs(20),
+            submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
+            submission_burst: NonZeroU32::new(10).expect("non-zero"),
         }
     }
 }
@@ -40,11 +48,16 @@ pub struct AppState {
     pub events: broadcast::Sender<Event>,
     /// Woken when a job is queued or released, so waiting claims look again at once.
     pub jobs_waiting: Arc<Notify>,
+    /// Per-user submission rate limit (GCRA, in memory: a restart forgives everyone).
+    pub submission_limit: Arc<DefaultKeyedRateLimiter<i64>>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: ServerConfig) -> Self {
+        let quota =
+            Quota::per_minute(config.submissions_per_minute).allow_burst(config.submission_burst);
         Self {
+            submission_limit: Arc::new(RateLimiter::keyed(quota)),
             db,
             config: Arc::new(config),
             events: broadcast::channel(1024).0,

@@ -51,6 +51,13 @@ pub async fn create(
     }
     let kata = katas::catalogue::find(&new.kata)
         .ok_or_else(|| AppError::NotFound(format!("unknown kata `{}`", new.kata)))?;
+    // Checked last: a malformed request does not use up the learner's allowance.
+    if state.submission_limit.check_key(&user.id).is_err() {
+        return Err(AppError::TooManyRequests(format!(
+            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
+            state.config.submissions_per_minute, state.config.submission_burst
+        )));
+    }
     let id = submissions::create(
         &state.db,
         user.id,

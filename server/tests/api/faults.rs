@@ -39,6 +39,7 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
         Options {
             workers: 0,
             lease: Duration::from_secs(2),
+            ..Options::default()
         },
         None,
     )

@@ -44,6 +44,8 @@ pub struct TestApp {
 pub struct Options {
     pub workers: usize,
     pub lease: Duration,
+    /// Submissions a user may make at once.
+    pub burst: u32,
 }
 
 impl Default for Options {
@@ -51,6 +53,7 @@ impl Default for Options {
         Self {
             workers: 1,
             lease: Duration::from_secs(30),
+            burst: 10,
         }
     }
 }
@@ -74,6 +77,8 @@ pub async fn spawn_on(
             lease: opts.lease,
             worker_token: WORKER_TOKEN.into(),
             long_poll: Duration::from_secs(2),
+            submission_burst: std::num::NonZeroU32::new(opts.burst).unwrap(),
+            ..ServerConfig::default()
         },
     };
     let app = app::start(config, grader).await.expect("the app starts");

@@ -308,3 +308,42 @@ async fn the_catalogue_is_served_in_order() {
         404
     );
 }
+
+#[tokio::test]
+async fn submissions_are_rate_limited_per_user() {
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            burst: 2,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let (ivan, judy) = (app.user("ivan").await, app.user("judy").await);
+    for _ in 0..2 {
+        assert_eq!(
+            app.submit(&ivan, "fast-power", "// x", "run")
+                .await
+                .status(),
+            202
+        );
+    }
+    let refused = app.submit(&ivan, "fast-power", "// x", "run").await;
+    assert_eq!(refused.status(), 429);
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("too many submissions")
+    );
+    assert_eq!(
+        app.submit(&judy, "fast-power", "// x", "run")
+            .await
+            .status(),
+        202,
+        "per user"
+    );
+    assert_eq!(app.count("submissions").await, 3);
+}
