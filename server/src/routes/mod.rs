@@ -1,6 +1,7 @@
 //! The HTTP surface: one module per group of routes.
 
 mod katas;
+pub mod openapi;
 mod submissions;
 pub mod worker_api;
 
@@ -15,6 +16,7 @@ pub const BODY_LIMIT: usize = 512 << 10;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/health", get(|| async { "ok" }))
+        .route("/api/openapi.json", get(openapi::spec))
         .route("/api/katas", get(katas::list))
         .route("/api/katas/{slug}", get(katas::show))
         .route("/api/submissions", post(submissions::create))

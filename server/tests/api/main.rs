@@ -3,4 +3,5 @@
 
 mod faults;
 mod helpers;
+mod openapi;
 mod submissions;
