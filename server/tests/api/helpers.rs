@@ -63,6 +63,18 @@ pub async fn spawn_app(opts: Options, grader: Option<Arc<Grader>>) -> TestApp {
     spawn_on(dir, opts, grader).await
 }
 
+/// An app with no worker: jobs stay queued.
+pub async fn spawn_idle() -> TestApp {
+    spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await
+}
+
 /// Starts an app on an existing folder's database (for restart tests).
 pub async fn spawn_on(
     dir: tempfile::TempDir,
@@ -116,6 +128,15 @@ impl TestApp {
             .json(&serde_json::json!({ "kata": kata, "source": source, "mode": mode }))
             .send()
             .await
+            .unwrap()
+    }
+
+    /// Submits and returns the new submission's id (asserting the 202).
+    pub async fn submit_id(&self, token: &str, kata: &str, source: &str, mode: &str) -> i64 {
+        let resp = self.submit(token, kata, source, mode).await;
+        assert_eq!(resp.status(), 202);
+        resp.json::<serde_json::Value>().await.unwrap()["id"]
+            .as_i64()
             .unwrap()
     }
 

@@ -1,4 +1,4 @@
-use crate::helpers::{Options, spawn_app};
+use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
 const ROUTES: [(&str, &str); 11] = [
@@ -17,14 +17,7 @@ const ROUTES: [(&str, &str); 11] = [
 
 #[tokio::test]
 async fn the_openapi_document_is_served_and_covers_every_route() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let resp = app
         .client
         .get(app.url("/api/openapi.json"))
