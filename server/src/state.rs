@@ -14,6 +14,8 @@ pub struct ServerConfig {
     pub worker_token: String,
     /// How long a worker's claim waits for a job before answering "none".
     pub long_poll: Duration,
+    /// Mark cookies `Secure` (browsers then send them over HTTPS only): set when served behind TLS.
+    pub secure_cookies: bool,
 }
 
 impl Default for ServerConfig {
@@ -22,6 +24,7 @@ impl Default for ServerConfig {
             lease: Duration::from_secs(30),
             worker_token: crate::db::users::random_secret("wk_"),
             long_poll: Duration::from_secs(20),
+            secure_cookies: false,
         }
     }
 }

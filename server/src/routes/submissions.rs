@@ -42,27 +42,40 @@ pub async fn create(
         }
         other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
     })?;
-    if new.source.len() > graders::MAX_SOURCE_BYTES {
+    let id = enqueue(&state, user.id, &new.kata, &new.source, new.mode).await?;
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+}
+
+/// Stores a submission with its job and wakes the workers; shared by the API and the kata page's
+/// form. Refuses an over-long source (413) and an unknown kata (404) before storing anything.
+pub async fn enqueue(
+    state: &AppState,
+    user_id: i64,
+    slug: &str,
+    source: &str,
+    mode: Mode,
+) -> Result<i64, AppError> {
+    if source.len() > graders::MAX_SOURCE_BYTES {
         return Err(AppError::TooLarge(format!(
             "the source is {} bytes; the limit is {} (64 KiB)",
-            new.source.len(),
+            source.len(),
             graders::MAX_SOURCE_BYTES
         )));
     }
-    let kata = katas::catalogue::find(&new.kata)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{}`", new.kata)))?;
+    let kata = katas::catalogue::find(slug)
+        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
     let id = submissions::create(
         &state.db,
-        user.id,
-        &new.kata,
+        user_id,
+        slug,
         kata.meta().kind.as_str(),
-        new.mode,
-        &new.source,
+        mode,
+        source,
     )
     .await?;
     state.jobs_waiting.notify_waiters();
     state.publish(id, State::Queued);
-    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+    Ok(id)
 }
 
 /// Learners see only their own submissions; to anyone else they do not exist.

@@ -74,6 +74,7 @@ pub async fn spawn_on(
             lease: opts.lease,
             worker_token: WORKER_TOKEN.into(),
             long_poll: Duration::from_secs(2),
+            ..ServerConfig::default()
         },
     };
     let app = app::start(config, grader).await.expect("the app starts");
