@@ -148,7 +148,11 @@ impl ReportView {
                     Outcome::NotRun => "muted",
                     _ => "bad",
                 },
-                time: format!("{:.1} ms", c.time_ms),
+                time: if c.time_ms < 0.05 {
+                    "<0.1 ms".into()
+                } else {
+                    format!("{:.1} ms", c.time_ms)
+                },
                 input: c.input.clone(),
                 problem: c
                     .mismatch
@@ -163,6 +167,8 @@ impl ReportView {
         let diagnostics = r
             .diagnostics
             .iter()
+            // rustc's closing summary says nothing the other messages do not.
+            .filter(|d| !d.message.starts_with("aborting due to"))
             .map(|d| DiagnosticView {
                 level: d.level.clone(),
                 code: d.code.clone().unwrap_or_default(),
@@ -178,7 +184,9 @@ impl ReportView {
             .collect();
         let performance = r.performance.as_ref().map(|p| PerfView {
             ratio: ratio(p.ratio),
-            summary: if p.ratio <= 1.0 {
+            summary: if (p.ratio - 1.0).abs() < 0.005 {
+                "the same instruction count as the reference".into()
+            } else if p.ratio < 1.0 {
                 format!(
                     "{:.0}% fewer instructions than the reference",
                     (1.0 - p.ratio) * 100.0
