@@ -33,7 +33,11 @@
       for (let i = 1; i <= count; i++) {
         const span = document.createElement("span");
         span.textContent = String(i);
-        if (marks.has(i)) { span.className = "err"; span.title = marks.get(i); }
+        if (marks.has(i)) {
+          const m = marks.get(i);
+          span.className = m.level === "error" ? "err" : "warn";
+          span.title = m.message;
+        }
         frag.appendChild(span);
       }
       gutter.replaceChildren(frag);
@@ -95,7 +99,9 @@
     const marks = new Map();
     result.querySelectorAll(".diag[data-line]").forEach((d) => {
       const line = Number(d.dataset.line);
-      if (line > 0 && !marks.has(line)) marks.set(line, d.querySelector(".diag-head span:last-child").textContent);
+      const level = d.classList.contains("error") ? "error" : "warning";
+      const message = d.querySelector(".diag-head span:last-child").textContent;
+      if (line > 0 && (!marks.has(line) || level === "error")) marks.set(line, { level, message });
     });
     editor.mark(marks);
   }
