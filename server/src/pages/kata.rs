@@ -36,6 +36,7 @@ struct KataPage {
     from_last: bool,
     solved: bool,
     limits: String,
+    codemirror: bool,
 }
 
 pub async fn show(
@@ -77,6 +78,7 @@ pub async fn show(
             l.max_threads,
             if l.max_threads == 1 { "" } else { "s" }
         ),
+        codemirror: super::assets::HAS_EDITOR,
     })
 }
 
