@@ -2,6 +2,8 @@
 //! grader in the real sandbox (zero2prod's `spawn_app`).
 
 mod browser;
+mod cdp;
+mod chromium;
 mod faults;
 mod helpers;
 mod pages;
