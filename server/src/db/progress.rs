@@ -56,6 +56,8 @@ pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Standing {
     pub name: String,
+    /// The submission with the best ratio.
+    pub best_id: i64,
     pub best_ratio: Option<f64>,
     pub accepted: i64,
     pub first_solved_at: i64,
@@ -65,7 +67,11 @@ pub struct Standing {
 /// submits without a measurement) go to whoever solved it first.
 pub async fn leaderboard(db: &Db, kata: &str, limit: i64) -> Result<Vec<Standing>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT u.name AS name, MIN(s.perf_ratio) AS best_ratio, COUNT(*) AS accepted,
+        "SELECT u.name AS name, MIN(s.perf_ratio) AS best_ratio,
+           (SELECT b.id FROM submissions b
+             WHERE b.user_id = s.user_id AND b.kata = s.kata AND b.mode = 'submit'
+               AND b.verdict = 'accepted'
+             ORDER BY b.perf_ratio IS NULL, b.perf_ratio, b.id LIMIT 1) AS best_id, COUNT(*) AS accepted,
            MIN(s.created_at) AS first_solved_at
          FROM submissions s JOIN users u ON u.id = s.user_id
          WHERE s.kata = ? AND s.mode = 'submit' AND s.verdict = 'accepted'

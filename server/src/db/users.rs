@@ -146,3 +146,10 @@ pub async fn by_name_with_hash(
         ))
     }))
 }
+
+pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT name FROM users WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}

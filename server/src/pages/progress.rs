@@ -77,6 +77,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
 #[derive(Debug)]
 struct Standing {
     rank: usize,
+    /// Link to the best submission, for the viewer's own row or once the viewer has solved it.
+    link: Option<i64>,
     name: String,
     ratio: String,
     accepted: i64,
@@ -100,12 +102,17 @@ pub async fn leaderboard(
 ) -> Result<Response, AppError> {
     let kata = find(&slug)?;
     let me = viewer.user.as_ref().map(|u| u.name.as_str());
+    let solved = match &viewer.user {
+        Some(u) => progress::has_solved(&state.db, u.id, &slug).await?,
+        None => false,
+    };
     let rows = progress::leaderboard(&state.db, &slug, 100)
         .await?
         .into_iter()
         .enumerate()
         .map(|(i, s)| Standing {
             rank: i + 1,
+            link: solved.then_some(s.best_id),
             me: me == Some(s.name.as_str()),
             name: s.name,
             ratio: s.best_ratio.map_or("not measured".into(), view::ratio),

@@ -1,14 +1,15 @@
 //! `/katas/{slug}/submissions`: the learner's history on a kata. `/submissions/{id}`: one
 //! submission, live until its verdict; `/submissions/{id}/report` is the result panel alone,
-//! which the page's script fetches when the verdict event arrives. Learners see only their own
-//! submissions: anyone else's answers 404.
+//! which the page's script fetches when the verdict event arrives. Learners see their own
+//! submissions, and someone else's accepted submit only once they have solved that kata
+//! themselves (the leaderboard links to it); anything else answers 404.
 
 use super::kata::find;
 use super::view::{self, ReportView};
 use super::{Layout, render};
 use crate::auth::Viewer;
-use crate::db::jobs;
 use crate::db::submissions::{self, State as SubState, Submission};
+use crate::db::{jobs, users};
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -73,13 +74,8 @@ pub async fn history(
     })
 }
 
-/// The viewer's own submission `id`, or 404.
-async fn owned(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
-    let user = viewer.require()?;
-    submissions::get(&state.db, id)
-        .await?
-        .filter(|s| s.user_id == user.id)
-        .ok_or_else(|| AppError::NotFound(format!("no submission {id}")))
+async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
+    crate::routes::submissions::visible(state, viewer.require()?.id, id).await
 }
 
 /// The result panel: the live status until the verdict, then the report.
@@ -107,6 +103,8 @@ async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
 #[template(path = "submission.html")]
 struct SubmissionPage {
     layout: Layout,
+    /// Someone else's (an accepted submit the viewer may study); `None` for the viewer's own.
+    author: Option<String>,
     slug: String,
     title: String,
     mode: String,
@@ -120,9 +118,14 @@ pub async fn show(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let s = owned(&state, &viewer, id).await?;
+    let s = visible(&state, &viewer, id).await?;
     let title = find(&s.kata).map_or(s.kata.clone(), |k| k.meta().title.clone());
+    let author = match &viewer.user {
+        Some(u) if u.id == s.user_id => None,
+        _ => users::name_of(&state.db, s.user_id).await?,
+    };
     render(&SubmissionPage {
+        author,
         layout: Layout::new(&viewer, "catalogue"),
         panel: panel(&state, &s).await?,
         slug: s.kata,
@@ -144,7 +147,7 @@ pub async fn report(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let s = owned(&state, &viewer, id).await?;
+    let s = visible(&state, &viewer, id).await?;
     render(&ReportFragment {
         panel: panel(&state, &s).await?,
     })

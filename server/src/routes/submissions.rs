@@ -78,12 +78,21 @@ pub async fn enqueue(
     Ok(id)
 }
 
-/// Learners see only their own submissions; to anyone else they do not exist.
-async fn owned(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
-    submissions::get(&state.db, id)
-        .await?
-        .filter(|s| s.user_id == user_id)
-        .ok_or_else(|| AppError::NotFound(format!("no submission {id}")))
+/// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
+/// they have solved that kata themselves. To anyone else it does not exist (404). Shared by the
+/// API and the pages.
+pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
+    let missing = || AppError::NotFound(format!("no submission {id}"));
+    let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
+    if s.user_id == user_id {
+        return Ok(s);
+    }
+    let accepted_submit = s.mode == "submit" && s.verdict.as_deref() == Some("accepted");
+    if accepted_submit && crate::db::progress::has_solved(&state.db, user_id, &s.kata).await? {
+        Ok(s)
+    } else {
+        Err(missing())
+    }
 }
 
 async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
@@ -102,7 +111,7 @@ pub async fn show(
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
-    let s = owned(&state, user.id, id).await?;
+    let s = visible(&state, user.id, id).await?;
     Ok(Json(view(&state, &s).await?))
 }
 
@@ -113,7 +122,7 @@ pub async fn events(
     Path(id): Path<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
     let changes = BroadcastStream::new(state.events.subscribe());
-    let first = owned(&state, user.id, id).await?;
+    let first = visible(&state, user.id, id).await?;
     let initial = view(&state, &first).await?;
     Ok(Sse::new(updates(state, id, initial, changes)).keep_alive(KeepAlive::default()))
 }

@@ -470,7 +470,8 @@ async fn verdicts_show_on_the_page_and_solving_unlocks_the_reference() {
     };
 
     let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
-    let html = finished(&b, &post(wrong, "run").await).await;
+    let wrong_at = post(wrong, "run").await;
+    let html = finished(&b, &wrong_at).await;
     assert!(html.contains("Wrong answer"), "{html}");
     assert!(html.contains("power: 2^10"), "the failing case is named");
     assert!(html.contains("Expected"));
@@ -500,4 +501,40 @@ async fn verdicts_show_on_the_page_and_solving_unlocks_the_reference() {
     let board = b.page("/katas/fast-power/leaderboard").await;
     assert!(board.contains("lin") && board.contains("(you)"), "{board}");
     assert!(b.page("/progress").await.contains(">Solved<"));
+
+    // Someone else's accepted code is readable only after solving the kata oneself.
+    let accepted = board
+        .split("href=\"/submissions/")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the leaderboard links lin's solution")
+        .to_string();
+    let kim = Browser::new(&app);
+    kim.signup("kim", "long enough pw").await;
+    assert_eq!(
+        kim.get(&format!("/submissions/{accepted}")).await.status(),
+        404
+    );
+    assert!(
+        !kim.page("/katas/fast-power/leaderboard")
+            .await
+            .contains("href=\"/submissions/")
+    );
+    let kata = kim.page("/katas/fast-power").await;
+    let resp = kim
+        .post_form(
+            "/katas/fast-power/submissions",
+            &[
+                ("csrf", &csrf_of(&kata)),
+                ("source", reference("fast-power")),
+                ("mode", "submit"),
+            ],
+        )
+        .await;
+    let html = finished(&kim, &location(&resp)).await;
+    assert!(html.contains("Accepted"), "{html}");
+    let theirs = kim.page(&format!("/submissions/{accepted}")).await;
+    assert!(theirs.contains("by lin") && theirs.contains("pub fn pow_mod"));
+    // A wrong answer of lin's stays private.
+    assert_eq!(kim.get(&wrong_at).await.status(), 404);
 }
