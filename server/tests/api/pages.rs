@@ -92,7 +92,7 @@ async fn sign_up_log_out_and_log_in_with_csrf_on_every_form() {
         .cloned()
         .unwrap();
     assert!(
-        line.contains("HttpOnly") && line.contains("SameSite=Lax"),
+        line.contains("HttpOnly") && line.contains("SameSite=Lax") && !line.contains("Secure"),
         "{line}"
     );
     let hash: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE name = 'ada'")
@@ -537,4 +537,26 @@ async fn verdicts_show_on_the_page_and_solving_unlocks_the_reference() {
     assert!(theirs.contains("by lin") && theirs.contains("pub fn pow_mod"));
     // A wrong answer of lin's stays private.
     assert_eq!(kim.get(&wrong_at).await.status(), 404);
+}
+
+#[tokio::test]
+async fn cookies_are_secure_when_configured() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = server::app::AppConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db_path: dir.path().join("infrakata.db"),
+        workers: 0,
+        server: server::state::ServerConfig {
+            secure_cookies: true,
+            ..server::state::ServerConfig::default()
+        },
+    };
+    let app = server::app::start(config, None).await.unwrap();
+    let resp = reqwest::get(format!("{}/login", app.url())).await.unwrap();
+    let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.starts_with("ik_csrf=") && cookie.contains("Secure"),
+        "{cookie}"
+    );
+    app.stop();
 }
