@@ -46,6 +46,9 @@ pub enum Command {
         /// Secret remote workers must present; generated (and printed) when not set.
         #[arg(long, env = "INFRAKATA_WORKER_TOKEN", hide_env_values = true)]
         worker_token: Option<String>,
+        /// Mark the session cookies `Secure` (sent over HTTPS only): set this behind TLS.
+        #[arg(long, env = "INFRAKATA_SECURE_COOKIES")]
+        secure_cookies: bool,
     },
     /// Run a remote grading worker that pulls jobs from a server.
     Worker {
@@ -134,6 +137,9 @@ pub enum UserCommand {
         name: String,
         #[arg(long, value_enum, default_value_t = RoleArg::Learner)]
         role: RoleArg,
+        /// Read a password for logging in to the web pages from the first line of stdin.
+        #[arg(long)]
+        password_stdin: bool,
         #[command(flatten)]
         db: DbPath,
     },

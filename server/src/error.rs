@@ -1,5 +1,7 @@
-//! The one mapping from failures to responses. API routes answer JSON `{"error": …}`; pages
-//! (which arrive with the web workbench) will render an HTML error page from the same enum.
+//! The one mapping from failures to responses: each variant has one status and one message.
+//! The response is JSON `{"error": …}` and carries an [`ErrorInfo`] extension; outside `/api/`
+//! the pages' middleware (`pages::html_errors`) renders the same status and message as the
+//! HTML error page (and turns 401 into a redirect to the log-in form).
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -9,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 pub enum AppError {
     #[error("{0}")]
     BadRequest(String),
-    #[error("authentication required: send `Authorization: Bearer <token>`")]
+    #[error("authentication required: log in, or send `Authorization: Bearer <token>`")]
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
@@ -46,15 +48,34 @@ impl AppError {
     }
 }
 
+/// What went wrong, attached to every error response for the HTML rendering.
+#[derive(Debug, Clone)]
+pub struct ErrorInfo {
+    pub status: StatusCode,
+    pub message: String,
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         if let Self::Internal(e) = &self {
             tracing::error!("internal error: {e:#}");
         }
-        (
-            self.status(),
-            Json(serde_json::json!({ "error": self.to_string() })),
+        let info = ErrorInfo {
+            status: self.status(),
+            message: self.to_string(),
+        };
+        let mut resp = (
+            info.status,
+            Json(serde_json::json!({ "error": info.message })),
         )
-            .into_response()
+            .into_response();
+        resp.extensions_mut().insert(info);
+        resp
+    }
+}
+
+impl From<askama::Error> for AppError {
+    fn from(e: askama::Error) -> Self {
+        Self::Internal(anyhow::anyhow!("rendering a page: {e}"))
     }
 }

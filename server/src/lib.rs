@@ -1,4 +1,4 @@
-//! The `infrakata` service and command line: HTTP API, SQLite storage, the durable job queue and
+//! The `infrakata` service and command line: HTTP API, server-rendered pages, SQLite storage, the durable job queue and
 //! its workers, and the local kata commands. `main.rs` is a thin entry point over [`cli::main`].
 
 pub mod app;
@@ -7,6 +7,8 @@ pub mod cli;
 pub mod commands;
 pub mod db;
 pub mod error;
+pub mod pages;
+pub mod password;
 pub mod queue;
 pub mod routes;
 pub mod state;

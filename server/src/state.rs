@@ -20,6 +20,8 @@ pub struct ServerConfig {
     pub submissions_per_minute: NonZeroU32,
     /// …and at once.
     pub submission_burst: NonZeroU32,
+    /// Mark cookies `Secure` (browsers then send them over HTTPS only): set when served behind TLS.
+    pub secure_cookies: bool,
 }
 
 impl Default for ServerConfig {
@@ -30,6 +32,7 @@ impl Default for ServerConfig {
             long_poll: Duration::from_secs(20),
             submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
             submission_burst: NonZeroU32::new(10).expect("non-zero"),
+            secure_cookies: false,
         }
     }
 }

@@ -23,7 +23,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             db,
             workers,
             worker_token,
-        } => serve::run(addr, db.path, workers, worker_token),
+            secure_cookies,
+        } => serve::run(addr, db.path, workers, worker_token, secure_cookies),
         Command::Worker {
             server,
             token,

@@ -13,6 +13,7 @@ pub fn run(
     db_path: PathBuf,
     workers: Option<usize>,
     worker_token: Option<String>,
+    secure_cookies: bool,
 ) -> anyhow::Result<ExitCode> {
     super::init_tracing();
     super::runtime()?.block_on(async move {
@@ -34,7 +35,10 @@ pub fn run(
                 }
             }
         };
-        let mut server = ServerConfig::default();
+        let mut server = ServerConfig {
+            secure_cookies,
+            ..ServerConfig::default()
+        };
         if let Some(token) = worker_token {
             server.worker_token = token;
         }

@@ -223,3 +223,12 @@ pub async fn depth(db: &Db) -> Result<i64, sqlx::Error> {
         .fetch_one(db)
         .await
 }
+
+/// Jobs waiting for a worker and jobs being graded now.
+pub async fn counts(db: &Db) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COALESCE(SUM(state = 'queued'), 0), COALESCE(SUM(state = 'leased'), 0) FROM jobs",
+    )
+    .fetch_one(db)
+    .await
+}

@@ -2,6 +2,8 @@
 
 pub mod jobs;
 pub mod katas;
+pub mod progress;
+pub mod sessions;
 pub mod submissions;
 pub mod users;
 pub mod workers;

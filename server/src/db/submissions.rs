@@ -182,3 +182,46 @@ pub async fn record(
     }
     Ok(())
 }
+
+/// A row of a submission list (history, progress): no source, no report.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Summary {
+    pub id: i64,
+    pub kata: String,
+    pub mode: String,
+    pub state: String,
+    pub verdict: Option<String>,
+    pub passed: Option<i64>,
+    pub total: Option<i64>,
+    pub perf_ratio: Option<f64>,
+    pub created_at: i64,
+}
+
+/// One user's submissions to one kata, newest first.
+pub async fn list_for(
+    db: &Db,
+    user_id: i64,
+    kata: &str,
+    limit: i64,
+) -> Result<Vec<Summary>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at
+         FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT ?",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}
+
+/// The source of the user's latest submission to `kata` (the editor starts from it).
+pub async fn last_source(db: &Db, user_id: i64, kata: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT source FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .fetch_optional(db)
+    .await
+}

@@ -124,3 +124,32 @@ pub async fn by_token(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error>
         })
     }))
 }
+
+/// A user and their password hash (`None` for accounts made by `user add`, which have none).
+pub async fn by_name_with_hash(
+    db: &Db,
+    name: &str,
+) -> Result<Option<(User, Option<String>)>, sqlx::Error> {
+    let row: Option<(i64, String, String, Option<String>)> =
+        sqlx::query_as("SELECT id, name, role, password_hash FROM users WHERE name = ?")
+            .bind(name)
+            .fetch_optional(db)
+            .await?;
+    Ok(row.and_then(|(id, name, role, hash)| {
+        Some((
+            User {
+                id,
+                name,
+                role: Role::parse(&role)?,
+            },
+            hash,
+        ))
+    }))
+}
+
+pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT name FROM users WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}

@@ -32,3 +32,32 @@ pub async fn seen(
     .await?;
     Ok(())
 }
+
+/// A worker as the admin page lists it.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub id: String,
+    pub name: String,
+    pub capabilities: Option<Capabilities>,
+    pub builtin: bool,
+    pub last_seen: i64,
+}
+
+/// Every worker ever seen, most recently seen first.
+pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
+    let rows: Vec<(String, String, String, bool, i64)> = sqlx::query_as(
+        "SELECT id, name, capabilities, builtin, last_seen FROM workers ORDER BY last_seen DESC",
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, caps, builtin, last_seen)| Seen {
+            id,
+            name,
+            capabilities: serde_json::from_str(&caps).ok(),
+            builtin,
+            last_seen,
+        })
+        .collect())
+}

@@ -1,7 +1,11 @@
 //! The service against a real app: HTTP on port 0, a fresh SQLite file per test, the real
 //! grader in the real sandbox (zero2prod's `spawn_app`).
 
+mod browser;
+mod cdp;
+mod chromium;
 mod faults;
 mod helpers;
 mod openapi;
+mod pages;
 mod submissions;

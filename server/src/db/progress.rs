@@ -1,0 +1,86 @@
+//! What the pages show about solving: solved marks, per-kata progress, leaderboards. A kata is
+//! solved by an accepted `submit` (a `run` checks the samples only).
+
+use super::Db;
+use std::collections::HashSet;
+
+/// Katas the user has solved.
+pub async fn solved(db: &Db, user_id: i64) -> Result<HashSet<String>, sqlx::Error> {
+    let rows: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT kata FROM submissions
+         WHERE user_id = ? AND mode = 'submit' AND verdict = 'accepted'",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+pub async fn has_solved(db: &Db, user_id: i64, kata: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM submissions
+           WHERE user_id = ? AND kata = ? AND mode = 'submit' AND verdict = 'accepted')",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .fetch_one(db)
+    .await
+}
+
+/// One user's standing on one kata.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KataProgress {
+    pub kata: String,
+    pub submissions: i64,
+    pub solved: bool,
+    /// Best performance ratio among accepted submits (lower is better).
+    pub best_ratio: Option<f64>,
+    pub last_at: i64,
+}
+
+/// Every kata the user has submitted to.
+pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT kata, COUNT(*) AS submissions,
+           MAX(mode = 'submit' AND verdict = 'accepted') AS solved,
+           MIN(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN perf_ratio END) AS best_ratio,
+           MAX(created_at) AS last_at
+         FROM submissions WHERE user_id = ? GROUP BY kata",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await
+}
+
+/// A leaderboard row: one per user with an accepted submit.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Standing {
+    pub name: String,
+    /// The submission with the best ratio.
+    pub best_id: i64,
+    pub best_ratio: Option<f64>,
+    pub accepted: i64,
+    pub first_solved_at: i64,
+}
+
+/// Best performance ratio among each user's accepted submits, best first; ties (and accepted
+/// submits without a measurement) go to whoever solved it first.
+pub async fn leaderboard(db: &Db, kata: &str, limit: i64) -> Result<Vec<Standing>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT u.name AS name, MIN(s.perf_ratio) AS best_ratio,
+           (SELECT b.id FROM submissions b
+             WHERE b.user_id = s.user_id AND b.kata = s.kata AND b.mode = 'submit'
+               AND b.verdict = 'accepted'
+             ORDER BY b.perf_ratio IS NULL, b.perf_ratio, b.id LIMIT 1) AS best_id, COUNT(*) AS accepted,
+           MIN(s.created_at) AS first_solved_at
+         FROM submissions s JOIN users u ON u.id = s.user_id
+         WHERE s.kata = ? AND s.mode = 'submit' AND s.verdict = 'accepted'
+         GROUP BY s.user_id
+         ORDER BY best_ratio IS NULL, best_ratio, first_solved_at
+         LIMIT ?",
+    )
+    .bind(kata)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,69 @@
+//! Browser sessions. The cookie holds a random secret; the table holds only its SHA-256 digest
+//! (a leaked database does not log anyone in), the user, the session's CSRF token and an expiry.
+
+use super::users::{Role, User, random_secret, sha256_hex};
+use super::{Db, now_ms};
+
+/// How long a session lasts after logging in.
+pub const LIFETIME_MS: i64 = 14 * 24 * 3600 * 1000;
+
+/// A live session: who it belongs to and the token its forms and API calls must echo.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub user: User,
+    pub csrf: String,
+}
+
+/// A new session for `user_id`; returns the cookie secret (never stored) and the session.
+pub async fn create(db: &Db, user: &User) -> Result<(String, Session), sqlx::Error> {
+    let secret = random_secret("s_");
+    let csrf = random_secret("");
+    sqlx::query(
+        "INSERT INTO sessions (id_sha256, user_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(sha256_hex(&secret))
+    .bind(user.id)
+    .bind(&csrf)
+    .bind(now_ms() + LIFETIME_MS)
+    .execute(db)
+    .await?;
+    Ok((
+        secret,
+        Session {
+            user: user.clone(),
+            csrf,
+        },
+    ))
+}
+
+/// The unexpired session a cookie secret names.
+pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error> {
+    let row: Option<(i64, String, String, String)> = sqlx::query_as(
+        "SELECT u.id, u.name, u.role, s.csrf_token FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.id_sha256 = ? AND s.expires_at > ?",
+    )
+    .bind(sha256_hex(secret))
+    .bind(now_ms())
+    .fetch_optional(db)
+    .await?;
+    Ok(row.and_then(|(id, name, role, csrf)| {
+        Some(Session {
+            user: User {
+                id,
+                name,
+                role: Role::parse(&role)?,
+            },
+            csrf,
+        })
+    }))
+}
+
+/// Ends a session (log out); also sweeps expired ones.
+pub async fn delete(db: &Db, secret: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE id_sha256 = ? OR expires_at <= ?")
+        .bind(sha256_hex(secret))
+        .bind(now_ms())
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! Sign up, log in, log out. Sign-up makes a learner; instructors and admins are made with
+//! `infrakata user add`. Forms echo the browser's CSRF token; passwords are argon2id-hashed on
+//! the blocking pool.
+
+use super::{Layout, local_path, render};
+use crate::auth::{SESSION_COOKIE, Viewer, make_cookie};
+use crate::db::sessions;
+use crate::db::users::{self, Role, UserError};
+use crate::error::AppError;
+use crate::password;
+use crate::state::AppState;
+use askama::Template;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum_extra::extract::cookie::{Cookie, CookieJar};
+use serde::Deserialize;
+
+/// A form body, or 400 with the reason (missing field, not UTF-8, wrong content type).
+pub fn form<T>(body: Result<Form<T>, FormRejection>) -> Result<T, AppError> {
+    body.map(|Form(t)| t).map_err(|e| match e {
+        FormRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed form: {}", other.body_text())),
+    })
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct NextQuery {
+    next: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    layout: Layout,
+    next: String,
+    name: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "signup.html")]
+struct SignupPage {
+    layout: Layout,
+    name: String,
+    error: Option<String>,
+}
+
+pub async fn login_form(viewer: Viewer, Query(q): Query<NextQuery>) -> Result<Response, AppError> {
+    render(&LoginPage {
+        layout: Layout::new(&viewer, "login"),
+        next: local_path(q.next.as_deref()),
+        name: String::new(),
+        error: None,
+    })
+}
+
+pub async fn signup_form(viewer: Viewer) -> Result<Response, AppError> {
+    render(&SignupPage {
+        layout: Layout::new(&viewer, "signup"),
+        name: String::new(),
+        error: None,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    password: String,
+    next: Option<String>,
+}
+
+/// Starts a session for `user` and sends the browser on to `to`.
+async fn start_session(
+    state: &AppState,
+    jar: CookieJar,
+    user: &users::User,
+    to: &str,
+) -> Result<Response, AppError> {
+    let (secret, _) = sessions::create(&state.db, user).await?;
+    let jar = jar.add(make_cookie(state, SESSION_COOKIE, secret));
+    Ok((jar, Redirect::to(to)).into_response())
+}
+
+pub async fn login(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    jar: CookieJar,
+    body: Result<Form<LoginForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    let f = form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    let next = local_path(f.next.as_deref());
+    let found = users::by_name_with_hash(&state.db, &f.name).await?;
+    let (user, hash) = match found {
+        Some((u, h)) => (Some(u), h),
+        None => (None, None),
+    };
+    let password = f.password.clone();
+    let ok = tokio::task::spawn_blocking(move || password::verify(&password, hash.as_deref()))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    match user {
+        Some(user) if ok => start_session(&state, jar, &user, &next).await,
+        _ => {
+            let page = LoginPage {
+                layout: Layout::new(&viewer, "login"),
+                next,
+                name: f.name,
+                error: Some("Wrong user name or password.".into()),
+            };
+            Ok((StatusCode::UNAUTHORIZED, render(&page)?).into_response())
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignupForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    confirm: String,
+}
+
+pub async fn signup(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    jar: CookieJar,
+    body: Result<Form<SignupForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    let f = form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    let problem = if !users::valid_name(&f.name) {
+        Some(UserError::BadName.to_string())
+    } else if f.password.chars().count() < password::MIN_LEN {
+        Some(format!(
+            "Choose a password of at least {} characters.",
+            password::MIN_LEN
+        ))
+    } else if f.password.len() > password::MAX_LEN {
+        Some(format!(
+            "Passwords are at most {} bytes.",
+            password::MAX_LEN
+        ))
+    } else if f.password != f.confirm {
+        Some("The two passwords differ.".into())
+    } else {
+        None
+    };
+    let refuse = |error: String, status: StatusCode| -> Result<Response, AppError> {
+        let page = SignupPage {
+            layout: Layout::new(&viewer, "signup"),
+            name: f.name.clone(),
+            error: Some(error),
+        };
+        Ok((status, render(&page)?).into_response())
+    };
+    if let Some(error) = problem {
+        return refuse(error, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    let pw = f.password.clone();
+    let hash = tokio::task::spawn_blocking(move || password::hash(&pw))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?
+        .map_err(AppError::Internal)?;
+    match users::create(&state.db, &f.name, Role::Learner, Some(&hash)).await {
+        Ok(user) => start_session(&state, jar, &user, "/").await,
+        Err(e @ (UserError::Taken(_) | UserError::BadName)) => {
+            refuse(e.to_string(), StatusCode::CONFLICT)
+        }
+        Err(UserError::Db(e)) => Err(e.into()),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LogoutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn logout(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    jar: CookieJar,
+    body: Result<Form<LogoutForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    let f = form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    if let Some(c) = jar.get(SESSION_COOKIE) {
+        sessions::delete(&state.db, c.value()).await?;
+    }
+    let jar = jar.remove(Cookie::build(SESSION_COOKIE).path("/"));
+    Ok((jar, Redirect::to("/")).into_response())
+}

@@ -1,0 +1,96 @@
+//! `/admin`: for instructors and admins — the workers with when each was last seen and what it
+//! can grade, the queue, and each kata package's static check (`katas::lint`).
+
+use super::view;
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::users::Role;
+use crate::db::{jobs, now_ms, workers};
+use crate::error::AppError;
+use crate::state::AppState;
+use askama::Template;
+use axum::extract::State;
+use axum::response::Response;
+
+#[derive(Debug)]
+struct WorkerRow {
+    name: String,
+    id: String,
+    builtin: bool,
+    cores: String,
+    kinds: String,
+    last_seen: String,
+    /// Seen within two long polls: it is asking for work.
+    live: bool,
+}
+
+#[derive(Debug)]
+struct PackageRow {
+    slug: String,
+    title: String,
+    findings: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "admin.html")]
+struct AdminPage {
+    layout: Layout,
+    workers: Vec<WorkerRow>,
+    queued: i64,
+    grading: i64,
+    packages: Vec<PackageRow>,
+}
+
+pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+    let user = viewer.require()?;
+    if !matches!(user.role, Role::Instructor | Role::Admin) {
+        return Err(AppError::Forbidden(
+            "This page is for instructors and admins.".into(),
+        ));
+    }
+    let now = now_ms();
+    let fresh_ms = 2 * state.config.long_poll.as_millis() as i64 + 5_000;
+    let workers = workers::list(&state.db)
+        .await?
+        .into_iter()
+        .map(|w| WorkerRow {
+            cores: w
+                .capabilities
+                .as_ref()
+                .map_or("?".into(), |c| c.cores.to_string()),
+            kinds: w
+                .capabilities
+                .as_ref()
+                .map_or("?".into(), |c| c.kinds.join(", ")),
+            last_seen: view::ago(w.last_seen, now),
+            live: now - w.last_seen < fresh_ms,
+            name: w.name,
+            id: w.id,
+            builtin: w.builtin,
+        })
+        .collect();
+    let (queued, grading) = jobs::counts(&state.db).await?;
+    // Lint reads each package folder from disk.
+    let packages = tokio::task::spawn_blocking(|| {
+        katas::catalogue::all()
+            .iter()
+            .map(|k| PackageRow {
+                slug: k.meta().slug.clone(),
+                title: k.meta().title.clone(),
+                findings: katas::lint::lint(k.dir())
+                    .into_iter()
+                    .map(|f| format!("{}: {}", f.file, f.problem))
+                    .collect(),
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.into()))?;
+    render(&AdminPage {
+        layout: Layout::new(&viewer, "admin"),
+        workers,
+        queued,
+        grading,
+        packages,
+    })
+}

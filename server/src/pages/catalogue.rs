@@ -1,0 +1,129 @@
+//! `/`: the catalogue, filterable by topic and difficulty, with the learner's solved marks.
+
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::progress;
+use crate::error::AppError;
+use crate::state::AppState;
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+use std::collections::{BTreeSet, HashSet};
+
+#[derive(Debug, Deserialize, Default)]
+pub struct Filter {
+    topic: Option<String>,
+    difficulty: Option<String>,
+}
+
+#[derive(Debug)]
+struct Card {
+    slug: String,
+    title: String,
+    summary: String,
+    difficulty: &'static str,
+    kind: &'static str,
+    topics: Vec<String>,
+    solved: bool,
+}
+
+/// A filter chip: a link that sets (or clears) one parameter and keeps the other.
+#[derive(Debug)]
+struct Chip {
+    label: String,
+    href: String,
+    active: bool,
+}
+
+#[derive(Template)]
+#[template(path = "catalogue.html")]
+struct CataloguePage {
+    layout: Layout,
+    cards: Vec<Card>,
+    topics: Vec<Chip>,
+    difficulties: Vec<Chip>,
+    solved: usize,
+    total: usize,
+    filtered: bool,
+}
+
+fn href(topic: Option<&str>, difficulty: Option<&str>) -> String {
+    let mut params = Vec::new();
+    if let Some(t) = topic {
+        params.push(format!("topic={}", super::encode(t)));
+    }
+    if let Some(d) = difficulty {
+        params.push(format!("difficulty={}", super::encode(d)));
+    }
+    if params.is_empty() {
+        "/".into()
+    } else {
+        format!("/?{}", params.join("&"))
+    }
+}
+
+pub async fn index(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(filter): Query<Filter>,
+) -> Result<Response, AppError> {
+    let solved: HashSet<String> = match &viewer.user {
+        Some(u) => progress::solved(&state.db, u.id).await?,
+        None => HashSet::new(),
+    };
+    let topic = filter.topic.as_deref().filter(|t| !t.is_empty());
+    let difficulty = filter.difficulty.as_deref().filter(|d| !d.is_empty());
+    let all = katas::catalogue::all();
+    let cards: Vec<Card> = all
+        .iter()
+        .map(|k| k.meta())
+        .filter(|m| topic.is_none_or(|t| m.topics.iter().any(|x| x == t)))
+        .filter(|m| difficulty.is_none_or(|d| m.difficulty.as_str() == d))
+        .map(|m| Card {
+            slug: m.slug.clone(),
+            title: m.title.clone(),
+            summary: m.summary.clone(),
+            difficulty: m.difficulty.as_str(),
+            kind: m.kind.as_str(),
+            topics: m.topics.clone(),
+            solved: solved.contains(&m.slug),
+        })
+        .collect();
+    let all_topics: BTreeSet<&str> = all
+        .iter()
+        .flat_map(|k| k.meta().topics.iter().map(String::as_str))
+        .collect();
+    let mut topics = vec![Chip {
+        label: "all topics".into(),
+        href: href(None, difficulty),
+        active: topic.is_none(),
+    }];
+    topics.extend(all_topics.into_iter().map(|t| Chip {
+        label: t.to_string(),
+        href: href(Some(t), difficulty),
+        active: topic == Some(t),
+    }));
+    let mut difficulties = vec![Chip {
+        label: "any difficulty".into(),
+        href: href(topic, None),
+        active: difficulty.is_none(),
+    }];
+    difficulties.extend(["easy", "medium", "hard"].into_iter().map(|d| Chip {
+        label: d.to_string(),
+        href: href(topic, Some(d)),
+        active: difficulty == Some(d),
+    }));
+    render(&CataloguePage {
+        layout: Layout::new(&viewer, "catalogue"),
+        solved: all
+            .iter()
+            .filter(|k| solved.contains(&k.meta().slug))
+            .count(),
+        total: all.len(),
+        filtered: topic.is_some() || difficulty.is_some(),
+        cards,
+        topics,
+        difficulties,
+    })
+}

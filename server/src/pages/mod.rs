@@ -1,0 +1,152 @@
+//! The web workbench: server-rendered pages (askama; templates in the top-level `templates/`).
+//! One module per group of pages; each page's `#[derive(Template)]` struct sits next to its
+//! handler. Every page extends `base.html`, which reads the page's [`Layout`].
+
+mod accounts;
+mod admin;
+mod assets;
+mod catalogue;
+mod kata;
+pub mod markdown;
+mod progress;
+mod submissions;
+pub mod view;
+
+use crate::auth::Viewer;
+use crate::db::users::{Role, User};
+use crate::error::{AppError, ErrorInfo};
+use crate::state::AppState;
+use askama::Template;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(catalogue::index))
+        .route("/signup", get(accounts::signup_form).post(accounts::signup))
+        .route("/login", get(accounts::login_form).post(accounts::login))
+        .route("/logout", post(accounts::logout))
+        .route("/katas/{slug}", get(kata::show))
+        .route(
+            "/katas/{slug}/submissions",
+            get(submissions::history).post(kata::submit),
+        )
+        .route("/katas/{slug}/solution", get(kata::solution))
+        .route("/katas/{slug}/leaderboard", get(progress::leaderboard))
+        .route("/submissions/{id}", get(submissions::show))
+        .route("/submissions/{id}/report", get(submissions::report))
+        .route("/progress", get(progress::show))
+        .route("/admin", get(admin::show))
+        .route("/static/{file}", get(assets::serve))
+}
+
+/// What the shared layout (`base.html`) needs: who is signed in, the CSRF token of the log-out
+/// form, and which navigation item is current.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    pub user: Option<User>,
+    pub csrf: String,
+    pub active: &'static str,
+    pub staff: bool,
+}
+
+impl Layout {
+    pub fn new(viewer: &Viewer, active: &'static str) -> Self {
+        Self {
+            staff: viewer
+                .user
+                .as_ref()
+                .is_some_and(|u| matches!(u.role, Role::Instructor | Role::Admin)),
+            user: viewer.user.clone(),
+            csrf: viewer.csrf.clone(),
+            active,
+        }
+    }
+}
+
+/// Renders a page to an HTML response.
+pub fn render(page: &impl Template) -> Result<Response, AppError> {
+    Ok(Html(page.render()?).into_response())
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    layout: Layout,
+    status: u16,
+    title: String,
+    message: String,
+}
+
+/// Percent-encodes a path for a `next=` query parameter.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A local path to return to after logging in; anything else (another host, `//host`) is
+/// refused so the log-in form cannot be used as an open redirect.
+pub fn local_path(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.into(),
+        _ => "/".into(),
+    }
+}
+
+/// Outside `/api/`, turns an [`AppError`] response into the HTML error page (same status and
+/// message); a page that needs a signed-in user redirects to the log-in form instead.
+pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if req.uri().path().starts_with("/api/") {
+        return next.run(req).await;
+    }
+    let method = req.method().clone();
+    let headers = req.headers().clone();
+    let target = req
+        .uri()
+        .path_and_query()
+        .map_or("/".to_string(), |p| p.as_str().to_string());
+    let resp = next.run(req).await;
+    let Some(info) = resp.extensions().get::<ErrorInfo>().cloned() else {
+        return resp;
+    };
+    if info.status == StatusCode::UNAUTHORIZED && method == Method::GET {
+        return Redirect::to(&format!("/login?next={}", encode(&target))).into_response();
+    }
+    let viewer = Viewer::from_headers(&headers, &state).await;
+    let page = ErrorPage {
+        layout: Layout::new(&viewer, ""),
+        status: info.status.as_u16(),
+        title: info
+            .status
+            .canonical_reason()
+            .unwrap_or("Error")
+            .to_string(),
+        message: info.message,
+    };
+    match page.render() {
+        Ok(html) => (info.status, Html(html)).into_response(),
+        Err(_) => resp,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn next_is_local_only() {
+        assert_eq!(super::local_path(Some("/katas/x?y=1")), "/katas/x?y=1");
+        assert_eq!(super::local_path(Some("//evil.example")), "/");
+        assert_eq!(super::local_path(Some("https://evil.example")), "/");
+        assert_eq!(super::local_path(None), "/");
+        assert_eq!(super::encode("/a b?c=d"), "/a%20b%3Fc%3Dd");
+    }
+}

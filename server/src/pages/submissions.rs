@@ -1,0 +1,154 @@
+//! `/katas/{slug}/submissions`: the learner's history on a kata. `/submissions/{id}`: one
+//! submission, live until its verdict; `/submissions/{id}/report` is the result panel alone,
+//! which the page's script fetches when the verdict event arrives. Learners see their own
+//! submissions, and someone else's accepted submit only once they have solved that kata
+//! themselves (the leaderboard links to it); anything else answers 404.
+
+use super::kata::find;
+use super::view::{self, ReportView};
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::submissions::{self, State as SubState, Submission};
+use crate::db::{jobs, users};
+use crate::error::AppError;
+use crate::state::AppState;
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::response::Response;
+
+#[derive(Debug)]
+struct Row {
+    id: i64,
+    when: String,
+    mode: String,
+    verdict: String,
+    verdict_class: &'static str,
+    score: String,
+    ratio: String,
+}
+
+#[derive(Template)]
+#[template(path = "history.html")]
+struct HistoryPage {
+    layout: Layout,
+    slug: String,
+    title: String,
+    rows: Vec<Row>,
+}
+
+pub async fn history(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(slug): Path<String>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?;
+    let kata = find(&slug)?;
+    let rows = submissions::list_for(&state.db, user.id, &slug, 200)
+        .await?
+        .into_iter()
+        .map(|s| {
+            let (verdict, verdict_class) = if s.state == "done" {
+                view::verdict_badge(s.verdict.as_deref())
+            } else {
+                (s.state.clone(), "muted")
+            };
+            Row {
+                id: s.id,
+                when: view::datetime(s.created_at),
+                mode: s.mode,
+                verdict,
+                verdict_class,
+                score: match (s.passed, s.total) {
+                    (Some(p), Some(t)) if t > 0 => format!("{p}/{t}"),
+                    _ => "—".into(),
+                },
+                ratio: s.perf_ratio.map_or("—".into(), view::ratio),
+            }
+        })
+        .collect();
+    render(&HistoryPage {
+        layout: Layout::new(&viewer, "catalogue"),
+        slug,
+        title: kata.meta().title.clone(),
+        rows,
+    })
+}
+
+async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
+    crate::routes::submissions::visible(state, viewer.require()?.id, id).await
+}
+
+/// The result panel: the live status until the verdict, then the report.
+#[derive(Debug)]
+struct Panel {
+    id: i64,
+    state: &'static str,
+    queue_position: Option<i64>,
+    report: Option<ReportView>,
+}
+
+async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
+    Ok(Panel {
+        id: s.id,
+        state: s.state.as_str(),
+        queue_position: jobs::position(&state.db, s.id).await?,
+        report: match (&s.report, s.state) {
+            (Some(r), SubState::Done) => ReportView::from_json(r),
+            _ => None,
+        },
+    })
+}
+
+#[derive(Template)]
+#[template(path = "submission.html")]
+struct SubmissionPage {
+    layout: Layout,
+    /// Someone else's (an accepted submit the viewer may study); `None` for the viewer's own.
+    author: Option<String>,
+    slug: String,
+    title: String,
+    mode: String,
+    when: String,
+    source: String,
+    panel: Panel,
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let s = visible(&state, &viewer, id).await?;
+    let title = find(&s.kata).map_or(s.kata.clone(), |k| k.meta().title.clone());
+    let author = match &viewer.user {
+        Some(u) if u.id == s.user_id => None,
+        _ => users::name_of(&state.db, s.user_id).await?,
+    };
+    render(&SubmissionPage {
+        author,
+        layout: Layout::new(&viewer, "catalogue"),
+        panel: panel(&state, &s).await?,
+        slug: s.kata,
+        title,
+        mode: s.mode,
+        when: view::datetime(s.created_at),
+        source: s.source,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "report_fragment.html")]
+struct ReportFragment {
+    panel: Panel,
+}
+
+pub async fn report(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let s = visible(&state, &viewer, id).await?;
+    render(&ReportFragment {
+        panel: panel(&state, &s).await?,
+    })
+}

@@ -1,0 +1,246 @@
+//! View models the templates print: everything already formatted as text, so templates hold
+//! no logic beyond loops and conditions (and askama escapes every string they print).
+
+use graders::GradeReport;
+use katas::{Outcome, Verdict};
+
+/// `2026-12-02 11:20 UTC` for a Unix-epoch millisecond timestamp.
+pub fn datetime(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 days ago`.
+pub fn ago(ms: i64, now_ms: i64) -> String {
+    let s = (now_ms - ms).max(0) / 1000;
+    match s {
+        0..=2 => "just now".into(),
+        3..=59 => format!("{s} s ago"),
+        60..=3599 => format!("{} min ago", s / 60),
+        3600..=86_399 => format!("{} h ago", s / 3600),
+        _ => format!("{} days ago", s / 86_400),
+    }
+}
+
+/// `1 234 567` (thin-space thousands).
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn ratio(r: f64) -> String {
+    format!("{r:.2}×")
+}
+
+/// The CSS class of a verdict badge.
+pub fn verdict_class(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Accepted => "ok",
+        Verdict::CompileError => "warn",
+        Verdict::InternalError => "muted",
+        _ => "bad",
+    }
+}
+
+/// A verdict name from the database as (label, class).
+pub fn verdict_badge(name: Option<&str>) -> (String, &'static str) {
+    match name.and_then(Verdict::parse) {
+        Some(v) => (v.label().to_string(), verdict_class(v)),
+        None => ("Pending".into(), "muted"),
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ReportView {
+    pub verdict: String,
+    pub verdict_class: &'static str,
+    pub mode: &'static str,
+    pub passed: usize,
+    pub total: usize,
+    pub message: Option<String>,
+    pub cases: Vec<CaseView>,
+    pub diagnostics: Vec<DiagnosticView>,
+    pub performance: Option<PerfView>,
+    pub output: Option<String>,
+    pub compile: String,
+    pub run: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct CaseView {
+    pub name: String,
+    pub group: &'static str,
+    pub outcome: String,
+    pub outcome_class: &'static str,
+    pub time: String,
+    pub input: Option<String>,
+    pub problem: Option<String>,
+    pub expected: Option<String>,
+    pub got: Option<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DiagnosticView {
+    pub level: String,
+    pub code: String,
+    pub message: String,
+    /// `line 3, column 7`, or empty when the problem is not in the learner's file.
+    pub place: String,
+    /// The line in the learner's file (0: none); the editor marks it.
+    pub line: u32,
+    pub rendered: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct PerfView {
+    pub ratio: String,
+    pub summary: String,
+    pub instructions: String,
+    pub reference: String,
+    pub cases: usize,
+}
+
+fn outcome_label(o: Outcome) -> String {
+    match o {
+        Outcome::Passed => "Passed".into(),
+        Outcome::NotRun => "Not run".into(),
+        other => Verdict::parse(other.as_str()).map_or_else(
+            || other.as_str().replace('_', " "),
+            |v| v.label().to_string(),
+        ),
+    }
+}
+
+impl ReportView {
+    pub fn new(r: &GradeReport) -> Self {
+        let cases = r
+            .cases
+            .iter()
+            .map(|c| CaseView {
+                name: c.name.clone(),
+                group: c.group.as_str(),
+                outcome: outcome_label(c.outcome),
+                outcome_class: match c.outcome {
+                    Outcome::Passed => "ok",
+                    Outcome::NotRun => "muted",
+                    _ => "bad",
+                },
+                time: if c.time_ms < 0.05 {
+                    "<0.1 ms".into()
+                } else {
+                    format!("{:.1} ms", c.time_ms)
+                },
+                input: c.input.clone(),
+                problem: c
+                    .mismatch
+                    .as_ref()
+                    .map(|m| m.message.clone())
+                    .or_else(|| c.message.clone()),
+                expected: c.mismatch.as_ref().map(|m| m.expected.clone()),
+                got: c.mismatch.as_ref().map(|m| m.got.clone()),
+                notes: c.notes.clone(),
+            })
+            .collect();
+        let diagnostics = r
+            .diagnostics
+            .iter()
+            // rustc's closing summary says nothing the other messages do not.
+            .filter(|d| !d.message.starts_with("aborting due to"))
+            .map(|d| DiagnosticView {
+                level: d.level.clone(),
+                code: d.code.clone().unwrap_or_default(),
+                message: d.message.clone(),
+                place: match (d.line, d.column) {
+                    (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                    (Some(l), None) => format!("line {l}"),
+                    _ => String::new(),
+                },
+                line: d.line.unwrap_or(0),
+                rendered: d.rendered.clone(),
+            })
+            .collect();
+        let performance = r.performance.as_ref().map(|p| PerfView {
+            ratio: ratio(p.ratio),
+            summary: if (p.ratio - 1.0).abs() < 0.005 {
+                "the same instruction count as the reference".into()
+            } else if p.ratio < 1.0 {
+                format!(
+                    "{:.0}% fewer instructions than the reference",
+                    (1.0 - p.ratio) * 100.0
+                )
+            } else {
+                format!(
+                    "{:.0}% more instructions than the reference",
+                    (p.ratio - 1.0) * 100.0
+                )
+            },
+            instructions: thousands(p.instructions),
+            reference: thousands(p.reference_instructions),
+            cases: p.cases,
+        });
+        let res = &r.resources;
+        Self {
+            verdict: r.verdict.label().to_string(),
+            verdict_class: verdict_class(r.verdict),
+            mode: match r.mode {
+                katas::Mode::Run => "Run (sample cases)",
+                katas::Mode::Submit => "Submit (all cases)",
+            },
+            passed: r.score.passed,
+            total: r.score.total,
+            message: r.message.clone(),
+            cases,
+            diagnostics,
+            performance,
+            output: r.output.clone().filter(|o| !o.is_empty()),
+            compile: if res.compile_cached {
+                "cached".into()
+            } else {
+                format!("{:.0} ms", res.compile_ms)
+            },
+            run: format!("{:.0} ms", res.run_wall_ms),
+        }
+    }
+
+    /// From a stored report (the JSON of `grade --json`).
+    pub fn from_json(v: &serde_json::Value) -> Option<Self> {
+        serde_json::from_value::<GradeReport>(v.clone())
+            .ok()
+            .map(|r| Self::new(&r))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats_dates_numbers_and_ages() {
+        assert_eq!(super::datetime(0), "1970-01-01 00:00 UTC");
+        assert_eq!(super::datetime(1_796_210_400_000), "2026-12-02 11:20 UTC");
+        assert_eq!(super::thousands(1_234_567), "1\u{202f}234\u{202f}567");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::ago(0, 125_000), "2 min ago");
+    }
+}

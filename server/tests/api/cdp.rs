@@ -1,0 +1,154 @@
+//! Drives headless Chromium over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
+//! commands on fd 3, replies on fd 4, each JSON message ended by a NUL byte), so no WebSocket
+//! client is needed. A shell maps the child's stdin/stdout onto fds 3/4.
+
+use serde_json::{Value, json};
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+pub struct Chromium {
+    child: Child,
+    input: ChildStdin,
+    replies: Receiver<Value>,
+    next_id: u64,
+    session: Option<String>,
+    _profile: tempfile::TempDir,
+}
+
+/// The browser binary, if installed (Debian's `chromium`).
+pub fn find() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+}
+
+impl Chromium {
+    pub fn launch(binary: &str) -> Self {
+        let profile = tempfile::tempdir().unwrap();
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null 2>/dev/null"#)
+            .arg(binary)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--remote-debugging-pipe",
+                "--window-size=1280,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        let input = child.stdin.take().unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        let (tx, replies) = channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            while output.read_until(0, &mut buf).is_ok_and(|n| n > 0) {
+                buf.pop();
+                if let Ok(v) = serde_json::from_slice::<Value>(&buf)
+                    && tx.send(v).is_err()
+                {
+                    break;
+                }
+                buf.clear();
+            }
+        });
+        Self {
+            child,
+            input,
+            replies,
+            next_id: 0,
+            session: None,
+            _profile: profile,
+        }
+    }
+
+    /// Sends one command (to the attached page, once there is one) and waits for its reply.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = &self.session {
+            msg["sessionId"] = json!(s);
+        }
+        let mut bytes = serde_json::to_vec(&msg).unwrap();
+        bytes.push(0);
+        self.input.write_all(&bytes).unwrap();
+        self.input.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let reply = self
+                .replies
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no reply to {method}"));
+            if reply["id"] == id {
+                assert!(reply.get("error").is_none(), "{method}: {reply}");
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    /// Opens a tab at `url` and sends later commands to it.
+    pub fn open(&mut self, url: &str) {
+        let target = self.call("Target.createTarget", json!({ "url": url }));
+        let attached = self.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target["targetId"], "flatten": true }),
+        );
+        self.session = Some(attached["sessionId"].as_str().unwrap().to_string());
+    }
+
+    /// Evaluates JavaScript in the page (awaiting promises) and returns its value.
+    pub fn eval(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "awaitPromise": true, "returnByValue": true }),
+        );
+        r["result"]["value"].clone()
+    }
+
+    /// Polls `expression` until it is truthy; returns its value.
+    pub fn wait_for(&mut self, expression: &str, limit: Duration) -> Value {
+        let deadline = Instant::now() + limit;
+        loop {
+            let v = self.eval(expression);
+            if !(v.is_null() || v == false || v == "") {
+                return v;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {expression}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Types `text` at the caret, as a person pasting or typing would.
+    pub fn type_text(&mut self, text: &str) {
+        self.call("Input.insertText", json!({ "text": text }));
+    }
+}
+
+impl Drop for Chromium {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

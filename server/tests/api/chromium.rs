@@ -1,0 +1,83 @@
+//! The browser test: headless Chromium signs up, opens `fast-power`, types a correct solution
+//! into the editor, submits, and sees Accepted; types a wrong one and sees Wrong answer with the
+//! failing case. Needs the sandbox (real grading) and Debian's `chromium`; under `INFRAKATA_CI=1`
+//! both are required (`.ci/run` installs chromium).
+
+use crate::cdp::{self, Chromium};
+use crate::helpers::{Options, grader, reference, spawn_app};
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(120);
+
+fn browser() -> Option<&'static str> {
+    let found = cdp::find();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("INFRAKATA_CI").is_none(),
+            "the browser test needs chromium under INFRAKATA_CI=1"
+        );
+        println!("skipping: no chromium here");
+    }
+    found
+}
+
+/// Clears the editor (CodeMirror or the textarea) and puts the caret in it.
+const FOCUS_EDITOR: &str = r#"(() => {
+  const form = document.getElementById('editor-form');
+  form.editor.value = '';
+  const cm = document.querySelector('.cm-host');
+  const target = cm ? cm.shadowRoot.querySelector('.cm-content') : document.getElementById('source');
+  target.focus();
+  return true;
+})()"#;
+
+const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
+
+#[tokio::test]
+async fn a_learner_solves_fast_power_in_the_browser() {
+    let Some(grader) = grader() else { return };
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/signup"));
+        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
+        b.eval(
+            "(() => { const f = document.querySelector('form.stack');
+               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
+               f.submit(); return true; })()",
+        );
+        b.wait_for("document.querySelector('.who') && document.querySelector('.who').textContent", WAIT);
+
+        b.eval(&format!("location.href = '{base}/katas/fast-power'"));
+        b.wait_for(
+            "document.readyState === 'complete' && !!(document.getElementById('editor-form') || {}).editor",
+            WAIT,
+        );
+        b.eval(FOCUS_EDITOR);
+        b.type_text(reference("fast-power"));
+        let typed = b.eval("document.getElementById('editor-form').editor.value");
+        assert!(typed.as_str().unwrap().contains("pub fn pow_mod"), "{typed}");
+        b.eval("document.querySelector('button[value=\"submit\"]').click()");
+        let verdict = b.wait_for(VERDICT, WAIT);
+        assert_eq!(verdict, "Accepted");
+        let text = b.eval("document.getElementById('result').textContent");
+        assert!(text.as_str().unwrap().contains("47 / 47"), "{text}");
+
+        let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        b.eval(FOCUS_EDITOR);
+        b.type_text(wrong);
+        b.eval("document.querySelector('button[value=\"run\"]').click()");
+        let verdict = b.wait_for(
+            &format!("{VERDICT} === 'Wrong answer' && {VERDICT}"),
+            WAIT,
+        );
+        assert_eq!(verdict, "Wrong answer");
+        let text = b.eval("document.getElementById('result').textContent");
+        let text = text.as_str().unwrap();
+        assert!(text.contains("power: 2^10") && text.contains("Expected"), "{text}");
+    })
+    .await
+    .unwrap();
+}
