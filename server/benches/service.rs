@@ -2,7 +2,7 @@
 //! - submit → verdict latency through HTTP + SSE for an accepted `fast-power` submission,
 //!   beside bare `rustc -O` on the same file in the same run;
 //! - a burst of 500 submissions: time to drain, every one graded exactly once, and the p99 of
-//!   `GET /api/katas` while the queue drains.
+//!   catalogue page while the queue drains.
 //!
 //! `cargo bench -p server --bench service` (set `INFRAKATA_BENCH_BURST` for another burst size).
 //! Requests per second for single routes come from wrk; see BENCHMARKS.md for the commands.
@@ -186,7 +186,7 @@ async fn run(grader: Arc<Grader>) {
         burst as f64 / drained.as_secs_f64()
     );
     println!(
-        "  GET /api/katas during the drain: {} samples, p50 {:.2} ms, p99 {:.2} ms",
+        "  GET / (the catalogue page) during the drain: {} samples, p50 {:.2} ms, p99 {:.2} ms",
         page.len(),
         ms(percentile(&page, 0.5)),
         ms(percentile(&page, 0.99))
