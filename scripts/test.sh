@@ -15,4 +15,13 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 
 scripts/learner-loop.sh
-cargo test --workspace
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --workspace 2>&1 | tee "$log" || status=$?
+# cargo prints one "test result" line per test binary (the last is often an empty doc-test
+# run); close with the totals so the whole run reads as what it was.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"

@@ -21,6 +21,8 @@ pub enum AppError {
     Conflict(String),
     #[error("{0}")]
     TooLarge(String),
+    #[error("{0}")]
+    TooManyRequests(String),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -40,6 +42,7 @@ impl AppError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

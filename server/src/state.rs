@@ -2,6 +2,8 @@
 
 use crate::db::Db;
 use crate::db::submissions::State;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Notify, broadcast};
@@ -16,6 +18,10 @@ pub struct ServerConfig {
     pub long_poll: Duration,
     /// Mark cookies `Secure` (browsers then send them over HTTPS only): set when served behind TLS.
     pub secure_cookies: bool,
+    /// Submissions a user may make per minute, sustained…
+    pub submissions_per_minute: NonZeroU32,
+    /// …and at once.
+    pub submission_burst: NonZeroU32,
 }
 
 impl Default for ServerConfig {
@@ -25,6 +31,8 @@ impl Default for ServerConfig {
             worker_token: crate::db::users::random_secret("wk_"),
             long_poll: Duration::from_secs(20),
             secure_cookies: false,
+            submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
+            submission_burst: NonZeroU32::new(10).expect("non-zero"),
         }
     }
 }
@@ -43,11 +51,16 @@ pub struct AppState {
     pub events: broadcast::Sender<Event>,
     /// Woken when a job is queued or released, so waiting claims look again at once.
     pub jobs_waiting: Arc<Notify>,
+    /// Per-user submission rate limit (GCRA, in memory: a restart forgives everyone).
+    pub submission_limit: Arc<DefaultKeyedRateLimiter<i64>>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: ServerConfig) -> Self {
+        let quota =
+            Quota::per_minute(config.submissions_per_minute).allow_burst(config.submission_burst);
         Self {
+            submission_limit: Arc::new(RateLimiter::keyed(quota)),
             db,
             config: Arc::new(config),
             events: broadcast::channel(1024).0,

@@ -23,6 +23,8 @@ pub fn run(slug: &str, file: &Path, mode: Mode, json: bool) -> anyhow::Result<Ex
     spinner.enable_steady_tick(Duration::from_millis(100));
     spinner.set_message("preparing the grader (first run builds the kata library)…");
     let grader = Grader::new(GraderConfig::for_checkout()).context("starting the grader")?;
+    // Say what isolation this grading had; stderr keeps `--json` output a single object.
+    spinner.suspend(|| eprintln!("sandbox: {}", grader.describe()));
     let progress = |stage: Stage| {
         spinner.set_message(match stage {
             Stage::Queued => "queued…",

@@ -2,6 +2,7 @@
 //! ([`crate::pages`]), behind the security headers every response carries.
 
 mod katas;
+pub mod openapi;
 pub mod submissions;
 pub mod worker_api;
 
@@ -31,6 +32,7 @@ pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; 
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/health", get(|| async { "ok" }))
+        .route("/api/openapi.json", get(openapi::spec))
         .route("/api/katas", get(katas::list))
         .route("/api/katas/{slug}", get(katas::show))
         .route("/api/submissions", post(submissions::create))

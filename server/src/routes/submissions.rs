@@ -47,7 +47,8 @@ pub async fn create(
 }
 
 /// Stores a submission with its job and wakes the workers; shared by the API and the kata page's
-/// form. Refuses an over-long source (413) and an unknown kata (404) before storing anything.
+/// form. Refuses an over-long source (413), an unknown kata (404) and a user over the rate limit
+/// (429) before storing anything.
 pub async fn enqueue(
     state: &AppState,
     user_id: i64,
@@ -64,6 +65,13 @@ pub async fn enqueue(
     }
     let kata = katas::catalogue::find(slug)
         .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
+    // Checked last: a malformed request does not use up the learner's allowance.
+    if state.submission_limit.check_key(&user_id).is_err() {
+        return Err(AppError::TooManyRequests(format!(
+            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
+            state.config.submissions_per_minute, state.config.submission_burst
+        )));
+    }
     let id = submissions::create(
         &state.db,
         user_id,

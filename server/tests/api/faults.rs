@@ -1,4 +1,4 @@
-use crate::helpers::{Options, WORKER_TOKEN, grader, reference, spawn_app, spawn_on};
+use crate::helpers::{Options, WORKER_TOKEN, grader, reference, spawn_app, spawn_idle, spawn_on};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -39,6 +39,7 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
         Options {
             workers: 0,
             lease: Duration::from_secs(2),
+            ..Options::default()
         },
         None,
     )
@@ -46,13 +47,8 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
     let token = app.user("erin").await;
     let mut first = remote_worker(&app.app.url());
     let id = app
-        .submit(&token, "fast-power", &slow_source(), "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+        .submit_id(&token, "fast-power", &slow_source(), "run")
+        .await;
 
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
@@ -91,14 +87,7 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
 #[tokio::test]
 async fn queued_jobs_survive_a_restart() {
     let Some(grader) = grader() else { return };
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let token = app.user("frank").await;
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -125,14 +114,7 @@ async fn queued_jobs_survive_a_restart() {
 #[tokio::test]
 async fn a_late_result_from_a_lost_lease_is_refused() {
     use server::db::jobs;
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let token = app.user("grace").await;
     app.submit(&token, "fast-power", "// any", "run").await;
     let db = &app.app.state.db;
@@ -165,23 +147,9 @@ async fn a_late_result_from_a_lost_lease_is_refused() {
 #[tokio::test]
 async fn a_job_that_keeps_failing_ends_as_internal_error() {
     use server::db::jobs;
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let token = app.user("heidi").await;
-    let id = app
-        .submit(&token, "fast-power", "// any", "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let id = app.submit_id(&token, "fast-power", "// any", "run").await;
     let db = &app.app.state.db;
     for _ in 0..jobs::MAX_ATTEMPTS {
         let (Some(job), _) = jobs::claim(db, "w", &["cpu"], 60_000).await.unwrap() else {

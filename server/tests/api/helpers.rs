@@ -44,6 +44,8 @@ pub struct TestApp {
 pub struct Options {
     pub workers: usize,
     pub lease: Duration,
+    /// Submissions a user may make at once.
+    pub burst: u32,
 }
 
 impl Default for Options {
@@ -51,6 +53,7 @@ impl Default for Options {
         Self {
             workers: 1,
             lease: Duration::from_secs(30),
+            burst: 10,
         }
     }
 }
@@ -58,6 +61,18 @@ impl Default for Options {
 pub async fn spawn_app(opts: Options, grader: Option<Arc<Grader>>) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     spawn_on(dir, opts, grader).await
+}
+
+/// An app with no worker: jobs stay queued.
+pub async fn spawn_idle() -> TestApp {
+    spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await
 }
 
 /// Starts an app on an existing folder's database (for restart tests).
@@ -74,6 +89,7 @@ pub async fn spawn_on(
             lease: opts.lease,
             worker_token: WORKER_TOKEN.into(),
             long_poll: Duration::from_secs(2),
+            submission_burst: std::num::NonZeroU32::new(opts.burst).unwrap(),
             ..ServerConfig::default()
         },
     };
@@ -112,6 +128,15 @@ impl TestApp {
             .json(&serde_json::json!({ "kata": kata, "source": source, "mode": mode }))
             .send()
             .await
+            .unwrap()
+    }
+
+    /// Submits and returns the new submission's id (asserting the 202).
+    pub async fn submit_id(&self, token: &str, kata: &str, source: &str, mode: &str) -> i64 {
+        let resp = self.submit(token, kata, source, mode).await;
+        assert_eq!(resp.status(), 202);
+        resp.json::<serde_json::Value>().await.unwrap()["id"]
+            .as_i64()
             .unwrap()
     }
 

@@ -6,5 +6,6 @@ mod cdp;
 mod chromium;
 mod faults;
 mod helpers;
+mod openapi;
 mod pages;
 mod submissions;

@@ -1,4 +1,4 @@
-use crate::helpers::{Options, grader, reference, spawn_app};
+use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -28,14 +28,7 @@ async fn submissions_get_real_verdicts_and_the_report_of_grade_json() {
     );
 
     let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
-    let id = app
-        .submit(&token, "fast-power", wrong, "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let id = app.submit_id(&token, "fast-power", wrong, "run").await;
     let done = app.verdict(&token, id, WAIT).await;
     assert_eq!(done["verdict"], "wrong_answer", "{done}");
     let failing = done["cases"]
@@ -47,14 +40,7 @@ async fn submissions_get_real_verdicts_and_the_report_of_grade_json() {
     assert_eq!(failing["name"], "power: 2^10");
 
     let broken = "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n";
-    let id = app
-        .submit(&token, "fast-power", broken, "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let id = app.submit_id(&token, "fast-power", broken, "run").await;
     let done = app.verdict(&token, id, WAIT).await;
     assert_eq!(done["verdict"], "compile_error", "{done}");
     assert!(
@@ -77,13 +63,8 @@ async fn events_stream_states_then_the_verdict() {
     let app = spawn_app(Options::default(), Some(grader)).await;
     let token = app.user("bob").await;
     let id = app
-        .submit(&token, "fast-power", reference("fast-power"), "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+        .submit_id(&token, "fast-power", reference("fast-power"), "run")
+        .await;
     let text = app
         .get(&token, &format!("/api/submissions/{id}/events"))
         .await
@@ -107,14 +88,7 @@ async fn events_stream_states_then_the_verdict() {
 #[tokio::test]
 async fn queue_position_is_visible_while_waiting() {
     // No worker: jobs stay queued.
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let token = app.user("carol").await;
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -142,24 +116,10 @@ async fn queue_position_is_visible_while_waiting() {
 
 #[tokio::test]
 async fn learners_see_only_their_own_submissions() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let alice = app.user("alice").await;
     let mallory = app.user("mallory").await;
-    let id = app
-        .submit(&alice, "fast-power", "// mine", "run")
-        .await
-        .json::<serde_json::Value>()
-        .await
-        .unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let id = app.submit_id(&alice, "fast-power", "// mine", "run").await;
     assert_eq!(
         app.get(&mallory, &format!("/api/submissions/{id}"))
             .await
@@ -203,14 +163,7 @@ async fn learners_see_only_their_own_submissions() {
 
 #[tokio::test]
 async fn bad_input_gets_a_clear_error_and_stores_nothing() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let token = app.user("dave").await;
     let post = |body: Vec<u8>| {
         app.client
@@ -261,14 +214,7 @@ async fn bad_input_gets_a_clear_error_and_stores_nothing() {
 
 #[tokio::test]
 async fn the_catalogue_is_served_in_order() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let list: Vec<serde_json::Value> = app
         .client
         .get(app.url("/api/katas"))
@@ -307,4 +253,43 @@ async fn the_catalogue_is_served_in_order() {
             .status(),
         404
     );
+}
+
+#[tokio::test]
+async fn submissions_are_rate_limited_per_user() {
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            burst: 2,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let (ivan, judy) = (app.user("ivan").await, app.user("judy").await);
+    for _ in 0..2 {
+        assert_eq!(
+            app.submit(&ivan, "fast-power", "// x", "run")
+                .await
+                .status(),
+            202
+        );
+    }
+    let refused = app.submit(&ivan, "fast-power", "// x", "run").await;
+    assert_eq!(refused.status(), 429);
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("too many submissions")
+    );
+    assert_eq!(
+        app.submit(&judy, "fast-power", "// x", "run")
+            .await
+            .status(),
+        202,
+        "per user"
+    );
+    assert_eq!(app.count("submissions").await, 3);
 }

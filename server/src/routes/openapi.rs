@@ -1,0 +1,133 @@
+//! `GET /api/openapi.json`: the JSON API described as OpenAPI 3.1. Written by hand next to the
+//! routes it describes; `tests/api/openapi.rs` checks every route is in it.
+
+use axum::Json;
+use serde_json::{Value, json};
+
+pub async fn spec() -> Json<Value> {
+    Json(document())
+}
+
+fn error_response(description: &str) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } })
+}
+
+pub fn document() -> Value {
+    let bearer = json!([{ "bearer": [] }]);
+    let worker = json!([{ "worker": [] }]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "InfraKata",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Submit solutions to AI-infrastructure katas and get sandboxed, trusted verdicts."
+        },
+        "components": {
+            "securitySchemes": {
+                "bearer": { "type": "http", "scheme": "bearer", "description": "An API token from `infrakata user add`." },
+                "worker": { "type": "http", "scheme": "bearer", "description": "The server's worker token." }
+            },
+            "schemas": {
+                "Error": { "type": "object", "required": ["error"], "properties": { "error": { "type": "string" } } },
+                "Verdict": { "type": "string", "enum": ["accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded", "output_limit_exceeded", "internal_error"] },
+                "State": { "type": "string", "enum": ["queued", "compiling", "running", "measuring", "done"] },
+                "KataSummary": {
+                    "type": "object",
+                    "properties": {
+                        "slug": { "type": "string" }, "title": { "type": "string" }, "summary": { "type": "string" },
+                        "difficulty": { "type": "string", "enum": ["easy", "medium", "hard"] },
+                        "kind": { "type": "string", "enum": ["cpu", "gpu"] },
+                        "topics": { "type": "array", "items": { "type": "string" } }
+                    }
+                },
+                "NewSubmission": {
+                    "type": "object", "required": ["kata", "source"], "additionalProperties": false,
+                    "properties": {
+                        "kata": { "type": "string" },
+                        "source": { "type": "string", "maxLength": 65536, "description": "The Rust solution file (at most 64 KiB)." },
+                        "mode": { "type": "string", "enum": ["run", "submit"], "default": "submit" }
+                    }
+                },
+                "Submission": {
+                    "type": "object",
+                    "description": "While not done: id, kata, mode, state, queue_position. Once done: the same report as `infrakata grade --json` (see README), plus id, state and queue_position.",
+                    "required": ["id", "state"],
+                    "properties": {
+                        "id": { "type": "integer" },
+                        "state": { "$ref": "#/components/schemas/State" },
+                        "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
+                        "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
+                        "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },
+                        "cases": { "type": "array", "items": { "type": "object" } },
+                        "diagnostics": { "type": "array", "items": { "type": "object" } },
+                        "performance": { "type": ["object", "null"] },
+                        "resources": { "type": "object" },
+                        "message": { "type": ["string", "null"] }
+                    }
+                }
+            }
+        },
+        "paths": {
+            "/api/health": { "get": { "summary": "Liveness.", "responses": { "200": { "description": "ok" } } } },
+            "/api/katas": { "get": {
+                "summary": "The catalogue, in order.",
+                "responses": { "200": { "description": "Every kata.", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/KataSummary" } } } } } }
+            } },
+            "/api/katas/{slug}": { "get": {
+                "summary": "One kata: summary, statement (without hints and concept), starter, entry points.",
+                "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown kata.") }
+            } },
+            "/api/submissions": { "post": {
+                "summary": "Submit a solution; stored before the answer.",
+                "security": bearer,
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewSubmission" } } } },
+                "responses": {
+                    "202": { "description": "Queued.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" } } } } } },
+                    "400": error_response("Malformed JSON, invalid UTF-8, a missing or unknown field."),
+                    "401": error_response("No or unknown token."),
+                    "404": error_response("Unknown kata."),
+                    "413": error_response("Source over 64 KiB or body too large."),
+                    "429": error_response("Too many submissions for this user.")
+                }
+            } },
+            "/api/submissions/{id}": { "get": {
+                "summary": "A submission's state and, once done, its report.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": {
+                    "200": { "description": "The submission.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Submission" } } } },
+                    "401": error_response("No or unknown token."),
+                    "404": error_response("No such submission of yours.")
+                }
+            } },
+            "/api/submissions/{id}/events": { "get": {
+                "summary": "Server-sent events: `state` events (the Submission object) until one `verdict` event with the report.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission of yours.") }
+            } },
+            "/api/worker/claim": { "post": {
+                "summary": "A worker waits (long poll) for a job matching its capabilities.",
+                "security": worker,
+                "responses": { "200": { "description": "A leased job." }, "204": { "description": "No job within the poll time." }, "403": error_response("Not a worker token.") }
+            } },
+            "/api/worker/jobs/{id}/heartbeat": { "post": {
+                "summary": "Renews the lease and reports the stage.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Renewed." }, "409": error_response("The lease is lost.") }
+            } },
+            "/api/worker/jobs/{id}/result": { "post": {
+                "summary": "Stores the report if the lease still holds.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Stored." }, "409": error_response("The lease is lost; the result was dropped.") }
+            } },
+            "/api/worker/jobs/{id}/release": { "post": {
+                "summary": "Gives the job back after a failure on the worker's side.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Released." }, "409": error_response("The lease is lost.") }
+            } },
+            "/api/openapi.json": { "get": { "summary": "This document.", "responses": { "200": { "description": "OpenAPI 3.1." } } } }
+        }
+    })
+}
