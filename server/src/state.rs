@@ -16,12 +16,12 @@ pub struct ServerConfig {
     pub worker_token: String,
     /// How long a worker's claim waits for a job before answering "none".
     pub long_poll: Duration,
+    /// Mark cookies `Secure` (browsers then send them over HTTPS only): set when served behind TLS.
+    pub secure_cookies: bool,
     /// Submissions a user may make per minute, sustained…
     pub submissions_per_minute: NonZeroU32,
     /// …and at once.
     pub submission_burst: NonZeroU32,
-    /// Mark cookies `Secure` (browsers then send them over HTTPS only): set when served behind TLS.
-    pub secure_cookies: bool,
 }
 
 impl Default for ServerConfig {
@@ -30,9 +30,9 @@ impl Default for ServerConfig {
             lease: Duration::from_secs(30),
             worker_token: crate::db::users::random_secret("wk_"),
             long_poll: Duration::from_secs(20),
+            secure_cookies: false,
             submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
             submission_burst: NonZeroU32::new(10).expect("non-zero"),
-            secure_cookies: false,
         }
     }
 }

@@ -13,7 +13,8 @@ fn error_response(description: &str) -> Value {
 }
 
 pub fn document() -> Value {
-    let bearer = json!([{ "bearer": [] }]);
+    // A learner authenticates with an API token or, from the pages, with the session cookie.
+    let bearer = json!([{ "bearer": [] }, { "session": [] }]);
     let worker = json!([{ "worker": [] }]);
     json!({
         "openapi": "3.1.0",
@@ -25,6 +26,7 @@ pub fn document() -> Value {
         "components": {
             "securitySchemes": {
                 "bearer": { "type": "http", "scheme": "bearer", "description": "An API token from `infrakata user add`." },
+                "session": { "type": "apiKey", "in": "cookie", "name": "ik_session", "description": "The browser's session after logging in on the pages. Requests that change anything must also send the page's CSRF token in the `X-CSRF-Token` header." },
                 "worker": { "type": "http", "scheme": "bearer", "description": "The server's worker token." }
             },
             "schemas": {
@@ -86,6 +88,7 @@ pub fn document() -> Value {
                     "202": { "description": "Queued.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" } } } } } },
                     "400": error_response("Malformed JSON, invalid UTF-8, a missing or unknown field."),
                     "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
                     "404": error_response("Unknown kata."),
                     "413": error_response("Source over 64 KiB or body too large."),
                     "429": error_response("Too many submissions for this user.")
@@ -98,14 +101,14 @@ pub fn document() -> Value {
                 "responses": {
                     "200": { "description": "The submission.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Submission" } } } },
                     "401": error_response("No or unknown token."),
-                    "404": error_response("No such submission of yours.")
+                    "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved).")
                 }
             } },
             "/api/submissions/{id}/events": { "get": {
                 "summary": "Server-sent events: `state` events (the Submission object) until one `verdict` event with the report.",
                 "security": bearer,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
-                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission of yours.") }
+                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved).") }
             } },
             "/api/worker/claim": { "post": {
                 "summary": "A worker waits (long poll) for a job matching its capabilities.",

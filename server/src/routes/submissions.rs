@@ -47,7 +47,7 @@ pub async fn create(
 }
 
 /// Stores a submission with its job and wakes the workers; shared by the API and the kata page's
-/// form. Refuses an over-long source (413), an unknown kata (404) and a learner over their rate
+/// form. Refuses an over-long source (413), an unknown kata (404) and a user over the rate limit
 /// (429) before storing anything.
 pub async fn enqueue(
     state: &AppState,
