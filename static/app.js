@@ -96,6 +96,12 @@
       const n = view.queue_position;
       pos.textContent = state === "queued" && n != null ? ` · ${n === 0 ? "next in line" : n + " ahead of you"}` : "";
     }
+    const wait = panel.querySelector(".wait");
+    if (wait) {
+      // "gpu worker" → "waiting for a GPU worker" (no worker that can grade it is connected).
+      const w = view.waiting_for;
+      wait.textContent = state === "queued" && w ? ` · waiting for a ${w.replace(/^\w+/, (k) => k.toUpperCase())}` : "";
+    }
   }
 
   async function loadPanel(result, id) {

@@ -7,6 +7,7 @@
 pub mod cache;
 pub mod compile;
 pub mod diagnostics;
+pub mod gpu;
 pub mod grade;
 pub mod perf;
 pub mod report;

@@ -217,6 +217,36 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
     Ok(Some(ahead))
 }
 
+/// While this submission's job is queued and no worker advertising its kind has been seen
+/// recently: what it waits for (`"gpu worker"`); `None` otherwise.
+pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, sqlx::Error> {
+    let kind: Option<String> =
+        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = ? AND state = 'queued'")
+            .bind(submission_id)
+            .fetch_optional(db)
+            .await?;
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    Ok((!super::workers::kind_connected(db, &kind).await?).then(|| format!("{kind} worker")))
+}
+
+/// `"gpu worker"` → `"GPU worker"`, as the pages say it.
+pub fn waiting_for_display(waiting_for: &str) -> String {
+    match waiting_for.split_once(' ') {
+        Some((kind, rest)) => format!("{} {rest}", kind.to_uppercase()),
+        None => waiting_for.to_string(),
+    }
+}
+
+/// Jobs of `kind` waiting for a worker.
+pub async fn queued_of_kind(db: &Db, kind: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ?")
+        .bind(kind)
+        .fetch_one(db)
+        .await
+}
+
 /// Jobs waiting, by kind, for the admin page and the queue-depth figure.
 pub async fn depth(db: &Db) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state != 'done'")

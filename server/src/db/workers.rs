@@ -3,13 +3,20 @@
 use super::{Db, now_ms};
 use serde::{Deserialize, Serialize};
 
-/// What a worker can grade. GPU details arrive with the GPU issue.
+/// What a worker can grade.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {
     pub cores: u32,
-    /// Job kinds it accepts (`cpu`, later `gpu`).
+    /// Job kinds it accepts: `cpu`, and `gpu` when it has a device (`gpu` below).
     pub kinds: Vec<String>,
+    /// Its GPU, when the probe found one (absent in what older workers send).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<graders::gpu::GpuInfo>,
 }
+
+/// A worker seen this recently counts as connected (remote workers long-poll every ≤ 60 s;
+/// built-in ones every 5 s).
+pub const CONNECTED_MS: i64 = 60_000;
 
 pub async fn seen(
     db: &Db,
@@ -60,4 +67,16 @@ pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
             last_seen,
         })
         .collect())
+}
+
+/// Whether a worker advertising `kind` was seen within the last [`CONNECTED_MS`].
+pub async fn kind_connected(db: &Db, kind: &str) -> Result<bool, sqlx::Error> {
+    let caps: Vec<String> =
+        sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= ?")
+            .bind(now_ms() - CONNECTED_MS)
+            .fetch_all(db)
+            .await?;
+    Ok(caps.iter().any(|c| {
+        serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.kinds.iter().any(|k| k == kind))
+    }))
 }

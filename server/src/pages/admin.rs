@@ -19,6 +19,8 @@ struct WorkerRow {
     builtin: bool,
     cores: String,
     kinds: String,
+    /// Its GPU (name, compute capability, memory, driver); empty for CPU-only workers.
+    gpu: String,
     last_seen: String,
     /// Seen within two long polls: it is asking for work.
     live: bool,
@@ -38,6 +40,9 @@ struct AdminPage {
     workers: Vec<WorkerRow>,
     queued: i64,
     grading: i64,
+    /// GPU jobs waiting and no GPU worker connected: the instructor should start one.
+    gpu_connected: bool,
+    gpu_queued: i64,
     packages: Vec<PackageRow>,
 }
 
@@ -62,6 +67,11 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
                 .capabilities
                 .as_ref()
                 .map_or("?".into(), |c| c.kinds.join(", ")),
+            gpu: w
+                .capabilities
+                .as_ref()
+                .and_then(|c| c.gpu.as_ref())
+                .map_or(String::new(), ToString::to_string),
             last_seen: view::ago(w.last_seen, now),
             live: now - w.last_seen < fresh_ms,
             name: w.name,
@@ -70,6 +80,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         })
         .collect();
     let (queued, grading) = jobs::counts(&state.db).await?;
+    let gpu_connected = workers::kind_connected(&state.db, "gpu").await?;
+    let gpu_queued = jobs::queued_of_kind(&state.db, "gpu").await?;
     // Lint reads each package folder from disk.
     let packages = tokio::task::spawn_blocking(|| {
         katas::catalogue::all()
@@ -91,6 +103,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         workers,
         queued,
         grading,
+        gpu_connected,
+        gpu_queued,
         packages,
     })
 }

@@ -84,6 +84,8 @@ struct Panel {
     id: i64,
     state: &'static str,
     queue_position: Option<i64>,
+    /// e.g. "GPU worker" while none that can grade it is connected.
+    waiting_for: Option<String>,
     report: Option<ReportView>,
 }
 
@@ -92,6 +94,9 @@ async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
         id: s.id,
         state: s.state.as_str(),
         queue_position: jobs::position(&state.db, s.id).await?,
+        waiting_for: jobs::waiting_for(&state.db, s.id)
+            .await?
+            .map(|w| jobs::waiting_for_display(&w)),
         report: match (&s.report, s.state) {
             (Some(r), SubState::Done) => ReportView::from_json(r),
             _ => None,

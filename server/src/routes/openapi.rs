@@ -52,12 +52,13 @@ pub fn document() -> Value {
                 },
                 "Submission": {
                     "type": "object",
-                    "description": "While not done: id, kata, mode, state, queue_position. Once done: the same report as `infrakata grade --json` (see README), plus id, state and queue_position.",
+                    "description": "While not done: id, kata, mode, state, queue_position, waiting_for. Once done: the same report as `infrakata grade --json` (see README), plus id, state, queue_position and waiting_for (null).",
                     "required": ["id", "state"],
                     "properties": {
                         "id": { "type": "integer" },
                         "state": { "$ref": "#/components/schemas/State" },
                         "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
+                        "waiting_for": { "type": ["string", "null"], "description": "While queued with no worker that can grade it connected (seen in the last 60 s): what it waits for, e.g. `gpu worker`." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
                         "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },
                         "cases": { "type": "array", "items": { "type": "object" } },

@@ -111,6 +111,7 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     body["id"] = json!(s.id);
     body["state"] = json!(s.state);
     body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
+    body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
     Ok(body)
 }
 

@@ -44,10 +44,26 @@ fn heartbeat_every(job: &Claimed) -> Duration {
     Duration::from_millis((job.lease_ms / 3).max(100) as u64)
 }
 
+/// What this machine can grade: always `cpu`; `gpu` too when the probe finds a device.
 pub fn capabilities() -> Capabilities {
+    let gpu = match graders::gpu::probe() {
+        Ok(info) => {
+            tracing::info!("GPU found: {info}");
+            Some(info)
+        }
+        Err(why) => {
+            tracing::info!("no GPU jobs here: {why}");
+            None
+        }
+    };
+    let mut kinds = vec!["cpu".to_string()];
+    if gpu.is_some() {
+        kinds.push("gpu".into());
+    }
     Capabilities {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
-        kinds: vec!["cpu".into()],
+        kinds,
+        gpu,
     }
 }
 

@@ -5,6 +5,7 @@ mod browser;
 mod cdp;
 mod chromium;
 mod faults;
+mod gpu;
 mod helpers;
 mod openapi;
 mod pages;

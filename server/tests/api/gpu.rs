@@ -1,0 +1,175 @@
+//! GPU jobs without a GPU: only workers advertising `gpu` claim them, and learners and
+//! instructors are told when none is connected. There is no GPU kata yet, so the GPU
+//! submissions are written straight into the database (a CPU kata's slug with kind `gpu`).
+
+use crate::browser::Browser;
+use crate::helpers::{TestApp, reference, spawn_idle};
+use katas::Mode;
+use server::db::users::{self, Role, User};
+use server::db::workers::{self, Capabilities};
+use server::db::{Db, jobs, submissions};
+use server::queue::{self, WorkerHello};
+use std::time::Duration;
+
+fn caps(kinds: &[&str]) -> Capabilities {
+    Capabilities {
+        cores: 4,
+        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+        gpu: kinds.contains(&"gpu").then(|| graders::gpu::GpuInfo {
+            name: "NVIDIA H200".into(),
+            compute_capability: (9, 0),
+            memory_bytes: 150_000_000_000,
+            driver_version: "13.0".into(),
+        }),
+    }
+}
+
+async fn learner(app: &TestApp, name: &str) -> (User, String) {
+    let db = &app.app.state.db;
+    let user = users::create(db, name, Role::Learner, None).await.unwrap();
+    let token = users::issue_token(db, user.id).await.unwrap();
+    (user, token)
+}
+
+async fn enqueue(db: &Db, user: &User, kind: &str) -> i64 {
+    submissions::create(
+        db,
+        user.id,
+        "fast-power",
+        kind,
+        Mode::Submit,
+        reference("fast-power"),
+    )
+    .await
+    .unwrap()
+}
+
+async fn waiting_for(app: &TestApp, token: &str, id: i64) -> serde_json::Value {
+    let body: serde_json::Value = app
+        .get(token, &format!("/api/submissions/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["state"], "queued", "{body}");
+    body["waiting_for"].clone()
+}
+
+#[tokio::test]
+async fn a_cpu_only_worker_never_gets_a_gpu_job() {
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let (user, _) = learner(&app, "gina").await;
+    // The GPU job is older: a claim that ignored kinds would take it first.
+    let gpu = enqueue(db, &user, "gpu").await;
+    let cpu = enqueue(db, &user, "cpu").await;
+
+    let (Some(job), _) = jobs::claim(db, "cpu-w", &["cpu"], 60_000).await.unwrap() else {
+        panic!("the CPU job is claimable");
+    };
+    assert_eq!(job.submission_id, cpu);
+    let (none, _) = jobs::claim(db, "cpu-w", &["cpu"], 60_000).await.unwrap();
+    assert_eq!(none, None, "a CPU-only worker got the GPU job");
+
+    // Through the protocol's claim (what built-in and remote workers call), with a long poll.
+    let hello = WorkerHello {
+        worker_id: "cpu-w".into(),
+        name: "cpu only".into(),
+        capabilities: caps(&["cpu"]),
+    };
+    let got = queue::claim(&app.app.state, &hello, false, Duration::from_millis(300))
+        .await
+        .unwrap();
+    assert_eq!(got, None, "a CPU-only worker got the GPU job");
+
+    let hello = WorkerHello {
+        worker_id: "gpu-w".into(),
+        name: "gpu".into(),
+        capabilities: caps(&["cpu", "gpu"]),
+    };
+    let got = queue::claim(&app.app.state, &hello, false, Duration::from_millis(300))
+        .await
+        .unwrap()
+        .expect("the GPU worker gets the GPU job");
+    assert_eq!(got.submission_id, gpu);
+}
+
+#[tokio::test]
+async fn a_queued_gpu_job_says_it_waits_for_a_gpu_worker() {
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let (user, token) = learner(&app, "hana").await;
+    let gpu = enqueue(db, &user, "gpu").await;
+    let cpu = enqueue(db, &user, "cpu").await;
+
+    // No worker at all.
+    assert_eq!(waiting_for(&app, &token, gpu).await, "gpu worker");
+    assert_eq!(waiting_for(&app, &token, cpu).await, "cpu worker");
+
+    // A CPU worker connects: the CPU job waits only for its turn.
+    workers::seen(db, "cpu-w", "cpu", &caps(&["cpu"]), false)
+        .await
+        .unwrap();
+    assert_eq!(waiting_for(&app, &token, gpu).await, "gpu worker");
+    assert_eq!(
+        waiting_for(&app, &token, cpu).await,
+        serde_json::Value::Null
+    );
+
+    // A GPU worker connects.
+    workers::seen(db, "gpu-w", "gpu", &caps(&["cpu", "gpu"]), false)
+        .await
+        .unwrap();
+    assert_eq!(
+        waiting_for(&app, &token, gpu).await,
+        serde_json::Value::Null
+    );
+
+    // …and is not seen for longer than a long poll allows: gone again.
+    sqlx::query("UPDATE workers SET last_seen = last_seen - ? WHERE id = 'gpu-w'")
+        .bind(workers::CONNECTED_MS + 1_000)
+        .execute(db)
+        .await
+        .unwrap();
+    assert_eq!(waiting_for(&app, &token, gpu).await, "gpu worker");
+}
+
+#[tokio::test]
+async fn pages_say_when_no_gpu_worker_is_connected() {
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let (user, _) = learner(&app, "iris").await;
+    let gpu = enqueue(db, &user, "gpu").await;
+
+    // The learner's submission page (the kata page's result panel is the same template).
+    let (secret, _) = server::db::sessions::create(db, &user).await.unwrap();
+    let b = Browser::new(&app);
+    b.set_cookie("ik_session", &secret);
+    let page = b.page(&format!("/submissions/{gpu}")).await;
+    assert!(page.contains("waiting for a GPU worker"), "{page}");
+
+    // The admin page.
+    let staff = users::create(db, "jules", Role::Instructor, None)
+        .await
+        .unwrap();
+    let (secret, _) = server::db::sessions::create(db, &staff).await.unwrap();
+    let admin = Browser::new(&app);
+    admin.set_cookie("ik_session", &secret);
+    let page = admin.page("/admin").await;
+    assert!(
+        page.contains("No GPU worker is connected: 1 GPU job waiting"),
+        "{page}"
+    );
+
+    workers::seen(db, "gpu-w", "lent H200", &caps(&["cpu", "gpu"]), false)
+        .await
+        .unwrap();
+    let page = admin.page("/admin").await;
+    assert!(!page.contains("No GPU worker is connected"), "{page}");
+    assert!(
+        page.contains("NVIDIA H200 (compute 9.0, 140 GiB, CUDA driver 13.0)"),
+        "{page}"
+    );
+    let page = b.page(&format!("/submissions/{gpu}")).await;
+    assert!(!page.contains("waiting for a GPU worker"));
+}
