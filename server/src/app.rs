@@ -70,7 +70,7 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
                 hello: WorkerHello {
                     worker_id: format!("builtin-{}-{i}", std::process::id()),
                     name: format!("built-in #{i}"),
-                    capabilities: worker::capabilities(),
+                    capabilities: worker::capabilities(i),
                 },
             });
             let grader = Arc::clone(&grader);

@@ -20,7 +20,7 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
             let hello = WorkerHello {
                 worker_id: format!("{}-{}-{i}", host.trim(), std::process::id()),
                 name: format!("{} #{i}", host.trim()),
-                capabilities: worker::capabilities(),
+                capabilities: worker::capabilities(i),
             };
             let source = Arc::new(RemoteSource::new(server, token, hello));
             loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));

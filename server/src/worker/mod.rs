@@ -44,18 +44,17 @@ fn heartbeat_every(job: &Claimed) -> Duration {
     Duration::from_millis((job.lease_ms / 3).max(100) as u64)
 }
 
-/// What this machine can grade: always `cpu`; `gpu` too when the probe finds a device.
-pub fn capabilities() -> Capabilities {
-    let gpu = match graders::gpu::probe() {
-        Ok(info) => {
-            tracing::info!("GPU found: {info}");
-            Some(info)
-        }
-        Err(why) => {
-            tracing::info!("no GPU jobs here: {why}");
-            None
-        }
-    };
+/// What worker loop `slot` of this process can grade: always `cpu`; `gpu` too when the probe
+/// finds a device — on slot 0 only, so one GPU job at a time runs on the device and its timings
+/// are not disturbed by another's kernels.
+pub fn capabilities(slot: usize) -> Capabilities {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let probed = graders::gpu::probe();
+    SAID.call_once(|| match &probed {
+        Ok(info) => tracing::info!("GPU found: {info}; GPU jobs run one at a time"),
+        Err(why) => tracing::info!("no GPU jobs here: {why}"),
+    });
+    let gpu = probed.ok().filter(|_| slot == 0);
     let mut kinds = vec!["cpu".to_string()];
     if gpu.is_some() {
         kinds.push("gpu".into());
@@ -140,4 +139,25 @@ async fn work(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_first_slot_takes_gpu_jobs() {
+        for slot in 1..3 {
+            let caps = capabilities(slot);
+            assert_eq!(caps.kinds, ["cpu"]);
+            assert_eq!(caps.gpu, None);
+        }
+        let first = capabilities(0);
+        assert!(first.kinds.contains(&"cpu".to_string()));
+        assert_eq!(
+            first.kinds.contains(&"gpu".to_string()),
+            graders::gpu::probe().is_ok()
+        );
+        assert_eq!(first.gpu, graders::gpu::probe().ok());
+    }
 }
