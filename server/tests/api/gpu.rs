@@ -173,3 +173,42 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
     let page = b.page(&format!("/submissions/{gpu}")).await;
     assert!(!page.contains("waiting for a GPU worker"));
 }
+
+#[tokio::test]
+async fn remote_workers_claim_by_kind_over_http_and_their_gpu_is_recorded() {
+    use crate::helpers::WORKER_TOKEN;
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let (user, _) = learner(&app, "kira").await;
+    let gpu = enqueue(db, &user, "gpu").await;
+    let claim = |hello: serde_json::Value| {
+        app.client
+            .post(app.url("/api/worker/claim"))
+            .bearer_auth(WORKER_TOKEN)
+            .json(&hello)
+            .send()
+    };
+
+    // A worker from before GPU support sends no `gpu` field: it still talks, gets no GPU job.
+    let old = claim(serde_json::json!({
+        "worker_id": "old", "name": "old", "capabilities": { "cores": 2, "kinds": ["cpu"] }
+    }))
+    .await
+    .unwrap();
+    assert_eq!(old.status(), 204);
+
+    let resp = claim(serde_json::json!({
+        "worker_id": "h200", "name": "lent H200", "capabilities": caps(&["cpu", "gpu"])
+    }))
+    .await
+    .unwrap();
+    assert_eq!(resp.status(), 200);
+    let job: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(job["submission_id"], gpu);
+
+    let seen = workers::list(db).await.unwrap();
+    let h200 = seen.iter().find(|w| w.id == "h200").unwrap();
+    assert_eq!(h200.capabilities, Some(caps(&["cpu", "gpu"])));
+    let old = seen.iter().find(|w| w.id == "old").unwrap();
+    assert_eq!(old.capabilities.as_ref().unwrap().gpu, None);
+}
