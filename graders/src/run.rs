@@ -237,6 +237,7 @@ fn not_run(info: &CaseInfo) -> CaseReport {
         mismatch: None,
         message: Some("not run: an earlier case stopped the program".into()),
         notes: Vec::new(),
+        device: None,
     }
 }
 

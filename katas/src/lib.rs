@@ -17,6 +17,7 @@ extern crate self as katas;
 
 pub mod catalogue;
 pub mod evaluate;
+pub mod gpu;
 pub mod layout;
 pub mod lint;
 pub mod meta;

@@ -8,10 +8,12 @@ use crate::verdict::Verdict;
 use std::path::Path;
 
 /// Verdicts a `wrong/` solution may be marked with: the ones an in-process run can tell apart.
-pub const MARKABLE: [Verdict; 3] = [
+pub const MARKABLE: [Verdict; 4] = [
     Verdict::WrongAnswer,
     Verdict::TimeLimitExceeded,
     Verdict::RuntimeError,
+    // GPU katas: a `KERNEL` that NVRTC refuses (the Rust around it must still compile).
+    Verdict::CompileError,
 ];
 
 pub const MIN_WRONG: usize = 3;
@@ -93,8 +95,15 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
                 }
                 if file != layout::LOGIC_FILE {
                     for entry in meta.iter().flat_map(|m| &m.entry_points) {
-                        if !text.contains(&format!("pub fn {entry}(")) {
-                            add(file, format!("does not define `pub fn {entry}(...)`"));
+                        // `KERNEL`-style entry points are constants (a GPU kata's CUDA source).
+                        let constant = entry.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+                        let defined = if constant {
+                            format!("pub const {entry}:")
+                        } else {
+                            format!("pub fn {entry}(")
+                        };
+                        if !text.contains(&defined) {
+                            add(file, format!("does not define `{defined} ...`"));
                         }
                     }
                 }

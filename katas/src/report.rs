@@ -21,6 +21,8 @@ pub enum Outcome {
     NotRun,
     /// Our checker failed on this case; never the solution's fault.
     InternalError,
+    /// A GPU kata's kernel source did not compile (the message is NVRTC's log).
+    CompileError,
 }
 
 impl Outcome {
@@ -34,6 +36,7 @@ impl Outcome {
             Self::OutputLimitExceeded => "output_limit_exceeded",
             Self::NotRun => "not_run",
             Self::InternalError => "internal_error",
+            Self::CompileError => "compile_error",
         }
     }
 }
@@ -50,6 +53,9 @@ pub struct CaseReport {
     /// Panic message or time-limit explanation.
     pub message: Option<String>,
     pub notes: Vec<String>,
+    /// Device timing of a GPU performance case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<crate::gpu::DeviceTiming>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,6 +93,7 @@ impl Report {
                 Outcome::MemoryLimitExceeded => Some(Verdict::MemoryLimitExceeded),
                 Outcome::OutputLimitExceeded => Some(Verdict::OutputLimitExceeded),
                 Outcome::InternalError => Some(Verdict::InternalError),
+                Outcome::CompileError => Some(Verdict::CompileError),
             })
             .unwrap_or(Verdict::Accepted);
         Self {

@@ -13,6 +13,13 @@ pub trait KataSpec: 'static {
     /// Deterministic for a given seed.
     fn cases(seed: u64) -> Vec<Case<Self::Input>>;
 
+    /// The expected output computed without running the reference, for katas whose reference
+    /// needs hardware this machine may lack (GPU katas judge from the input alone). `None`: run
+    /// the reference.
+    fn oracle(_input: &Self::Input) -> Option<Self::Output> {
+        None
+    }
+
     /// Runs `solution` on one input. Untrusted side: this is what runs inside the sandbox.
     fn solve(solution: Self::Solution, input: &Self::Input) -> Self::Output;
 
@@ -90,6 +97,16 @@ pub enum Check {
         notes: Vec<String>,
     },
     Fail(Mismatch),
+    /// Correct, with the device timing of a GPU performance case.
+    PassTimed {
+        notes: Vec<String>,
+        timing: crate::gpu::DeviceTiming,
+    },
+    /// A GPU kata's `KERNEL` did not compile (NVRTC's log) or lacks a required entry point:
+    /// the learner's compile error.
+    KernelRejected(String),
+    /// The untrusted side found no usable GPU: our infrastructure failed, not the learner.
+    Unavailable(String),
 }
 
 /// Why an output is wrong, phrased for the learner.
@@ -118,6 +135,6 @@ impl Check {
     }
 
     pub fn is_pass(&self) -> bool {
-        matches!(self, Self::Pass { .. })
+        matches!(self, Self::Pass { .. } | Self::PassTimed { .. })
     }
 }
