@@ -14,6 +14,18 @@ if ! command -v valgrind >/dev/null 2>&1; then
   fi
 fi
 
+# NVRTC (from PyPI, no GPU needed) so GPU kernels are compiled and signature-checked here too;
+# the runs themselves skip without a GPU (scripts/gpu-check.sh runs them on one).
+if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test.sh: installing pip (for NVRTC)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pip >/dev/null
+fi
+if nvrtc_lib=$(scripts/install-nvrtc.sh); then
+  export LD_LIBRARY_PATH="$nvrtc_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+else
+  echo "test.sh: NVRTC could not be installed; GPU kernel checks will skip (CI requires them)"
+fi
+
 scripts/learner-loop.sh
 
 log=$(mktemp)

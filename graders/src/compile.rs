@@ -70,7 +70,14 @@ pub fn compile(
     build.write(LEARNER_FILE, source.as_bytes())?;
     build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
-    argv.extend(sandbox.toolchain()?.rustc_flags());
+    let flags = sandbox.toolchain()?.rustc_flags();
+    if meta.kind == katas::KataKind::Gpu {
+        // The CUDA driver library cannot be loaded into a static binary: GPU runners link
+        // glibc dynamically (their sandbox has the loader; see `Profile::Gpu`).
+        argv.extend(without_crt_static(flags));
+    } else {
+        argv.extend(flags);
+    }
     argv.extend(rustc_args(toolchain));
     let job = Job {
         profile: Profile::Compile {
@@ -119,6 +126,18 @@ pub fn compile(
 }
 
 /// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
+fn without_crt_static(flags: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(flags.len());
+    for flag in flags {
+        if flag == "target-feature=+crt-static" {
+            out.pop(); // its `-C`
+        } else {
+            out.push(flag);
+        }
+    }
+    out
+}
+
 fn rustc_args(t: &Toolchain) -> Vec<String> {
     let rlib = t
         .katas_rlib

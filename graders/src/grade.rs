@@ -4,13 +4,15 @@
 use crate::GradeError;
 use crate::cache::CompileCache;
 use crate::compile::{self, Compiled};
+use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::perf;
-use crate::report::{GradeReport, Performance, Resources, Score};
+use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
 use crate::run;
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
 use katas::catalogue::CaseInfo;
-use katas::{Group, Kata, Mode, Report, Verdict};
+use katas::gpu::DeviceTiming;
+use katas::{CaseReport, Group, Kata, KataKind, Mode, Report, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -64,6 +66,12 @@ pub struct Grader {
     slots: Slots,
     /// The reference's instruction count per kata, measured once per grader.
     reference_cost: Mutex<HashMap<String, Option<u64>>>,
+    /// What GPU jobs' sandboxes get from this host.
+    gpu_host: GpuHost,
+    /// The device and its measured copy bandwidth, when this host has a GPU.
+    gpu: Option<(GpuInfo, Peak)>,
+    /// The reference's device timings per GPU kata, per performance case, measured once.
+    reference_timing: Mutex<HashMap<String, HashMap<String, DeviceTiming>>>,
 }
 
 impl Grader {
@@ -76,18 +84,31 @@ impl Grader {
         )?;
         let cache = CompileCache::new(config.cache_dir.join("bin"))
             .map_err(|e| GradeError::io("creating the compile cache", e))?;
+        let gpu = crate::gpu::probe()
+            .ok()
+            .and_then(|info| katas::gpu::measure_peak().ok().map(|peak| (info, peak)));
         Ok(Self {
             sandbox,
             toolchain,
             cache,
             slots: Slots::new(config.parallel.max(1)),
             reference_cost: Mutex::new(HashMap::new()),
+            gpu_host: GpuHost::discover(&config.workspace_root),
+            gpu,
+            reference_timing: Mutex::new(HashMap::new()),
         })
     }
 
     /// What the sandbox enforces on this host, for start-up logs.
     pub fn describe(&self) -> String {
-        self.sandbox.describe()
+        let mut text = self.sandbox.describe();
+        if let Some((info, peak)) = &self.gpu {
+            text.push_str(&format!(
+                "; GPU {info}, copy bandwidth {:.0} GB/s",
+                peak.copy_bytes_per_s / 1e9
+            ));
+        }
+        text
     }
 
     /// Grades `source` for the kata `slug`. `Err` only for bad requests (unknown kata, source
@@ -160,14 +181,35 @@ impl Grader {
             ),
         };
         progress(Stage::Running);
-        let ran = run::run(&self.sandbox, kata, &binary, &selected, katas::DEFAULT_SEED)?;
+        let is_gpu = kata.meta().kind == KataKind::Gpu;
+        // GPU katas get fresh inputs every grading, from a seed the submission cannot know
+        // when it is written; CPU katas keep the default so instruction counts compare.
+        let seed = if is_gpu {
+            fastrand::u64(..)
+        } else {
+            katas::DEFAULT_SEED
+        };
+        let ran = run::run(
+            &self.sandbox,
+            kata,
+            &binary,
+            &selected,
+            seed,
+            &self.gpu_host,
+        )?;
         resources.run_wall_ms = ms(ran.wall);
         resources.run_cpu_ms = ms(ran.cpu);
         resources.peak_memory_bytes = ran.peak_memory_bytes;
         let judged = Report::from_cases(slug, ran.cases);
-        let performance = if judged.verdict == Verdict::Accepted && mode == Mode::Submit {
+        let measure = judged.verdict == Verdict::Accepted && mode == Mode::Submit;
+        let performance = if measure && !is_gpu {
             progress(Stage::Measuring);
             self.performance(kata, &binary, &selected)?
+        } else {
+            None
+        };
+        let gpu_performance = if measure && is_gpu {
+            Some(self.gpu_performance(kata, &judged.cases, &selected)?)
         } else {
             None
         };
@@ -186,7 +228,96 @@ impl Grader {
             resources,
             message: ran.message,
             output: ran.output,
+            gpu_performance,
         })
+    }
+}
+
+impl Grader {
+    /// Device timings of an accepted GPU solution against the device's peak and the
+    /// reference kernel (timed once per grader, the same way).
+    fn gpu_performance(
+        &self,
+        kata: &dyn Kata,
+        cases: &[CaseReport],
+        selected: &[CaseInfo],
+    ) -> Result<GpuPerformance, GradeError> {
+        let slug = kata.meta().slug.clone();
+        let known = self
+            .reference_timing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&slug)
+            .cloned();
+        let reference = match known {
+            Some(timings) => timings,
+            None => {
+                let timings = self.reference_timings(kata, selected)?;
+                self.reference_timing
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(slug, timings.clone());
+                timings
+            }
+        };
+        let peak = self.gpu.as_ref().map(|(_, peak)| *peak);
+        Ok(GpuPerformance {
+            device: self.gpu.as_ref().map(|(info, _)| info.clone()),
+            peak,
+            cases: cases
+                .iter()
+                .filter_map(|c| {
+                    let timing = c.device.clone()?;
+                    let speed =
+                        katas::gpu::timing::speed(&timing, peak.as_ref(), reference.get(&c.name));
+                    Some(GpuCaseSpeed {
+                        case: c.name.clone(),
+                        timing,
+                        speed,
+                    })
+                })
+                .collect(),
+        })
+    }
+
+    fn reference_timings(
+        &self,
+        kata: &dyn Kata,
+        selected: &[CaseInfo],
+    ) -> Result<HashMap<String, DeviceTiming>, GradeError> {
+        let timed: Vec<CaseInfo> = selected
+            .iter()
+            .filter(|c| c.group == Group::Performance)
+            .cloned()
+            .collect();
+        let path = match compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            kata.meta(),
+            kata.package().reference,
+        )? {
+            Compiled::Binary { path, .. } => path,
+            Compiled::Failed { diagnostics, .. } => {
+                return Err(GradeError::Internal(format!(
+                    "the reference of `{}` does not compile: {diagnostics:?}",
+                    kata.meta().slug
+                )));
+            }
+        };
+        let ran = run::run(
+            &self.sandbox,
+            kata,
+            &path,
+            &timed,
+            fastrand::u64(..),
+            &self.gpu_host,
+        )?;
+        Ok(ran
+            .cases
+            .into_iter()
+            .filter_map(|c| c.device.map(|t| (c.name, t)))
+            .collect())
     }
 }
 

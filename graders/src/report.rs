@@ -22,6 +22,26 @@ pub struct GradeReport {
     pub message: Option<String>,
     /// The start of what the solution printed, if anything.
     pub output: Option<String>,
+    /// For accepted GPU `submit`s: device timings of the performance cases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_performance: Option<GpuPerformance>,
+}
+
+/// How fast an accepted GPU solution ran, case by case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GpuPerformance {
+    /// The device it ran on.
+    pub device: Option<katas::gpu::GpuInfo>,
+    /// What "% of peak" means here: the worker's measurement at start.
+    pub peak: Option<katas::gpu::Peak>,
+    pub cases: Vec<GpuCaseSpeed>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GpuCaseSpeed {
+    pub case: String,
+    pub timing: katas::gpu::DeviceTiming,
+    pub speed: katas::gpu::Speed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +102,7 @@ impl GradeReport {
             resources,
             message,
             output: None,
+            gpu_performance: None,
         }
     }
 }

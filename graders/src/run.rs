@@ -3,10 +3,11 @@
 //! the kata's checker.
 
 use crate::GradeError;
+use crate::gpu::GpuHost;
 use crate::sandbox::{self, ExitStatus, Job, LimitHit, Profile, Sandbox, Watch};
 use katas::catalogue::CaseInfo;
 use katas::runner::{Frame, FrameReader, RunRequest};
-use katas::{CaseReport, Kata, Outcome};
+use katas::{CaseReport, Kata, KataKind, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -68,6 +69,7 @@ pub fn run(
     binary: &Path,
     selected: &[CaseInfo],
     seed: u64,
+    gpu: &GpuHost,
 ) -> Result<RunResult, GradeError> {
     let meta = kata.meta();
     let limits = &meta.limits;
@@ -82,19 +84,36 @@ pub fn run(
         .map_err(|e| GradeError::Internal(format!("encoding the request: {e}")))?;
     let case_limit = Duration::from_millis(limits.case_time_ms);
     let output_budget = (limits.output_kb as usize) << 10;
+    let is_gpu = meta.kind == KataKind::Gpu;
+    let (profile, env) = if is_gpu {
+        (
+            Profile::Gpu {
+                program: binary.to_path_buf(),
+                libraries: gpu.libraries.clone(),
+                devices: gpu.devices.clone(),
+            },
+            vec![("LD_LIBRARY_PATH".to_string(), gpu.library_path())],
+        )
+    } else {
+        (
+            Profile::Run {
+                program: binary.to_path_buf(),
+            },
+            Vec::new(),
+        )
+    };
     let job = Job {
-        profile: Profile::Run {
-            program: binary.to_path_buf(),
-        },
+        profile,
         argv: vec!["/prog".into()],
-        env: Vec::new(),
+        env,
         cwd: PathBuf::from("/tmp"),
         stdin,
         limits: sandbox::Limits {
             wall: SETUP_ALLOWANCE + case_limit * (selected.len() as u32 + 1),
             cpu: Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE,
             memory_bytes: limits.memory_mb << 20,
-            address_space_bytes: Some((limits.memory_mb << 20) * 4 + (1 << 30)),
+            // The CUDA driver reserves address space for the device's whole memory.
+            address_space_bytes: (!is_gpu).then(|| (limits.memory_mb << 20) * 4 + (1 << 30)),
             pids: limits.max_threads + 2,
             stdout_bytes: FRAME_BYTES + output_budget,
             stderr_bytes: output_budget,
@@ -199,11 +218,11 @@ pub fn run(
             Some((result, at)) => {
                 let ms = at.saturating_duration_since(previous).as_secs_f64() * 1e3;
                 previous = at;
-                cases.push(kata.judge(info.index, result, ms));
+                cases.push(kata.judge(seed, info.index, result, ms));
             }
             None => {
                 stopped = true;
-                let mut report = kata.judge(info.index, Err(String::new()), 0.0);
+                let mut report = kata.judge(seed, info.index, Err(String::new()), 0.0);
                 report.outcome = ended.0;
                 report.message = Some(ended.1.clone());
                 cases.push(report);

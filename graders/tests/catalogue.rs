@@ -41,7 +41,13 @@ fn trials() -> Vec<Trial> {
         let slug = kata.meta().slug.clone();
         out.push(Trial::test(format!("{slug}::reference"), move || {
             let report = grade(kata, kata.package().reference, Mode::Submit)?;
+            if let Some(skip) = cannot_run_here(&report, Verdict::Accepted) {
+                return skip;
+            }
             expect(&report, Verdict::Accepted)?;
+            if kata.meta().kind == katas::KataKind::Gpu {
+                return gpu_reference_figures(&report);
+            }
             let perf = report
                 .performance
                 .as_ref()
@@ -57,19 +63,74 @@ fn trials() -> Vec<Trial> {
             Ok(())
         }));
         out.push(Trial::test(format!("{slug}::starter"), move || {
-            expect(
-                &grade(kata, kata.package().starter, Mode::Run)?,
-                Verdict::RuntimeError,
-            )
+            let report = grade(kata, kata.package().starter, Mode::Run)?;
+            if let Some(skip) = cannot_run_here(&report, Verdict::RuntimeError) {
+                return skip;
+            }
+            expect(&report, Verdict::RuntimeError)
         }));
         for wrong in kata.package().wrong {
             out.push(Trial::test(
                 format!("{slug}::wrong::{}", wrong.name),
-                move || expect(&grade(kata, wrong.source, Mode::Submit)?, wrong.expected),
+                move || {
+                    let report = grade(kata, wrong.source, Mode::Submit)?;
+                    if let Some(skip) = cannot_run_here(&report, wrong.expected) {
+                        return skip;
+                    }
+                    expect(&report, wrong.expected)
+                },
             ));
         }
     }
     out
+}
+
+/// A GPU kata graded where its sandbox found no device (or no NVRTC): skip, saying why, unless
+/// the run is required here. Reaching this point means the runner was built, started in the
+/// GPU sandbox and (with NVRTC) compiled the kernel there.
+fn cannot_run_here(report: &graders::GradeReport, expected: Verdict) -> Option<Result<(), Failed>> {
+    if report.verdict != Verdict::InternalError || expected == Verdict::InternalError {
+        return None;
+    }
+    let missing = report
+        .cases
+        .iter()
+        .find_map(|c| katas::gpu::Unavailable::from_message(c.message.as_deref()?))?;
+    if missing.is_required() {
+        return Some(Err(format!(
+            "this run is required here, but: {}",
+            missing.why
+        )
+        .into()));
+    }
+    println!("{}", missing.skip_note());
+    Some(Ok(()))
+}
+
+/// The reference timed against itself: every performance case has a device timing, nothing
+/// is suspect, and the speedup over itself is near 1.
+fn gpu_reference_figures(report: &graders::GradeReport) -> Result<(), Failed> {
+    let perf = report
+        .gpu_performance
+        .as_ref()
+        .ok_or("an accepted GPU submit has device timings")?;
+    if perf.cases.is_empty() {
+        return Err("no timed performance case".into());
+    }
+    for case in &perf.cases {
+        println!(
+            "{}: {} ({:.1}% of peak), {:.2}× the reference",
+            case.case,
+            case.speed.rate_text,
+            case.speed.percent_of_peak.unwrap_or(f64::NAN),
+            case.speed.speedup_over_reference.unwrap_or(f64::NAN)
+        );
+        let speedup = case.speed.speedup_over_reference.unwrap_or(0.0);
+        if case.speed.suspect || !(0.5..=2.0).contains(&speedup) {
+            return Err(format!("the reference against itself: {case:?}").into());
+        }
+    }
+    Ok(())
 }
 
 fn grade(kata: &dyn Kata, source: &str, mode: Mode) -> Result<graders::GradeReport, Failed> {

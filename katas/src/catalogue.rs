@@ -10,7 +10,7 @@ use crate::spec::{KataSpec, Mode};
 use crate::statement::Statement;
 use crate::verdict::Verdict;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The files of a package, embedded at build time.
 #[derive(Debug)]
@@ -49,8 +49,9 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
     /// The cases, in run order, for the default seed; `Err` if the kata itself is broken.
     fn case_list(&self) -> Result<Vec<CaseInfo>, String>;
-    /// Trusted side: judges what a sandboxed run produced for case `index`.
-    fn judge(&self, index: usize, result: CaseResult, time_ms: f64) -> CaseReport;
+    /// Trusted side: judges what a sandboxed run produced for case `index` of the cases made
+    /// from `seed` (the grader's seed: the default, or a fresh secret one for GPU katas).
+    fn judge(&self, seed: u64, index: usize, result: CaseResult, time_ms: f64) -> CaseReport;
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
@@ -73,6 +74,7 @@ pub struct Entry<S: KataSpec> {
     wrong: &'static [S::Solution],
     meta: OnceLock<KataMeta>,
     trial: OnceLock<Result<Arc<Trial<S>>, String>>,
+    seeded: Mutex<Option<(u64, Arc<Trial<S>>)>>,
 }
 
 impl<S: KataSpec> std::fmt::Debug for Entry<S> {
@@ -98,6 +100,7 @@ impl<S: KataSpec> Entry<S> {
             wrong,
             meta: OnceLock::new(),
             trial: OnceLock::new(),
+            seeded: Mutex::new(None),
         }
     }
 
@@ -118,6 +121,22 @@ impl<S: KataSpec> Entry<S> {
                 Report::internal_error(&self.meta().slug, format!("the kata is broken: {why}"))
             }
         }
+    }
+
+    /// Cases and expected outputs for another seed; the last one is kept (a grading judges
+    /// all its cases with one seed).
+    fn seeded_trial(&self, seed: u64) -> Arc<Trial<S>> {
+        let mut last = self.seeded.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((s, trial)) = last.as_ref()
+            && *s == seed
+        {
+            return trial.clone();
+        }
+        let trial = Trial::prepare(self.reference, seed)
+            .map(Arc::new)
+            .unwrap_or_else(|why| panic!("judge called on a broken kata: {why}"));
+        *last = Some((seed, trial.clone()));
+        trial
     }
 
     pub fn reference(&self) -> S::Solution {
@@ -156,10 +175,14 @@ impl<S: KataSpec> Kata for Entry<S> {
             .collect())
     }
 
-    fn judge(&self, index: usize, result: CaseResult, time_ms: f64) -> CaseReport {
-        let trial = match self.trial() {
-            Ok(trial) => trial,
-            Err(why) => panic!("judge called on a broken kata: {why}"),
+    fn judge(&self, seed: u64, index: usize, result: CaseResult, time_ms: f64) -> CaseReport {
+        let trial = if seed == crate::DEFAULT_SEED {
+            match self.trial() {
+                Ok(trial) => trial.clone(),
+                Err(why) => panic!("judge called on a broken kata: {why}"),
+            }
+        } else {
+            self.seeded_trial(seed)
         };
         let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
         judge::<S>(

@@ -139,24 +139,18 @@ fn cannot_run_here(kata: &dyn Kata, report: &Report) -> Option<Result<(), Failed
     if kata.meta().kind != KataKind::Gpu || report.verdict != Verdict::InternalError {
         return None;
     }
-    let why = report
+    let missing = report
         .cases
         .iter()
-        .find_map(|c| c.message.clone())
-        .unwrap_or_default();
-    if !why.contains("no usable GPU") {
-        return None;
+        .find_map(|c| katas::gpu::Unavailable::from_message(c.message.as_deref()?))?;
+    if missing.is_required() {
+        return Some(Err(format!(
+            "this run is required here, but: {}",
+            missing.why
+        )
+        .into()));
     }
-    let no_nvrtc = why.contains("libnvrtc");
-    let env = |name: &str| std::env::var(name).is_ok_and(|v| v == "1");
-    if katas::gpu::required() || (no_nvrtc && env("INFRAKATA_CI")) {
-        return Some(Err(format!("this run is required here, but: {why}").into()));
-    }
-    if no_nvrtc {
-        println!("skipping: {why} (scripts/install-nvrtc.sh installs it)");
-    } else {
-        println!("kernel compiled and its signature checked; skipping the run: {why}");
-    }
+    println!("{}", missing.skip_note());
     Some(Ok(()))
 }
 

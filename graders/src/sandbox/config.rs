@@ -72,6 +72,17 @@ pub enum Profile {
     /// helpers), `subset=pid` (no sysctls, no kernel or hardware files), nosuid/nodev/noexec,
     /// and Landlock grants it read only (no `/proc/self/mem` writes, no `/proc/*/attr`).
     Run { program: PathBuf },
+    /// A dynamically linked program that uses the GPU (a GPU kata's runner: the CUDA driver
+    /// library cannot be loaded into a static binary). As `Run`, plus: `/usr` read-only with
+    /// the host's `/lib*` links (the dynamic loader and libc), each of `libraries` (host
+    /// folders holding the driver library and NVRTC, found by the trusted side) read-only at
+    /// the same path, each of `devices` (`/dev/nvidia*`) as a device node, and a `/proc` that
+    /// also shows `/proc/driver/nvidia`. Threads but no processes; no network.
+    Gpu {
+        program: PathBuf,
+        libraries: Vec<PathBuf>,
+        devices: Vec<PathBuf>,
+    },
 }
 
 /// One process to run to completion.

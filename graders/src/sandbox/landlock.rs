@@ -32,6 +32,7 @@ fn rights(access: Access, is_dir: bool) -> BitFlags<AccessFs> {
                     | AccessFs::MakeSock
                     | AccessFs::MakeSym)
         }
+        Access::Device => AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::IoctlDev,
     };
     // A rule on a file may carry only file rights (else the kernel rejects the rule).
     if is_dir {

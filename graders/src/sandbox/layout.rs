@@ -26,6 +26,27 @@ impl Layout {
         self.landlock.push((inside.into(), access));
     }
 
+    /// `/usr` read-only and the host's `/lib`, `/lib64`, `/bin`: links into `/usr` on
+    /// merged-/usr systems (Debian since bookworm), read-only directories elsewhere.
+    fn usr_and_links(&mut self) -> Result<(), SandboxError> {
+        self.bind(Path::new("/usr"), "/usr", Access::ReadExec);
+        for top in ["/lib", "/lib64", "/bin"] {
+            match fs::symlink_metadata(top) {
+                Ok(m) if m.is_symlink() => {
+                    let target = fs::read_link(top)
+                        .map_err(|e| SandboxError::io(format!("readlink {top}"), e))?;
+                    self.mounts.push(Mount::Symlink {
+                        target,
+                        inside: top.into(),
+                    });
+                }
+                Ok(m) if m.is_dir() => self.bind(Path::new(top), top, Access::ReadExec),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// tmpfs `/tmp` (its pages count against the group's memory, so its size is the
     /// memory limit) and the job's own `/proc`.
     fn tmp_and_proc(&mut self, memory_bytes: u64) {
@@ -59,29 +80,42 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             let toolchain = toolchain.ok_or_else(|| invalid("compile job without toolchain"))?;
             l.syscalls = Syscalls::Compile;
             l.bind(&toolchain.sysroot, SYSROOT_INSIDE, Access::ReadExec);
-            l.bind(Path::new("/usr"), "/usr", Access::ReadExec);
-            // Recreate the host's /lib, /lib64, /bin: links into /usr on merged-/usr
-            // systems (Debian since bookworm), read-only directories elsewhere.
-            for top in ["/lib", "/lib64", "/bin"] {
-                match fs::symlink_metadata(top) {
-                    Ok(m) if m.is_symlink() => {
-                        let target = fs::read_link(top)
-                            .map_err(|e| SandboxError::io(format!("readlink {top}"), e))?;
-                        l.mounts.push(Mount::Symlink {
-                            target,
-                            inside: top.into(),
-                        });
-                    }
-                    Ok(m) if m.is_dir() => l.bind(Path::new(top), top, Access::ReadExec),
-                    _ => {}
-                }
-            }
+            l.usr_and_links()?;
             l.bind(build_dir, BUILD_INSIDE, Access::ReadWrite);
             for (host, inside) in read_only {
                 let inside = inside_path(inside)?;
                 l.bind(host, &inside, Access::Read);
             }
             l.tmp_and_proc(job.limits.memory_bytes);
+        }
+        Profile::Gpu {
+            program,
+            libraries,
+            devices,
+        } => {
+            l.syscalls = Syscalls::Gpu;
+            l.bind(program, "/prog", Access::ReadExec);
+            l.usr_and_links()?;
+            for dir in libraries.iter().filter(|d| !d.starts_with("/usr")) {
+                l.bind(dir, &inside_path(dir)?, Access::ReadExec);
+            }
+            for dev in devices {
+                let inside = inside_path(dev)?;
+                l.mounts.push(Mount::Device {
+                    host: dev.clone(),
+                    inside: inside.clone().into(),
+                });
+                l.landlock.push((inside.into(), Access::Device));
+            }
+            l.mounts.push(Mount::Tmpfs {
+                inside: "/tmp".into(),
+                bytes: job.limits.memory_bytes,
+            });
+            l.landlock.push(("/tmp".into(), Access::ReadWrite));
+            l.mounts.push(Mount::ProcWithDriver {
+                inside: "/proc".into(),
+            });
+            l.landlock.push(("/proc".into(), Access::Read));
         }
     }
     Ok(l)
@@ -146,6 +180,36 @@ pub(crate) fn validate(job: &Job) -> Result<(), SandboxError> {
                     "{} is not a regular file",
                     program.display()
                 )));
+            }
+        }
+        Profile::Gpu {
+            program,
+            libraries,
+            devices,
+        } => {
+            if !trusted(program)?.is_file() {
+                return Err(invalid(format!(
+                    "{} is not a regular file",
+                    program.display()
+                )));
+            }
+            for dir in libraries {
+                inside_path(dir)?;
+                if !fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+                    return Err(invalid(format!("{} is not a directory", dir.display())));
+                }
+            }
+            for dev in devices {
+                use std::os::unix::fs::FileTypeExt;
+                inside_path(dev)?;
+                let m = fs::metadata(dev)
+                    .map_err(|e| SandboxError::io(dev.display().to_string(), e))?;
+                if !dev.starts_with("/dev/") || !m.file_type().is_char_device() {
+                    return Err(invalid(format!(
+                        "{} is not a character device under /dev",
+                        dev.display()
+                    )));
+                }
             }
         }
         Profile::Compile {

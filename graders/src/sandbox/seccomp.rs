@@ -159,6 +159,53 @@ const COMPILE_EXTRA: &[i64] = &[
     libc::SYS_sched_setaffinity,
 ];
 
+/// What the CUDA driver library and NVRTC add to a run (threads, the driver's event and
+/// memory-policy calls, library loading). No process creation, no sockets.
+const GPU_EXTRA: &[i64] = &[
+    libc::SYS_open,
+    libc::SYS_access,
+    libc::SYS_faccessat,
+    libc::SYS_faccessat2,
+    libc::SYS_stat,
+    libc::SYS_lstat,
+    libc::SYS_statfs,
+    libc::SYS_fstatfs,
+    libc::SYS_dup2,
+    libc::SYS_pipe,
+    libc::SYS_select,
+    libc::SYS_pselect6,
+    libc::SYS_eventfd2,
+    libc::SYS_epoll_create1,
+    libc::SYS_epoll_ctl,
+    libc::SYS_epoll_wait,
+    libc::SYS_epoll_pwait,
+    libc::SYS_rt_sigtimedwait,
+    libc::SYS_sysinfo,
+    libc::SYS_getrlimit,
+    libc::SYS_prctl,
+    libc::SYS_getpriority,
+    libc::SYS_setpriority,
+    libc::SYS_mincore,
+    libc::SYS_memfd_create,
+    libc::SYS_mlock,
+    libc::SYS_munlock,
+    libc::SYS_get_mempolicy,
+    libc::SYS_set_mempolicy,
+    libc::SYS_mbind,
+    libc::SYS_getcpu,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_sched_getparam,
+    libc::SYS_sched_getscheduler,
+    libc::SYS_sched_get_priority_max,
+    libc::SYS_sched_get_priority_min,
+    libc::SYS_getdents,
+    libc::SYS_fadvise64,
+    libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmdt,
+    libc::SYS_shmctl,
+];
+
 const NAMESPACE_FLAGS: u64 = (libc::CLONE_NEWUSER
     | libc::CLONE_NEWNS
     | libc::CLONE_NEWPID
@@ -189,8 +236,11 @@ pub(crate) fn program(syscalls: Syscalls) -> Result<BpfProgram, String> {
     let mut rules = BTreeMap::new();
     allow(&mut rules, RUN);
     let thread = libc::CLONE_THREAD as u64;
+    if syscalls == Syscalls::Gpu {
+        allow(&mut rules, GPU_EXTRA);
+    }
     match syscalls {
-        Syscalls::Run => {
+        Syscalls::Run | Syscalls::Gpu => {
             // Threads only: CLONE_THREAD set and no namespace flag, so no fork.
             rules.insert(
                 libc::SYS_clone,
@@ -229,9 +279,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_profiles_compile() {
+    fn every_profile_compiles() {
         let run = program(Syscalls::Run).expect("run filter");
         let compile = program(Syscalls::Compile).expect("compile filter");
         assert!(compile.len() > run.len());
+        let gpu = program(Syscalls::Gpu).expect("gpu filter");
+        assert!(gpu.len() > run.len());
     }
 }

@@ -39,6 +39,12 @@ pub(crate) enum Mount {
     Proc { inside: PathBuf },
     /// `inside -> target`, recreating the host's merged-/usr links.
     Symlink { target: PathBuf, inside: PathBuf },
+    /// A GPU device node bound at `inside`: read-write, nosuid, noexec, and (alone among the
+    /// mounts) without nodev, or the device could not be opened.
+    Device { host: PathBuf, inside: PathBuf },
+    /// procfs as in `Proc` but without `subset=pid`: the NVIDIA driver library reads
+    /// `/proc/driver/nvidia`. GPU runs only.
+    ProcWithDriver { inside: PathBuf },
 }
 
 /// Landlock rights on one path inside the sandbox.
@@ -48,6 +54,8 @@ pub(crate) enum Access {
     ReadExec,
     /// Everything needed to create, write and remove files; never execute.
     ReadWrite,
+    /// A device node: read, write and ioctl.
+    Device,
 }
 
 /// Which seccomp allow-list the program gets.
@@ -55,6 +63,8 @@ pub(crate) enum Access {
 pub(crate) enum Syscalls {
     Run,
     Compile,
+    /// Run plus what the CUDA driver and NVRTC use; threads, never processes.
+    Gpu,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -31,8 +31,20 @@ pub const POW_MOD: KernelSig = KernelSig {
                   unsigned long long modulus, int n)",
 };
 
-/// The trusted value, by square-and-multiply in `u128` (independent of any kernel).
+/// The trusted value, by square-and-multiply (independent of any kernel): in `u64` when the
+/// modulus fits 32 bits (every case), else in `u128`.
 pub fn pow_mod(base: u64, exponent: u64, modulus: u64) -> u64 {
+    if modulus <= u64::from(u32::MAX) {
+        let (mut acc, mut b, mut e) = (1 % modulus, base % modulus, exponent);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc * b % modulus;
+            }
+            b = b * b % modulus;
+            e >>= 1;
+        }
+        return acc;
+    }
     let m = u128::from(modulus);
     let (mut acc, mut b, mut e) = (1 % m, u128::from(base) % m, exponent);
     while e > 0 {
@@ -98,9 +110,9 @@ impl GpuKata for Kata {
                 shape((1 << 20) + 1, 4_294_967_279, u64::MAX),
             ),
             Case::new(
-                "2^24 elements, 64-bit exponents",
+                "2^22 elements, 64-bit exponents",
                 Group::Performance,
-                shape(1 << 24, 4_294_967_291, u64::MAX),
+                shape(1 << 22, 4_294_967_291, u64::MAX),
             ),
         ]
     }
@@ -191,5 +203,83 @@ mod tests {
         assert_eq!(pow_mod(0, 0, 13), 1);
         assert_eq!(pow_mod(5, u64::MAX, 2), 1);
         assert_eq!(pow_mod(u64::MAX, 2, u32::MAX as u64), 0);
+    }
+
+    use katas::KataSpec;
+    use katas::gpu::harness::{Ran, TimedRun};
+    use katas::gpu::{GpuCase, GpuOutput};
+
+    /// What a correct device would send back for `case`, computed with the CPU oracle.
+    fn correct_output(case: &GpuCase<Shape>) -> GpuOutput<u64, ()> {
+        let at = |r: u32, i: usize| {
+            let inputs = Kata::inputs(&case.shape, &mut katas::gpu::harness::run_rng(case.seed, r));
+            let (HostBuf::U64(b), HostBuf::U64(e)) = (&inputs[0], &inputs[1]) else {
+                unreachable!()
+            };
+            pow_mod(b[i], e[i], case.shape.modulus)
+        };
+        let run = |r: u32| (0..case.shape.n).map(|i| at(r, i)).collect::<Vec<u64>>();
+        let timed = (1..=case.timed_runs)
+            .map(|r| {
+                let inputs =
+                    Kata::inputs(&case.shape, &mut katas::gpu::harness::run_rng(case.seed, r));
+                let (HostBuf::U64(b), HostBuf::U64(e)) = (&inputs[0], &inputs[1]) else {
+                    unreachable!()
+                };
+                TimedRun {
+                    ms: 1.0,
+                    samples: katas::gpu::harness::sample_positions(case.seed, r, case.shape.n)
+                        .into_iter()
+                        .map(|i| (i as u64, pow_mod(b[i], e[i], case.shape.modulus)))
+                        .collect(),
+                    input_changed: None,
+                }
+            })
+            .collect();
+        GpuOutput::Ran(Ran {
+            values: run(0),
+            input_changed: None,
+            log: (),
+            timed,
+        })
+    }
+
+    #[test]
+    fn the_trusted_check_accepts_correct_output_and_catches_poison_and_stale_samples() {
+        let cases = Spec::cases(0xC0FFEE);
+        let unused = GpuOutput::Unavailable(String::new());
+        let small = &cases[2].input;
+        let good = correct_output(small);
+        assert!(Spec::check(small, &unused, &good).is_pass());
+        let GpuOutput::Ran(ran) = &good else {
+            unreachable!()
+        };
+        let mut wrong = ran.clone();
+        wrong.values[5] ^= 1;
+        assert!(!Spec::check(small, &unused, &GpuOutput::Ran(wrong)).is_pass());
+        let mut poisoned = ran.clone();
+        poisoned.values[0] = u64::MAX;
+        assert!(!Spec::check(small, &unused, &GpuOutput::Ran(poisoned)).is_pass());
+        let mut touched = ran.clone();
+        touched.input_changed = Some((0, 3, "1".into(), "2".into()));
+        assert!(!Spec::check(small, &unused, &GpuOutput::Ran(touched)).is_pass());
+
+        // The performance case: timed runs pass with fresh-input samples, and a run that
+        // returned the first run's answers (a cache) fails.
+        let perf = &cases.last().unwrap().input;
+        assert!(perf.timed_runs > 0);
+        let good = correct_output(perf);
+        assert!(matches!(
+            Spec::check(perf, &unused, &good),
+            katas::Check::PassTimed { .. }
+        ));
+        let GpuOutput::Ran(mut stale) = good else {
+            unreachable!()
+        };
+        let first = stale.values.clone();
+        for (i, v) in &mut stale.timed[3].samples {
+            *v = first[*i as usize];
+        }
+        assert!(!Spec::check(perf, &unused, &GpuOutput::Ran(stale)).is_pass());
     }
 }

@@ -352,11 +352,29 @@ pub enum Arg {
 /// The buffers of one run, on the device.
 pub(crate) struct Buffers {
     bufs: Vec<DevBuf>,
+    /// Buffers below this index are the run's inputs and output; above are scratch buffers,
+    /// kept between the runs of a case and handed out again in the same order.
+    fixed: usize,
+    next_scratch: usize,
 }
 
 impl Buffers {
     pub fn new() -> Self {
-        Self { bufs: Vec::new() }
+        Self {
+            bufs: Vec::new(),
+            fixed: 0,
+            next_scratch: 0,
+        }
+    }
+
+    /// Called once inputs and output are uploaded, and before each run: scratch buffers the
+    /// previous run allocated are reused (poisoned again) instead of allocated anew, so no
+    /// allocation happens inside a timed run after the first.
+    pub fn start_run(&mut self) {
+        if self.fixed == 0 {
+            self.fixed = self.bufs.len();
+        }
+        self.next_scratch = self.fixed;
     }
 
     pub fn upload(&mut self, gpu: &Gpu, host: &HostBuf) -> Result<Buf, GpuError> {
@@ -547,6 +565,15 @@ impl Buffers {
 
     /// A new buffer of `len` elements of the same type as `like`, poisoned.
     pub fn scratch(&mut self, gpu: &Gpu, like: Buf, len: usize) -> Result<Buf, GpuError> {
+        let reuse = self.next_scratch;
+        if let Some(existing) = self.bufs.get(reuse)
+            && existing.len() == len
+            && std::mem::discriminant(existing) == std::mem::discriminant(&self.bufs[like.0])
+        {
+            self.next_scratch += 1;
+            self.poison(gpu, Buf(reuse))?;
+            return Ok(Buf(reuse));
+        }
         let s = &gpu.stream;
         let e = |e| GpuError::driver("allocating a scratch buffer", e);
         let buf = match &self.bufs[like.0] {
@@ -555,8 +582,13 @@ impl Buffers {
             DevBuf::I32(_) => DevBuf::I32(s.alloc_zeros(len).map_err(e)?),
             DevBuf::U64(_) => DevBuf::U64(s.alloc_zeros(len).map_err(e)?),
         };
+        // A run that asks for something else than the last one did: drop the old scratch.
+        if self.fixed > 0 {
+            self.bufs.truncate(reuse.max(self.fixed));
+        }
         self.bufs.push(buf);
         let b = Buf(self.bufs.len() - 1);
+        self.next_scratch = self.bufs.len();
         self.poison(gpu, b)?;
         Ok(b)
     }

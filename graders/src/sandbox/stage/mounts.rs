@@ -115,6 +115,33 @@ pub(super) fn build_root(spec: &StageSpec) -> Result<(), String> {
                     "proc",
                 )?;
             }
+            Mount::Device { host, inside: dst } => {
+                let dst = inside(root, dst);
+                bind(host, &dst, true)?;
+                // `bind` made it nodev; a device node is useless so: remount without.
+                let flags = MsFlags::MS_BIND
+                    | MsFlags::MS_REMOUNT
+                    | MsFlags::MS_NOSUID
+                    | MsFlags::MS_NOEXEC;
+                step(
+                    mount(NONE, &dst, NONE, flags, NONE),
+                    &format!("remount device {}", dst.display()),
+                )?;
+            }
+            Mount::ProcWithDriver { inside: dst } => {
+                let dst = inside(root, dst);
+                mkdirs(&dst)?;
+                step(
+                    mount(
+                        Some("proc"),
+                        &dst,
+                        Some("proc"),
+                        hardened,
+                        Some("hidepid=invisible"),
+                    ),
+                    "proc",
+                )?;
+            }
             Mount::Symlink {
                 target,
                 inside: dst,
