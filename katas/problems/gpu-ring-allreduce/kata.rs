@@ -1,0 +1,673 @@
+//! Cases and checker for `gpu-ring-allreduce`: N ranks, each a slice of one device buffer, sum
+//! their vectors with a ring all-reduce.
+//!
+//! The learner writes the schedule ([`Transfer`]s, step by step) and the `reduce_add` kernel; the
+//! grader moves every chunk itself. At each step it first copies every sent chunk into a staging
+//! buffer (the wire), then applies them all: a `Reduce` launches the learner's kernel on the
+//! receiver's chunk, a `Copy` overwrites it. So every send of a step reads the state before the
+//! step, as if all links carried their message at once. Every transfer is recorded; the trusted
+//! side judges the record against the ring's rules and every output element against an exact sum.
+
+use katas::Case;
+use katas::Group;
+use katas::gpu::{
+    Arg, Device, GpuError, GpuKata, GpuSpec, HostBuf, KernelSig, Launch, Param, Work,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
+
+/// The learner's kernel source, schedule and launch shape.
+#[derive(Debug, Clone, Copy)]
+#[allow(non_snake_case)]
+pub struct Solution {
+    pub KERNEL: &'static str,
+    pub plan: fn(usize) -> Vec<Vec<Transfer>>,
+    pub launch: fn(usize) -> Launch,
+}
+
+/// What the receiver does with a chunk that arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Op {
+    /// Add it into its own copy of the chunk (the grader launches `reduce_add`).
+    Reduce,
+    /// Overwrite its own copy of the chunk with it.
+    Copy,
+}
+
+/// One message of one step: rank `from` sends its current chunk `chunk` to rank `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Transfer {
+    pub from: usize,
+    pub to: usize,
+    pub chunk: usize,
+    pub op: Op,
+}
+
+/// The most ranks any case uses.
+pub const MAX_RANKS: usize = 16;
+/// Every rank's values are integers in `-MAX_ABS_VALUE..=MAX_ABS_VALUE`, so every partial sum
+/// of up to [`MAX_RANKS`] of them is exact in `f32`.
+pub const MAX_ABS_VALUE: i64 = 1000;
+/// Transfers recorded per run; a plan with more breaks the rules anyway.
+pub const MAX_RECORDS: usize = 4096;
+/// Staging slots start at multiples of this many elements (256 bytes), like real buffers do.
+const SLOT_ALIGN: usize = 64;
+
+/// Chunk `c` of a rank's `len` elements split `ranks` ways: `[c·len/ranks, (c+1)·len/ranks)`.
+/// Lengths differ by at most one; when `len < ranks` some chunks are empty.
+pub fn chunk_range(ranks: usize, len: usize, chunk: usize) -> Range<usize> {
+    chunk * len / ranks..(chunk + 1) * len / ranks
+}
+
+/// Element `index` of the whole buffer (rank `index / M`, position `index % M`) for a run's
+/// `seed`: an integer in `-MAX_ABS_VALUE..=MAX_ABS_VALUE`, computable at any index on its own.
+pub fn value(seed: u64, index: usize) -> i64 {
+    let mut z = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z % (2 * MAX_ABS_VALUE as u64 + 1)) as i64 - MAX_ABS_VALUE
+}
+
+/// One case: `ranks` ranks of `len` elements each.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shape {
+    pub ranks: usize,
+    pub len: usize,
+}
+
+/// One recorded transfer. `elements` is the chunk's length (0 for a transfer that names a rank
+/// or chunk that does not exist; such a transfer is recorded but not performed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendRecord {
+    pub step: usize,
+    pub from: usize,
+    pub to: usize,
+    pub chunk: usize,
+    pub op: Op,
+    pub elements: usize,
+}
+
+/// What the grader records while it runs a plan.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Log {
+    /// The plan's number of steps (empty steps included).
+    pub steps: usize,
+    /// Every transfer the plan made.
+    pub transfers: usize,
+    /// The first [`MAX_RECORDS`] of them.
+    pub sends: Vec<SendRecord>,
+}
+
+impl Log {
+    fn record(&mut self, step: usize, t: &Transfer, elements: usize) {
+        self.transfers += 1;
+        if self.sends.len() < MAX_RECORDS {
+            self.sends.push(SendRecord {
+                step,
+                from: t.from,
+                to: t.to,
+                chunk: t.chunk,
+                op: t.op,
+                elements,
+            });
+        }
+    }
+}
+
+pub const REDUCE_ADD: KernelSig = KernelSig {
+    name: "reduce_add",
+    params: &[Param::Ptr, Param::Ptr, Param::I32],
+    declaration: "extern \"C\" __global__ void reduce_add(float* dst, const float* incoming, int n)",
+};
+
+/// The first schedule each `plan` function returned, per ring size: every run of a case (the
+/// checked one and the timed ones) must perform the same transfers, or a plan could obey the
+/// rules only while it is being recorded.
+type PlanCache = HashMap<(usize, usize), Vec<Vec<Transfer>>>;
+static PLANS: Mutex<Option<PlanCache>> = Mutex::new(None);
+
+fn the_plan(
+    plan: fn(usize) -> Vec<Vec<Transfer>>,
+    ranks: usize,
+) -> Result<Vec<Vec<Transfer>>, GpuError> {
+    let fresh = plan(ranks);
+    let key = (plan as usize, ranks);
+    let mut cache = PLANS.lock().unwrap_or_else(PoisonError::into_inner);
+    let cache = cache.get_or_insert_with(HashMap::new);
+    match cache.get(&key) {
+        Some(first) if *first != fresh => Err(GpuError(format!(
+            "plan({ranks}) returned a different schedule than on its first call; the schedule \
+             must depend on the number of ranks only"
+        ))),
+        Some(_) => Ok(fresh),
+        None => {
+            cache.insert(key, fresh.clone());
+            Ok(fresh)
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Kata;
+
+pub type Spec = GpuSpec<Kata>;
+
+impl GpuKata for Kata {
+    type Solution = Solution;
+    type Shape = Shape;
+    type Out = f32;
+    type Log = Log;
+
+    const KERNELS: &'static [KernelSig] = &[REDUCE_ADD];
+
+    fn kernel_source(solution: &Solution) -> &'static str {
+        solution.KERNEL
+    }
+
+    fn shapes() -> Vec<Case<Shape>> {
+        let shape = |ranks, len| Shape { ranks, len };
+        vec![
+            Case::new("2 ranks, 1 element each", Group::Sample, shape(2, 1)),
+            Case::new("3 ranks, 3 elements each", Group::Sample, shape(3, 3)),
+            Case::new(
+                "3 ranks, 7 elements: uneven chunks",
+                Group::Edge,
+                shape(3, 7),
+            ),
+            Case::new(
+                "4 ranks, 2 elements: empty chunks",
+                Group::Edge,
+                shape(4, 2),
+            ),
+            Case::new(
+                "5 ranks, 1 element: one non-empty chunk",
+                Group::Edge,
+                shape(5, 1),
+            ),
+            Case::new(
+                "2 ranks, 1025 elements: chunks of 512 and 513",
+                Group::Edge,
+                shape(2, 1025),
+            ),
+            Case::new("8 ranks, 1000 elements", Group::Random, shape(8, 1000)),
+            Case::new("16 ranks, 10007 elements", Group::Random, shape(16, 10_007)),
+            Case::new("6 ranks, 100003 elements", Group::Random, shape(6, 100_003)),
+            Case::new(
+                "8 ranks, 2^22 elements (16 MiB) each",
+                Group::Performance,
+                shape(8, 1 << 22),
+            ),
+        ]
+    }
+
+    fn inputs(_shape: &Shape, rng: &mut fastrand::Rng) -> Vec<HostBuf> {
+        // The ranks' data is a function of this seed (see `value`), so the trusted side can
+        // recompute any sum without holding the whole buffer, and the device input stays tiny.
+        vec![HostBuf::U64(vec![rng.u64(..)])]
+    }
+
+    fn output_len(shape: &Shape) -> usize {
+        shape.ranks * shape.len
+    }
+
+    fn initial_output(shape: &Shape, inputs: &[HostBuf]) -> Option<Vec<f32>> {
+        let HostBuf::U64(seed) = &inputs[0] else {
+            return None;
+        };
+        let seed = seed[0];
+        Some(
+            (0..shape.ranks * shape.len)
+                .map(|i| value(seed, i) as f32)
+                .collect(),
+        )
+    }
+
+    fn run(
+        device: &mut Device<'_>,
+        solution: Solution,
+        shape: &Shape,
+        log: &mut Log,
+    ) -> Result<(), GpuError> {
+        let (n, m) = (shape.ranks, shape.len);
+        let plan = the_plan(solution.plan, n)?;
+        let out = device.output();
+        let exists = |t: &Transfer| t.from < n && t.to < n && t.chunk < n;
+        let slot = |len: usize| len.div_ceil(SLOT_ALIGN) * SLOT_ALIGN;
+        // One staging buffer, big enough for the busiest step, reused by every step (the
+        // stream orders one step's reads of it before the next step's writes).
+        let wire_len = plan
+            .iter()
+            .map(|step| {
+                step.iter()
+                    .filter(|t| exists(t))
+                    .map(|t| slot(chunk_range(n, m, t.chunk).len()))
+                    .sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0);
+        let wire = device.scratch(out, wire_len.max(1))?;
+        log.steps = plan.len();
+        for (s, step) in plan.iter().enumerate() {
+            // Everything on the wire first: the sends read the state before this step.
+            let mut staged = Vec::with_capacity(step.len());
+            let mut at = 0;
+            for t in step {
+                if !exists(t) {
+                    log.record(s, t, 0);
+                    continue;
+                }
+                let chunk = chunk_range(n, m, t.chunk);
+                log.record(s, t, chunk.len());
+                if !chunk.is_empty() {
+                    device.copy((out, t.from * m + chunk.start), (wire, at), chunk.len())?;
+                    staged.push((*t, chunk.clone(), at));
+                }
+                at += slot(chunk.len());
+            }
+            // Then every receiver applies what arrived, in the plan's order.
+            for (t, chunk, at) in staged {
+                let dst = t.to * m + chunk.start;
+                match t.op {
+                    Op::Reduce => {
+                        let len = i32::try_from(chunk.len())
+                            .map_err(|_| GpuError("a chunk does not fit an int".into()))?;
+                        device.launch(
+                            "reduce_add",
+                            (solution.launch)(chunk.len()),
+                            &[Arg::At(out, dst), Arg::At(wire, at), Arg::I32(len)],
+                        )?;
+                    }
+                    Op::Copy => device.copy((wire, at), (out, dst), chunk.len())?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_element(shape: &Shape, inputs: &[HostBuf], i: usize, got: f32) -> Result<(), String> {
+        let HostBuf::U64(seed) = &inputs[0] else {
+            return Err("inputs of the wrong type (our bug)".into());
+        };
+        let (n, m) = (shape.ranks, shape.len);
+        let (rank, at) = (i / m, i % m);
+        let want: i64 = (0..n).map(|r| value(seed[0], r * m + at)).sum();
+        // |want| <= 16·1000, so the f32 is exact.
+        if got == want as f32 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{want} (rank {rank}, element {at}: the sum of element {at} over all {n} ranks)"
+            ))
+        }
+    }
+
+    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, String> {
+        let (n, m) = (shape.ranks, shape.len);
+        let max_steps = 2 * (n - 1);
+        let bound = 2 * m.div_ceil(n) * (n - 1);
+        if log.transfers != log.sends.len() {
+            return Err(format!(
+                "the plan made {} transfers; a ring all-reduce of N = {n} ranks makes one per \
+                 rank per step over 2(N-1) steps: {}",
+                log.transfers,
+                n * max_steps
+            ));
+        }
+        let mut sent = vec![0usize; n];
+        for rec in &log.sends {
+            let s = rec.step;
+            if rec.from >= n || rec.to >= n || rec.chunk >= n {
+                return Err(format!(
+                    "step {s}: a transfer from rank {} to rank {} of chunk {}; ranks and chunks \
+                     are numbered 0..{n}",
+                    rec.from, rec.to, rec.chunk
+                ));
+            }
+            if rec.to != (rec.from + 1) % n {
+                return Err(format!(
+                    "step {s}: rank {} sent chunk {} to rank {}, but its only link goes to rank \
+                     {} (the ranks form a one-way ring r -> (r + 1) mod N)",
+                    rec.from,
+                    rec.chunk,
+                    rec.to,
+                    (rec.from + 1) % n
+                ));
+            }
+            if rec.elements != chunk_range(n, m, rec.chunk).len() || s >= log.steps {
+                return Err("the transfer log is inconsistent (our bug)".into());
+            }
+            sent[rec.from] += rec.elements;
+        }
+        if let Some(r) = (0..n).find(|&r| sent[r] > bound) {
+            return Err(format!(
+                "rank {r} sent {} elements; a ring all-reduce sends at most 2·ceil(M/N)·(N-1) = \
+                 {bound} per rank (M = {m}, N = {n})",
+                sent[r]
+            ));
+        }
+        let mut per_step: HashMap<(usize, usize), usize> = HashMap::new();
+        for rec in &log.sends {
+            let count = per_step.entry((rec.step, rec.from)).or_default();
+            *count += 1;
+            if *count > 1 {
+                return Err(format!(
+                    "step {}: rank {} made more than one transfer; each rank's link carries one \
+                     chunk per step",
+                    rec.step, rec.from
+                ));
+            }
+        }
+        if log.steps > max_steps {
+            return Err(format!(
+                "the plan has {} steps; a ring all-reduce of N = {n} ranks takes 2(N-1) = \
+                 {max_steps}",
+                log.steps
+            ));
+        }
+        let busiest = sent.iter().max().copied().unwrap_or(0);
+        Ok(vec![
+            format!(
+                "{} steps, {} transfers; the busiest rank sent {busiest} elements \
+                 (at most 2·ceil(M/N)·(N-1) = {bound})",
+                log.steps, log.transfers
+            ),
+            format!(
+                "bandwidth as nccl-tests reports it: algbw = S / t with S = 4·M = {} bytes, \
+                 busbw = algbw · 2(N-1)/N; a rate below is busbw",
+                4 * m
+            ),
+        ])
+    }
+
+    fn work(shape: &Shape) -> Work {
+        // nccl-tests' bus bandwidth: S·2(N-1)/N bytes per rank, S = 4·M.
+        let (n, m) = (shape.ranks as u64, shape.len as u64);
+        Work::Bytes(4 * m * 2 * (n - 1) / n)
+    }
+
+    fn describe(shape: &Shape) -> String {
+        format!(
+            "N = {} ranks, M = {} f32 elements ({} bytes) per rank",
+            shape.ranks,
+            shape.len,
+            4 * shape.len
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use katas::gpu::harness::Ran;
+    use katas::gpu::{GpuCase, GpuOutput};
+    use katas::{Check, KataSpec};
+
+    /// The textbook ring, written here independently of `reference.rs`.
+    fn ring(n: usize) -> Vec<Vec<Transfer>> {
+        let step = |chunk_at: &dyn Fn(usize) -> usize, op| {
+            (0..n)
+                .map(|r| Transfer {
+                    from: r,
+                    to: (r + 1) % n,
+                    chunk: chunk_at(r),
+                    op,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut plan = Vec::new();
+        for s in 0..n - 1 {
+            plan.push(step(&|r| (r + n - s) % n, Op::Reduce));
+        }
+        for s in 0..n - 1 {
+            plan.push(step(&|r| (r + 1 + n - s) % n, Op::Copy));
+        }
+        plan
+    }
+
+    /// What `run` does, on the CPU: stage every send of a step, then apply them in order.
+    fn simulate(shape: &Shape, plan: &[Vec<Transfer>], data: &mut [f32]) -> Log {
+        let (n, m) = (shape.ranks, shape.len);
+        let mut log = Log {
+            steps: plan.len(),
+            ..Log::default()
+        };
+        for (s, step) in plan.iter().enumerate() {
+            let mut wire = Vec::new();
+            for t in step {
+                if t.from >= n || t.to >= n || t.chunk >= n {
+                    log.record(s, t, 0);
+                    continue;
+                }
+                let c = chunk_range(n, m, t.chunk);
+                log.record(s, t, c.len());
+                wire.push((*t, data[t.from * m + c.start..t.from * m + c.end].to_vec()));
+            }
+            for (t, incoming) in wire {
+                let c = chunk_range(n, m, t.chunk);
+                let dst = &mut data[t.to * m + c.start..t.to * m + c.end];
+                match t.op {
+                    Op::Reduce => dst.iter_mut().zip(&incoming).for_each(|(d, x)| *d += x),
+                    Op::Copy => dst.copy_from_slice(&incoming),
+                }
+            }
+        }
+        log
+    }
+
+    type Input = GpuCase<Shape>;
+
+    fn small_cases() -> Vec<Input> {
+        <Spec as KataSpec>::cases(42)
+            .into_iter()
+            .filter(|c| c.group != Group::Performance)
+            .map(|c| c.input)
+            .collect()
+    }
+
+    /// The run-0 inputs of a case, as the harness makes them.
+    fn run0_inputs(case: &Input) -> Vec<HostBuf> {
+        Kata::inputs(&case.shape, &mut fastrand::Rng::with_seed(case.seed))
+    }
+
+    fn ran(case: &Input, plan: &[Vec<Transfer>]) -> (Vec<f32>, Log) {
+        let inputs = run0_inputs(case);
+        let mut data = Kata::initial_output(&case.shape, &inputs).unwrap();
+        let log = simulate(&case.shape, plan, &mut data);
+        (data, log)
+    }
+
+    fn check(case: &Input, values: Vec<f32>, log: Log) -> Check {
+        let got = GpuOutput::Ran(Ran {
+            values,
+            input_changed: None,
+            log,
+            timed: Vec::new(),
+        });
+        <Spec as KataSpec>::check(case, &GpuOutput::Unavailable(String::new()), &got)
+    }
+
+    fn failure(check: Check) -> String {
+        match check {
+            Check::Fail(m) => m.message,
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn chunks_cover_each_rank_in_order() {
+        for (n, m) in [
+            (2, 1),
+            (3, 7),
+            (4, 2),
+            (5, 1),
+            (8, 1000),
+            (16, 10_007),
+            (6, 5),
+        ] {
+            let ranges: Vec<_> = (0..n).map(|c| chunk_range(n, m, c)).collect();
+            assert_eq!(ranges[0].start, 0);
+            assert_eq!(ranges[n - 1].end, m);
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+            }
+            let lens: Vec<usize> = ranges.iter().map(Range::len).collect();
+            let (lo, hi) = (lens.iter().min().unwrap(), lens.iter().max().unwrap());
+            assert!(hi - lo <= 1 && *hi == m.div_ceil(n), "{n} {m} {lens:?}");
+        }
+        assert_eq!(chunk_range(4, 2, 0), 0..0);
+        assert_eq!(chunk_range(4, 2, 3), 1..2);
+    }
+
+    #[test]
+    fn values_are_small_integers_that_differ_per_seed() {
+        let a: Vec<i64> = (0..100_000).map(|i| value(1, i)).collect();
+        assert!(a.iter().all(|v| v.abs() <= MAX_ABS_VALUE));
+        assert!(a.contains(&MAX_ABS_VALUE) && a.contains(&-MAX_ABS_VALUE) && a.contains(&0));
+        let distinct: std::collections::HashSet<_> = a.iter().collect();
+        assert_eq!(distinct.len() as i64, 2 * MAX_ABS_VALUE + 1);
+        let b: Vec<i64> = (0..100_000).map(|i| value(2, i)).collect();
+        assert!(a.iter().zip(&b).filter(|(x, y)| x != y).count() > 99_000);
+    }
+
+    #[test]
+    fn a_ring_passes_every_case_and_reports_its_traffic() {
+        for case in small_cases() {
+            let (values, log) = ran(&case, &ring(case.shape.ranks));
+            let got = check(&case, values, log);
+            let Check::Pass { notes } = &got else {
+                panic!("{:?}: {got:?}", case.shape);
+            };
+            assert!(notes.iter().any(|n| n.contains("busbw")), "{notes:?}");
+        }
+        // The performance case's figures: 2(N-1) steps, busbw work = S·2(N-1)/N.
+        let perf = Shape {
+            ranks: 8,
+            len: 1 << 22,
+        };
+        assert_eq!(Kata::work(&perf), Work::Bytes((16 << 20) * 14 / 8));
+    }
+
+    #[test]
+    fn a_wrong_or_unreduced_element_fails() {
+        let case = &small_cases()[2];
+        let (values, log) = ran(case, &ring(case.shape.ranks));
+        let mut off = values.clone();
+        off[5] += 1.0;
+        assert!(failure(check(case, off, log.clone())).contains("output[5] is wrong"));
+        let mut nan = values.clone();
+        nan[0] = f32::NAN;
+        assert!(failure(check(case, nan, log.clone())).contains("poison"));
+        // The ranks' own data, never reduced.
+        let start = Kata::initial_output(&case.shape, &run0_inputs(case)).unwrap();
+        assert!(!check(case, start, Log::default()).is_pass());
+        assert!(check(case, values, log).is_pass());
+    }
+
+    /// A correct output with a log from `plan`: only the log rules can fail it.
+    fn log_failure(case: &Input, plan: &[Vec<Transfer>]) -> String {
+        let (values, _) = ran(case, &ring(case.shape.ranks));
+        let (_, log) = ran(case, plan);
+        failure(check(case, values, log))
+    }
+
+    #[test]
+    fn every_rule_of_the_log_is_enforced() {
+        let case = small_cases()
+            .into_iter()
+            .find(|c| c.shape.ranks == 3 && c.shape.len == 7)
+            .unwrap();
+        let good = ring(3);
+
+        let mut far = good.clone();
+        far[0][0].to = 2;
+        assert!(log_failure(&case, &far).contains("only link goes to rank 1"));
+
+        let mut outside = good.clone();
+        outside[1][2].chunk = 3;
+        assert!(log_failure(&case, &outside).contains("numbered 0..3"));
+
+        let mut twice = good.clone();
+        let extra = Transfer {
+            chunk: 2,
+            ..twice[0][0]
+        };
+        twice[0].push(extra);
+        assert!(log_failure(&case, &twice).contains("more than one transfer"));
+
+        let mut long = good.clone();
+        long.push(Vec::new());
+        assert!(log_failure(&case, &long).contains("2(N-1) = 4"));
+
+        // Rank 0 sends every chunk every step: too many elements (reported first).
+        let mut heavy = good.clone();
+        for step in &mut heavy {
+            for chunk in 1..3 {
+                step.push(Transfer { chunk, ..step[0] });
+            }
+        }
+        assert!(log_failure(&case, &heavy).contains("rank 0 sent"));
+
+        // More transfers than can be recorded.
+        let flood = vec![vec![good[0][0]; MAX_RECORDS + 1]];
+        assert!(log_failure(&case, &flood).contains("transfers"));
+    }
+
+    #[test]
+    fn a_plan_that_changes_between_calls_is_refused() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static CALLS: AtomicUsize = AtomicUsize::new(0);
+        fn fickle(n: usize) -> Vec<Vec<Transfer>> {
+            let mut plan = vec![Vec::new(); n];
+            plan.truncate(1 + CALLS.fetch_add(1, Ordering::Relaxed) % 2);
+            plan
+        }
+        fn steady(n: usize) -> Vec<Vec<Transfer>> {
+            vec![Vec::new(); n]
+        }
+        assert!(the_plan(fickle, 4).is_ok());
+        let second = the_plan(fickle, 4).unwrap_err();
+        assert!(second.0.contains("different schedule"), "{second}");
+        // Another ring size is another schedule, and other functions are unaffected.
+        assert!(the_plan(fickle, 5).is_ok());
+        assert!(the_plan(steady, 4).is_ok() && the_plan(steady, 4).is_ok());
+    }
+
+    #[cfg(feature = "solutions")]
+    #[test]
+    fn the_reference_passes_and_the_wrong_plans_fail_on_the_cpu() {
+        use katas::problems::gpu_ring_allreduce::{reference, wrong};
+        let passes = |plan: fn(usize) -> Vec<Vec<Transfer>>| {
+            small_cases().iter().all(|case| {
+                let (values, log) = ran(case, &plan(case.shape.ranks));
+                check(case, values, log).is_pass()
+            })
+        };
+        assert!(passes(reference::plan));
+        assert!(passes(ring));
+        // The timing cheat schedules like the reference: only its kernel is wrong.
+        assert!(passes(wrong::timer_tampering::plan));
+        for plan in [
+            wrong::reduce_scatter_only::plan,
+            wrong::all_gather_off_by_one::plan,
+            wrong::non_neighbour_ring::plan,
+            wrong::whole_vector_chain::plan,
+        ] {
+            assert!(!passes(plan));
+        }
+        // The two that get every sum right are caught by the rules alone.
+        let case = small_cases()
+            .into_iter()
+            .find(|c| c.shape.ranks == 3 && c.shape.len == 3)
+            .unwrap();
+        assert!(log_failure(&case, &wrong::non_neighbour_ring::plan(3)).contains("only link"));
+        assert!(log_failure(&case, &wrong::whole_vector_chain::plan(3)).contains("rank 0 sent"));
+        let tiny = &small_cases()[0];
+        assert!(
+            log_failure(tiny, &wrong::whole_vector_chain::plan(2))
+                .contains("more than one transfer")
+        );
+    }
+}
