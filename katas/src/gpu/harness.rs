@@ -235,13 +235,14 @@ impl Device<'_> {
 }
 
 /// NVRTC output per (source, arch), so each kernel compiles once per process.
+type CompiledKernels = HashMap<(String, (u32, u32)), Result<String, nvrtc::NvrtcError>>;
+
 fn compiled(
     source: &str,
     arch: (u32, u32),
     sigs: &[KernelSig],
 ) -> Result<String, nvrtc::NvrtcError> {
-    static CACHE: Mutex<Option<HashMap<(String, (u32, u32)), Result<String, nvrtc::NvrtcError>>>> =
-        Mutex::new(None);
+    static CACHE: Mutex<Option<CompiledKernels>> = Mutex::new(None);
     let key = (source.to_string(), arch);
     if let Some(hit) = CACHE
         .lock()
