@@ -17,7 +17,7 @@ pub mod source;
 pub mod toolchain;
 
 pub use grade::{Grader, GraderConfig, MAX_SOURCE_BYTES, Stage};
-pub use report::GradeReport;
+pub use report::{GpuCaseSpeed, GpuPerformance, GradeReport};
 
 /// Why a grading could not produce a report. A learner's code never causes one of these.
 #[derive(Debug, thiserror::Error)]

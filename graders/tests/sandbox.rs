@@ -326,6 +326,68 @@ fn filesystem_is_minimal_and_read_only(env: &Env) -> Result<(), String> {
     Ok(())
 }
 
+/// The GPU profile, on any machine: a dynamically linked program starts (loader and libc from
+/// `/usr`), reads libraries, and still cannot read host files, write, reach the network, fork,
+/// or execute anything but itself.
+fn gpu_profile_is_minimal_too(env: &Env) -> Result<(), String> {
+    let src = fs::read(source("gpu_escape")).map_err(|e| e.to_string())?;
+    let dir = BuildDir::new_in(&env.dir).map_err(|e| e.to_string())?;
+    dir.write("main.rs", &src).map_err(|e| e.to_string())?;
+    let mut job = compile_job(env, &dir, BIN_ARGS, vec![])?;
+    // As the grader builds GPU runners: no `+crt-static`.
+    let at = job
+        .argv
+        .iter()
+        .position(|a| a == "target-feature=+crt-static")
+        .ok_or("the compile flags name crt-static")?;
+    job.argv.drain(at - 1..=at);
+    let built = env
+        .sandbox
+        .run(&job, &mut NoWatch)
+        .map_err(|e| e.to_string())?;
+    ensure(built.status.success(), "compiles dynamically", &built)?;
+    let bin = env.dir.join("gpu_escape");
+    dir.copy_out("out", &bin, 64 << 20, 0o755)
+        .map_err(|e| e.to_string())?;
+    let job = Job {
+        profile: Profile::Gpu {
+            program: bin,
+            libraries: Vec::new(),
+            devices: Vec::new(),
+        },
+        argv: vec!["/prog".into()],
+        env: vec![],
+        cwd: "/tmp".into(),
+        stdin: vec![],
+        limits: Limits::run_default(),
+    };
+    let o = env
+        .sandbox
+        .run(&job, &mut NoWatch)
+        .map_err(|e| e.to_string())?;
+    let out = stdout(&o);
+    ensure(o.status.success(), "runs", &o)?;
+    for denied in [
+        "read /etc/shadow",
+        "read /etc/passwd",
+        "write /usr/x",
+        "write /prog",
+        "tcp",
+        "fork",
+        "exec /bin/sh",
+    ] {
+        ensure(line(&out, denied).contains("denied"), denied, &o)?;
+    }
+    for allowed in [
+        "read /usr/lib/os-release",
+        "read /proc/self/status",
+        "write /tmp/file",
+    ] {
+        ensure(line(&out, allowed).ends_with(": ok"), allowed, &o)?;
+    }
+    Ok(())
+}
+
 fn network_is_unreachable(env: &Env) -> Result<(), String> {
     let o = run(env, "net", Limits::run_default())?;
     let out = stdout(&o);
@@ -798,8 +860,9 @@ fn concurrent_jobs(env: &Env) -> Result<(), String> {
 fn main() -> ExitCode {
     run_stage_if_requested();
     let args = Arguments::from_args();
-    let checks: [(&'static str, Check); 24] = [
+    let checks: [(&'static str, Check); 25] = [
         ("hello", hello),
+        ("gpu_profile_is_minimal_too", gpu_profile_is_minimal_too),
         ("identity_and_environment", identity_and_environment),
         (
             "filesystem_is_minimal_and_read_only",

@@ -9,6 +9,9 @@ use super::spec::{Access, Mount, Syscalls};
 use super::toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};
 use super::{Job, Profile, SandboxError};
 
+/// The ELF interpreter of dynamically linked x86_64 programs.
+const DYNAMIC_LOADER: &str = "/lib64/ld-linux-x86-64.so.2";
+
 pub(crate) struct Layout {
     pub mounts: Vec<Mount>,
     pub landlock: Vec<(PathBuf, Access)>,
@@ -28,8 +31,8 @@ impl Layout {
 
     /// `/usr` read-only and the host's `/lib`, `/lib64`, `/bin`: links into `/usr` on
     /// merged-/usr systems (Debian since bookworm), read-only directories elsewhere.
-    fn usr_and_links(&mut self) -> Result<(), SandboxError> {
-        self.bind(Path::new("/usr"), "/usr", Access::ReadExec);
+    fn usr_and_links(&mut self, access: Access) -> Result<(), SandboxError> {
+        self.bind(Path::new("/usr"), "/usr", access);
         for top in ["/lib", "/lib64", "/bin"] {
             match fs::symlink_metadata(top) {
                 Ok(m) if m.is_symlink() => {
@@ -40,7 +43,7 @@ impl Layout {
                         inside: top.into(),
                     });
                 }
-                Ok(m) if m.is_dir() => self.bind(Path::new(top), top, Access::ReadExec),
+                Ok(m) if m.is_dir() => self.bind(Path::new(top), top, access),
                 _ => {}
             }
         }
@@ -80,7 +83,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             let toolchain = toolchain.ok_or_else(|| invalid("compile job without toolchain"))?;
             l.syscalls = Syscalls::Compile;
             l.bind(&toolchain.sysroot, SYSROOT_INSIDE, Access::ReadExec);
-            l.usr_and_links()?;
+            l.usr_and_links(Access::ReadExec)?;
             l.bind(build_dir, BUILD_INSIDE, Access::ReadWrite);
             for (host, inside) in read_only {
                 let inside = inside_path(inside)?;
@@ -95,9 +98,14 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
         } => {
             l.syscalls = Syscalls::Gpu;
             l.bind(program, "/prog", Access::ReadExec);
-            l.usr_and_links()?;
+            // Libraries are mapped, never executed: only the dynamic loader (which Landlock
+            // treats as executed along with /prog) gets the execute right.
+            l.usr_and_links(Access::Read)?;
+            let loader = fs::canonicalize(DYNAMIC_LOADER)
+                .map_err(|e| SandboxError::io(format!("the dynamic loader {DYNAMIC_LOADER}"), e))?;
+            l.landlock.push((loader, Access::ReadExec));
             for dir in libraries.iter().filter(|d| !d.starts_with("/usr")) {
-                l.bind(dir, &inside_path(dir)?, Access::ReadExec);
+                l.bind(dir, &inside_path(dir)?, Access::Read);
             }
             for dev in devices {
                 let inside = inside_path(dev)?;

@@ -27,6 +27,7 @@
 //! | kill every pid in the group until empty, then rmdir | processes surviving the job (a fork bomb's orphans) |
 //! | status file written only by our stages (the program never holds it) | confusing "our setup failed" with "the program exited 125" |
 //! | trusted side never follows paths in sandbox-writable dirs ([`read_output`], [`BuildDir`]) | planted symlinks/fifos making the grader read `/etc/shadow` or hang (Judge0 CVE-2024-28185/28189) |
+//! | GPU profile (GPU katas only): dynamically linked runner; `/usr` and the driver/NVRTC folders read-only; `/dev/nvidia*` as the only device mounts (Landlock: read, write, ioctl); `/proc` without `subset=pid` for `/proc/driver/nvidia`; seccomp list plus the driver's calls, still no fork or sockets | a kernel or its host code reaching anything but the GPU: device memory of other processes is isolated by the driver's per-context address spaces |
 //!
 //! Not covered: kernel bugs reachable through the allowed syscalls (the allow-lists keep that
 //! surface small), timing side channels, and the CPU caches shared with other jobs.

@@ -104,6 +104,11 @@ fn print_report(r: &GradeReport) {
             p.ratio, p.instructions, p.reference_instructions
         );
     }
+    if let Some(g) = &r.gpu_performance {
+        for line in gpu_lines(g) {
+            println!("{line}");
+        }
+    }
     let res = &r.resources;
     println!(
         "\ncompile {:.0} ms{} · run {:.0} ms wall, {:.0} ms CPU · peak memory {:.1} MiB",
@@ -113,4 +118,65 @@ fn print_report(r: &GradeReport) {
         res.run_cpu_ms,
         res.peak_memory_bytes as f64 / (1 << 20) as f64
     );
+}
+
+/// The device timings of an accepted GPU submit, one line per performance case.
+fn gpu_lines(g: &graders::GpuPerformance) -> Vec<String> {
+    let mut lines = vec![match &g.device {
+        Some(device) => format!("\nGPU performance on {device}:"),
+        None => "\nGPU performance:".to_string(),
+    }];
+    for c in &g.cases {
+        let mut line = format!(
+            "  {}: median {:.3} ms, {}",
+            c.case, c.timing.median_ms, c.speed.rate_text
+        );
+        if let Some(p) = c.speed.percent_of_peak {
+            line.push_str(&format!(", {p:.0}% of the measured peak"));
+        }
+        if let Some(x) = c.speed.speedup_over_reference {
+            line.push_str(&format!(", {x:.2}× the reference's speed"));
+        }
+        if c.speed.suspect {
+            line.push_str(" — SUSPECT: faster than the device can be");
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use katas::gpu::{DeviceTiming, Peak, Work, timing::speed};
+
+    #[test]
+    fn gpu_lines_give_rate_peak_speedup_and_flag_the_impossible() {
+        let peak = Peak {
+            copy_bytes_per_s: 4.0e12,
+            matrix_flops_per_s: None,
+        };
+        let honest = DeviceTiming::from_samples(&[1.0], Work::Bytes(2_000_000_000)).unwrap();
+        let reference = DeviceTiming::from_samples(&[1.5], Work::Bytes(2_000_000_000)).unwrap();
+        let forged = DeviceTiming::from_samples(&[0.01], Work::Bytes(2_000_000_000)).unwrap();
+        let case = |name: &str, t: &DeviceTiming| graders::GpuCaseSpeed {
+            case: name.into(),
+            timing: t.clone(),
+            speed: speed(t, Some(&peak), Some(&reference)),
+        };
+        let lines = gpu_lines(&graders::GpuPerformance {
+            device: None,
+            peak: Some(peak),
+            cases: vec![case("big", &honest), case("forged", &forged)],
+        });
+        assert_eq!(
+            lines[1],
+            "  big: median 1.000 ms, 2000.0 GB/s, 50% of the measured peak, 1.50× the reference's speed"
+        );
+        assert!(
+            lines[2].ends_with("SUSPECT: faster than the device can be"),
+            "{}",
+            lines[2]
+        );
+    }
 }

@@ -83,9 +83,21 @@ pub struct ReportView {
     pub cases: Vec<CaseView>,
     pub diagnostics: Vec<DiagnosticView>,
     pub performance: Option<PerfView>,
+    /// GPU katas: one row per timed performance case.
+    pub gpu: Vec<GpuRowView>,
     pub output: Option<String>,
     pub compile: String,
     pub run: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct GpuRowView {
+    pub case: String,
+    pub median: String,
+    pub rate: String,
+    pub peak: String,
+    pub speedup: String,
+    pub suspect: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -201,6 +213,25 @@ impl ReportView {
             reference: thousands(p.reference_instructions),
             cases: p.cases,
         });
+        let gpu = r
+            .gpu_performance
+            .iter()
+            .flat_map(|g| &g.cases)
+            .map(|c| GpuRowView {
+                case: c.case.clone(),
+                median: format!("{:.3} ms", c.timing.median_ms),
+                rate: c.speed.rate_text.clone(),
+                peak: c
+                    .speed
+                    .percent_of_peak
+                    .map_or_else(|| "—".into(), |p| format!("{p:.0}%")),
+                speedup: c
+                    .speed
+                    .speedup_over_reference
+                    .map_or_else(|| "—".into(), |x| format!("{x:.2}×")),
+                suspect: c.speed.suspect,
+            })
+            .collect();
         let res = &r.resources;
         Self {
             verdict: r.verdict.label().to_string(),
@@ -215,6 +246,7 @@ impl ReportView {
             cases,
             diagnostics,
             performance,
+            gpu,
             output: r.output.clone().filter(|o| !o.is_empty()),
             compile: if res.compile_cached {
                 "cached".into()
