@@ -90,6 +90,60 @@ fn explain_runner_error(message: &str) -> String {
     }
 }
 
+/// NVRTC's log for a GPU kata's `KERNEL`, as diagnostics on the learner's own lines:
+/// `kernel.cu(N)` is line N of the string, whose first line is the one holding `KERNEL`'s
+/// opening quote.
+pub fn from_nvrtc(log: &str, source: &str) -> Vec<Diagnostic> {
+    let first = kernel_first_line(source);
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for text in log.lines() {
+        let Some((line, level, message)) = nvrtc_line(text) else {
+            // Context lines (the source line, the caret) belong to the message above.
+            if let Some(last) = found.last_mut()
+                && !text.trim().is_empty()
+            {
+                last.rendered.push('\n');
+                last.rendered.push_str(text);
+            }
+            continue;
+        };
+        let line = first.map(|f| f + line - 1);
+        found.push(Diagnostic {
+            level,
+            code: None,
+            message,
+            line,
+            column: None,
+            end_line: line,
+            end_column: None,
+            rendered: text.to_string(),
+        });
+    }
+    found
+}
+
+/// `kernel.cu(12): error: identifier "x" is undefined` → (12, "error", message).
+fn nvrtc_line(text: &str) -> Option<(u32, String, String)> {
+    let rest = text
+        .strip_prefix(katas::gpu::nvrtc::SOURCE_NAME)?
+        .strip_prefix('(')?;
+    let (line, rest) = rest.split_once("): ")?;
+    let (level, message) = rest.split_once(": ")?;
+    let level = if level.contains("error") {
+        "error"
+    } else {
+        "warning"
+    };
+    Some((line.parse().ok()?, level.to_string(), message.to_string()))
+}
+
+/// The 1-based line of the learner's file where the `KERNEL` string begins.
+fn kernel_first_line(source: &str) -> Option<u32> {
+    let decl = source.find("const KERNEL")?;
+    let quote = decl + source[decl..].find('"')?;
+    Some(source[..quote].matches('\n').count() as u32 + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +168,21 @@ mod tests {
             "{}",
             d[1].message
         );
+    }
+
+    #[test]
+    fn nvrtc_errors_land_on_the_learner_s_lines() {
+        let source = "use katas::gpu::Launch;\n\npub const KERNEL: &str = r#\"\nextern \"C\" __global__ void k() {\n    x = 1;\n}\n\"#;\n";
+        let log = "kernel.cu(3): error: identifier \"x\" is undefined\n      x = 1;\n      ^\n\n1 error detected in the compilation of \"kernel.cu\".";
+        let found = from_nvrtc(log, source);
+        assert_eq!(found.len(), 1);
+        let d = &found[0];
+        assert_eq!((d.level.as_str(), d.line), ("error", Some(5)));
+        assert_eq!(d.message, "identifier \"x\" is undefined");
+        assert!(d.rendered.contains('^'), "{}", d.rendered);
+        assert_eq!(&source.lines().nth(4).unwrap().trim(), &"x = 1;");
+        // Not NVRTC's format, or no KERNEL: nothing positioned.
+        assert!(from_nvrtc("KERNEL must define `k`", source).is_empty());
+        assert_eq!(from_nvrtc(log, "fn main() {}")[0].line, None);
     }
 }

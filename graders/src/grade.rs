@@ -201,6 +201,23 @@ impl Grader {
         resources.run_cpu_ms = ms(ran.cpu);
         resources.peak_memory_bytes = ran.peak_memory_bytes;
         let judged = Report::from_cases(slug, ran.cases);
+        if judged.verdict == Verdict::CompileError {
+            // A GPU kernel NVRTC refused (every case says the same): reported like a Rust
+            // compile error, its errors marked on the learner's lines.
+            let log = judged.cases.iter().find_map(|c| c.message.clone());
+            let mut diagnostics = diagnostics;
+            if let Some(log) = &log {
+                diagnostics.extend(crate::diagnostics::from_nvrtc(log, source));
+            }
+            progress(Stage::Done);
+            return Ok(GradeReport::compile_error(
+                slug,
+                mode,
+                diagnostics,
+                log,
+                resources,
+            ));
+        }
         let measure = judged.verdict == Verdict::Accepted && mode == Mode::Submit;
         let performance = if measure && !is_gpu {
             progress(Stage::Measuring);
