@@ -49,11 +49,29 @@ impl GpuHost {
         }
     }
 
-    /// `LD_LIBRARY_PATH` for inside the sandbox (the folders keep their host paths).
-    pub fn library_path(&self) -> String {
+    /// Each library folder and where the sandbox sees it: folders under `/usr` (visible there
+    /// anyway) keep their path, others get `/gpu-lib/<n>` — their host path could lie under
+    /// a folder the sandbox mounts over, such as `/tmp`.
+    pub fn library_mounts(&self) -> Vec<(PathBuf, PathBuf)> {
         self.libraries
             .iter()
-            .map(|d| d.display().to_string())
+            .enumerate()
+            .map(|(i, dir)| {
+                let inside = if dir.starts_with("/usr") {
+                    dir.clone()
+                } else {
+                    PathBuf::from(format!("/gpu-lib/{i}"))
+                };
+                (dir.clone(), inside)
+            })
+            .collect()
+    }
+
+    /// `LD_LIBRARY_PATH` for inside the sandbox.
+    pub fn library_path(&self) -> String {
+        self.library_mounts()
+            .iter()
+            .map(|(_, inside)| inside.display().to_string())
             .collect::<Vec<_>>()
             .join(":")
     }
@@ -116,9 +134,9 @@ mod tests {
             .collect();
         assert_eq!(names, ["nvidia-uvm", "nvidia0", "nvidiactl"]);
         let host = GpuHost {
-            libraries: vec!["/a".into(), "/b/c".into()],
+            libraries: vec!["/tmp/x/lib".into(), "/usr/local/cuda/lib64".into()],
             devices: Vec::new(),
         };
-        assert_eq!(host.library_path(), "/a:/b/c");
+        assert_eq!(host.library_path(), "/gpu-lib/0:/usr/local/cuda/lib64");
     }
 }

@@ -89,7 +89,7 @@ pub fn run(
         (
             Profile::Gpu {
                 program: binary.to_path_buf(),
-                libraries: gpu.libraries.clone(),
+                libraries: gpu.library_mounts(),
                 devices: gpu.devices.clone(),
             },
             vec![("LD_LIBRARY_PATH".to_string(), gpu.library_path())],

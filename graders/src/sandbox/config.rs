@@ -74,13 +74,13 @@ pub enum Profile {
     Run { program: PathBuf },
     /// A dynamically linked program that uses the GPU (a GPU kata's runner: the CUDA driver
     /// library cannot be loaded into a static binary). As `Run`, plus: `/usr` read-only with
-    /// the host's `/lib*` links (the dynamic loader and libc), each of `libraries` (host
-    /// folders holding the driver library and NVRTC, found by the trusted side) read-only at
-    /// the same path, each of `devices` (`/dev/nvidia*`) as a device node, and a `/proc` that
+    /// the host's `/lib*` links (the dynamic loader and libc), each of `libraries` — `(host
+    /// folder, inside path)` pairs for the driver library and NVRTC, found by the trusted side —
+    /// read-only (pairs whose host folder is under `/usr` are visible already), each of `devices` (`/dev/nvidia*`) as a device node, and a `/proc` that
     /// also shows `/proc/driver/nvidia`. Threads but no processes; no network.
     Gpu {
         program: PathBuf,
-        libraries: Vec<PathBuf>,
+        libraries: Vec<(PathBuf, PathBuf)>,
         devices: Vec<PathBuf>,
     },
 }

@@ -104,8 +104,12 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             let loader = fs::canonicalize(DYNAMIC_LOADER)
                 .map_err(|e| SandboxError::io(format!("the dynamic loader {DYNAMIC_LOADER}"), e))?;
             l.landlock.push((loader, Access::ReadExec));
-            for dir in libraries.iter().filter(|d| !d.starts_with("/usr")) {
-                l.bind(dir, &inside_path(dir)?, Access::Read);
+            for (host, inside) in libraries.iter().filter(|(h, _)| !h.starts_with("/usr")) {
+                let inside = inside_path(inside)?;
+                if inside == "/tmp" || inside.starts_with("/tmp/") || inside.starts_with("/proc") {
+                    return Err(invalid(format!("library folder at {inside}: mounted over")));
+                }
+                l.bind(host, &inside, Access::Read);
             }
             for dev in devices {
                 let inside = inside_path(dev)?;
@@ -201,10 +205,10 @@ pub(crate) fn validate(job: &Job) -> Result<(), SandboxError> {
                     program.display()
                 )));
             }
-            for dir in libraries {
-                inside_path(dir)?;
-                if !fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
-                    return Err(invalid(format!("{} is not a directory", dir.display())));
+            for (host, inside) in libraries {
+                inside_path(inside)?;
+                if !fs::metadata(host).is_ok_and(|m| m.is_dir()) {
+                    return Err(invalid(format!("{} is not a directory", host.display())));
                 }
             }
             for dev in devices {
