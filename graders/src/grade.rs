@@ -5,9 +5,8 @@ use crate::GradeError;
 use crate::cache::CompileCache;
 use crate::compile::{self, Compiled};
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::perf;
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
-use crate::run;
+use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
 use katas::catalogue::CaseInfo;
@@ -19,6 +18,14 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 /// The largest learner file accepted.
 pub const MAX_SOURCE_BYTES: usize = 64 << 10;
+/// The largest compiled program run. Bigger means large statics or tables baked in at compile
+/// time: its pages could be read without being charged as memory, and it would crowd the cache.
+pub const MAX_PROGRAM_BYTES: u64 = 32 << 20;
+/// valgrind's instruction-counting tool, a static executable (Debian's layout).
+const MEASURE_TOOL: &str = "/usr/libexec/valgrind/callgrind-amd64-linux";
+/// Secret input sets per kata that performance figures are measured on: each reference is
+/// counted once per set, and a learner cannot know which set their measured run gets.
+const MEASURE_SETS: usize = 4;
 
 /// What a caller can show while a grading is in progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,8 +71,12 @@ pub struct Grader {
     toolchain: Toolchain,
     cache: CompileCache,
     slots: Slots,
-    /// The reference's instruction count per kata, measured once per grader.
-    reference_cost: Mutex<HashMap<String, Option<u64>>>,
+    /// The instruction counter, when this host has one.
+    measure_tool: Option<PathBuf>,
+    /// Per kata, the secret seeds of its measuring input sets (drawn when first needed).
+    measure_seeds: Mutex<HashMap<String, Vec<u64>>>,
+    /// The reference's instruction count per (kata, input set), measured once per grader.
+    reference_cost: Mutex<HashMap<(String, usize), Result<u64, String>>>,
     /// What GPU jobs' sandboxes get from this host.
     gpu_host: GpuHost,
     /// The device and its measured copy bandwidth, when this host has a GPU.
@@ -92,6 +103,10 @@ impl Grader {
             toolchain,
             cache,
             slots: Slots::new(config.parallel.max(1)),
+            measure_tool: Path::new(MEASURE_TOOL)
+                .is_file()
+                .then(|| PathBuf::from(MEASURE_TOOL)),
+            measure_seeds: Mutex::new(HashMap::new()),
             reference_cost: Mutex::new(HashMap::new()),
             gpu_host: GpuHost::discover(&config.workspace_root),
             gpu,
@@ -180,22 +195,47 @@ impl Grader {
                 diagnostics,
             ),
         };
+        let program_bytes = std::fs::metadata(&binary)
+            .map_err(|e| GradeError::io("reading the compiled program's size", e))?
+            .len();
+        if program_bytes > MAX_PROGRAM_BYTES {
+            progress(Stage::Done);
+            let message = format!(
+                "the compiled program is {} MiB; the limit is {} MiB — large tables or statics \
+                 belong in code that computes them at run time",
+                program_bytes >> 20,
+                MAX_PROGRAM_BYTES >> 20
+            );
+            return Ok(GradeReport::compile_error(
+                slug,
+                mode,
+                diagnostics,
+                Some(message),
+                resources,
+            ));
+        }
         progress(Stage::Running);
         let is_gpu = kata.meta().kind == KataKind::Gpu;
-        // GPU katas get fresh inputs every grading, from a seed the submission cannot know
-        // when it is written; CPU katas keep the default so instruction counts compare.
-        let seed = if is_gpu {
-            fastrand::u64(..)
-        } else {
+        // Every case beyond the samples comes from a fresh seed the submission cannot know
+        // when it is written (nor learn by failing on purpose: the next grading differs). A
+        // `run` has only samples, which are the same for every seed.
+        let seed = if mode == Mode::Run && !is_gpu {
             katas::DEFAULT_SEED
+        } else {
+            fastrand::u64(..)
         };
+        let judging = kata
+            .prepare(seed)
+            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?;
         let ran = run::run(
             &self.sandbox,
             kata,
+            &*judging,
             &binary,
             &selected,
             seed,
             &self.gpu_host,
+            Purpose::Judge,
         )?;
         resources.run_wall_ms = ms(ran.wall);
         resources.run_cpu_ms = ms(ran.cpu);
@@ -219,11 +259,14 @@ impl Grader {
             ));
         }
         let measure = judged.verdict == Verdict::Accepted && mode == Mode::Submit;
-        let performance = if measure && !is_gpu {
+        let (performance, performance_missing) = if measure && !is_gpu {
             progress(Stage::Measuring);
-            self.performance(kata, &binary, &selected)?
+            match self.performance(kata, &binary, &selected)? {
+                Ok(figure) => (Some(figure), None),
+                Err(why) => (None, Some(why)),
+            }
         } else {
-            None
+            (None, None)
         };
         let gpu_performance = if measure && is_gpu {
             Some(self.gpu_performance(kata, &judged.cases, &selected)?)
@@ -242,6 +285,7 @@ impl Grader {
             cases: judged.cases,
             diagnostics,
             performance,
+            performance_missing,
             resources,
             message: ran.message,
             output: ran.output,
@@ -322,13 +366,17 @@ impl Grader {
                 )));
             }
         };
+        let seed = fastrand::u64(..);
+        let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
         let ran = run::run(
             &self.sandbox,
             kata,
+            &*judging,
             &path,
             &timed,
-            fastrand::u64(..),
+            seed,
             &self.gpu_host,
+            Purpose::Judge,
         )?;
         Ok(ran
             .cases
@@ -339,31 +387,39 @@ impl Grader {
 }
 
 impl Grader {
-    /// Instruction counts of the solution and of the reference on the performance cases.
+    /// Instruction counts of the solution and of the reference on the same secret input set,
+    /// or why there is no figure. `Err` only for our own failures.
     fn performance(
         &self,
         kata: &dyn Kata,
         binary: &Path,
         selected: &[CaseInfo],
-    ) -> Result<Option<Performance>, GradeError> {
+    ) -> Result<Result<Performance, String>, GradeError> {
         let cases: Vec<CaseInfo> = selected
             .iter()
             .filter(|c| c.group == Group::Performance)
             .cloned()
             .collect();
-        let scratch = self.cache.dir();
-        let Some(instructions) =
-            perf::count(&self.sandbox, scratch, binary, &cases, katas::DEFAULT_SEED)?
-        else {
-            return Ok(None);
+        if cases.is_empty() {
+            return Ok(Err("this kata has no performance cases".into()));
+        }
+        let Some(tool) = &self.measure_tool else {
+            return Ok(Err(format!(
+                "this grader has no instruction counter ({MEASURE_TOOL} is missing)"
+            )));
         };
         let slug = kata.meta().slug.clone();
+        let (set, seed) = self.measure_set(&slug);
+        let learner = match self.count(kata, binary, &cases, seed, tool)? {
+            Ok(n) => n,
+            Err(why) => return Ok(Err(why)),
+        };
         let known = self
             .reference_cost
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&slug)
-            .copied();
+            .get(&(slug.clone(), set))
+            .cloned();
         let reference = match known {
             Some(cost) => cost,
             None => {
@@ -374,9 +430,9 @@ impl Grader {
                     kata.meta(),
                     kata.package().reference,
                 )? {
-                    Compiled::Binary { path, .. } => {
-                        perf::count(&self.sandbox, scratch, &path, &cases, katas::DEFAULT_SEED)?
-                    }
+                    Compiled::Binary { path, .. } => self
+                        .count(kata, &path, &cases, seed, tool)?
+                        .map_err(|why| format!("the reference could not be measured: {why}")),
                     Compiled::Failed { diagnostics, .. } => {
                         return Err(GradeError::Internal(format!(
                             "the reference of `{slug}` does not compile: {diagnostics:?}"
@@ -386,18 +442,59 @@ impl Grader {
                 self.reference_cost
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
-                    .insert(slug, cost);
+                    .insert((slug, set), cost.clone());
                 cost
             }
         };
-        Ok(reference
-            .filter(|&r| r > 0)
-            .map(|reference_instructions| Performance {
-                instructions,
-                reference_instructions,
-                ratio: instructions as f64 / reference_instructions as f64,
-                cases: cases.len(),
-            }))
+        Ok(reference.and_then(|reference_instructions| {
+            (reference_instructions > 0)
+                .then(|| Performance {
+                    instructions: learner,
+                    reference_instructions,
+                    ratio: learner as f64 / reference_instructions as f64,
+                    cases: cases.len(),
+                    input_set: set as u32,
+                })
+                .ok_or_else(|| "the reference's count was zero".to_string())
+        }))
+    }
+
+    /// One of the kata's secret measuring input sets, at random: `(index, seed)`.
+    fn measure_set(&self, slug: &str) -> (usize, u64) {
+        let mut seeds = self
+            .measure_seeds
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let seeds = seeds
+            .entry(slug.to_string())
+            .or_insert_with(|| (0..MEASURE_SETS).map(|_| fastrand::u64(..)).collect());
+        let set = fastrand::usize(..seeds.len());
+        (set, seeds[set])
+    }
+
+    /// The instruction count of `binary` on `cases` made from `seed`, measured in the sandbox.
+    fn count(
+        &self,
+        kata: &dyn Kata,
+        binary: &Path,
+        cases: &[CaseInfo],
+        seed: u64,
+        tool: &Path,
+    ) -> Result<Result<u64, String>, GradeError> {
+        let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
+        let ran = run::run(
+            &self.sandbox,
+            kata,
+            &*judging,
+            binary,
+            cases,
+            seed,
+            &self.gpu_host,
+            Purpose::Measure { tool },
+        )?;
+        Ok(ran
+            .instructions
+            .unwrap_or_else(|| Err("the run was not measured".into())))
     }
 }
 

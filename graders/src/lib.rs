@@ -9,7 +9,6 @@ pub mod compile;
 pub mod diagnostics;
 pub mod gpu;
 pub mod grade;
-pub mod perf;
 pub mod report;
 pub mod run;
 pub mod sandbox;
@@ -37,6 +36,10 @@ pub enum GradeError {
     },
     #[error("internal error: {0}")]
     Internal(String),
+    /// This host cannot grade this kata now (e.g. no usable GPU): another worker, or this one
+    /// later, can.
+    #[error("unavailable here: {0}")]
+    Unavailable(String),
 }
 
 impl GradeError {
@@ -47,5 +50,15 @@ impl GradeError {
     /// A bad request (the caller's input), as opposed to our failure.
     pub fn is_bad_request(&self) -> bool {
         matches!(self, Self::UnknownKata(_) | Self::SourceTooLarge { .. })
+    }
+
+    /// Whether grading the same submission again (on another worker, or later) can help.
+    /// Transient host trouble (the sandbox, the disk, a missing device) can; a bad request, a
+    /// broken toolchain or a kata whose own checker fails cannot.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Self::Sandbox(_) | Self::Io { .. } | Self::Unavailable(_)
+        )
     }
 }

@@ -17,6 +17,10 @@ pub struct GradeReport {
     pub diagnostics: Vec<Diagnostic>,
     /// For accepted `submit`s: cost relative to the reference, measured the same way.
     pub performance: Option<Performance>,
+    /// Why an accepted `submit` has no `performance` figure (e.g. the measured run exceeded a
+    /// limit, or this host has no instruction counter). Never silently absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub performance_missing: Option<String>,
     pub resources: Resources,
     /// A one-line explanation when the verdict needs one (e.g. which limit stopped the run).
     pub message: Option<String>,
@@ -58,6 +62,10 @@ pub struct Performance {
     /// `instructions / reference_instructions`: below 1 is faster than the reference.
     pub ratio: f64,
     pub cases: usize,
+    /// Which of the grader's secret measuring inputs was used (the reference was counted on
+    /// the same one), so figures compare like with like.
+    #[serde(default)]
+    pub input_set: u32,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -99,6 +107,7 @@ impl GradeReport {
             cases: Vec::new(),
             diagnostics,
             performance: None,
+            performance_missing: None,
             resources,
             message,
             output: None,

@@ -1,11 +1,20 @@
 //! Step 2: the compiled submission runs in the sandbox on the selected cases; the trusted side
 //! reads its frames as they stream, enforces the per-case deadline, and judges each output with
 //! the kata's checker.
+//!
+//! The same loop serves the performance measurement: [`Purpose::Measure`] runs the same binary
+//! under valgrind's instruction counter in the `Measure` profile — the run profile's walls
+//! (tmpfs only, no fork, no exec, no sockets) with the kata's memory, threads and time scaled
+//! for the tool's slowdown — and its answers are judged like any other run's: a figure only
+//! stands beside answers that were right.
 
 use crate::GradeError;
 use crate::gpu::GpuHost;
-use crate::sandbox::{self, ExitStatus, Job, LimitHit, Profile, Sandbox, Watch};
-use katas::catalogue::CaseInfo;
+use crate::sandbox::{
+    self, ExitStatus, Job, LimitHit, MEASURE_TOOL_INSIDE, Profile, Sandbox, Watch,
+};
+use katas::catalogue::{CaseInfo, Judging};
+use katas::evaluate::JudgeFailure;
 use katas::runner::{Frame, FrameReader, RunRequest};
 use katas::{CaseReport, Kata, KataKind, Outcome};
 use std::path::{Path, PathBuf};
@@ -13,8 +22,24 @@ use std::time::{Duration, Instant};
 
 /// Time the submission may take to generate its cases before the first one starts.
 const SETUP_ALLOWANCE: Duration = Duration::from_secs(5);
-/// Room for the result frames themselves (tensor katas return MBs).
-const FRAME_BYTES: usize = 512 << 20;
+/// How much slower a program runs under the instruction counter (measured ~16×, with room).
+const MEASURE_SLOWDOWN: u32 = 40;
+/// valgrind's own memory beside the program's (its translation cache and tables).
+const MEASURE_MEMORY_BYTES: u64 = 384 << 20;
+/// Threads beyond `max_threads` the sandbox tolerates: a thread that has returned is still
+/// counted by the kernel for a moment after `join`, so a solution that starts one thread per
+/// query, one at a time, must not fail only when the machine is loaded.
+const THREAD_HEADROOM: u32 = 8;
+
+/// What a run is for.
+#[derive(Debug, Clone, Copy)]
+pub enum Purpose<'a> {
+    /// Judge the answers (the verdict).
+    Judge,
+    /// Count the instructions the learner's code executes, with `tool` (callgrind's static
+    /// executable); the answers are judged too.
+    Measure { tool: &'a Path },
+}
 
 #[derive(Debug)]
 pub struct RunResult {
@@ -24,6 +49,8 @@ pub struct RunResult {
     pub cpu: Duration,
     pub peak_memory_bytes: u64,
     pub output: Option<String>,
+    /// [`Purpose::Measure`]: the count, or why there is none.
+    pub instructions: Option<Result<u64, String>>,
 }
 
 /// Follows the frame stream: per-case deadlines and the printed-output budget.
@@ -33,8 +60,11 @@ struct CaseClock {
     last_frame: Option<Instant>,
     arrivals: Vec<Instant>,
     case_limit: Duration,
+    setup: Duration,
     output_budget: usize,
-    /// Set once the solution printed past its budget: the run is stopped at once.
+    /// Payload bytes all answers together may take (each is bounded by the reader too).
+    frame_budget: usize,
+    /// Set once the solution printed or answered past its budgets: the run is stopped at once.
     printed_too_much: bool,
 }
 
@@ -47,7 +77,10 @@ impl Watch for CaseClock {
             self.arrivals.push(now);
             self.last_frame = Some(now);
         }
-        if self.reader.other_bytes > self.output_budget {
+        if self.reader.other_bytes > self.output_budget
+            || self.reader.frame_bytes > self.frame_budget
+            || self.reader.oversized.is_some()
+        {
             self.printed_too_much = true;
         }
     }
@@ -57,19 +90,26 @@ impl Watch for CaseClock {
             return Some(self.started);
         }
         Some(match self.last_frame {
-            None => self.started + SETUP_ALLOWANCE,
+            None => self.started + self.setup,
             Some(t) => t + self.case_limit,
         })
     }
+
+    fn keeps_stdout(&self) -> bool {
+        false
+    }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     sandbox: &Sandbox,
     kata: &dyn Kata,
+    judging: &dyn Judging,
     binary: &Path,
     selected: &[CaseInfo],
     seed: u64,
     gpu: &GpuHost,
+    purpose: Purpose<'_>,
 ) -> Result<RunResult, GradeError> {
     let meta = kata.meta();
     let limits = &meta.limits;
@@ -82,10 +122,56 @@ pub fn run(
     };
     let stdin = postcard::to_stdvec(&request)
         .map_err(|e| GradeError::Internal(format!("encoding the request: {e}")))?;
-    let case_limit = Duration::from_millis(limits.case_time_ms);
+    let slowdown = match purpose {
+        Purpose::Judge => 1,
+        Purpose::Measure { .. } => MEASURE_SLOWDOWN,
+    };
+    let case_limit = Duration::from_millis(limits.case_time_ms) * slowdown;
+    let setup = SETUP_ALLOWANCE * slowdown;
     let output_budget = (limits.output_kb as usize) << 10;
+    let answer_bound = selected
+        .iter()
+        .map(|c| judging.answer_bound(c.index))
+        .max()
+        .unwrap_or(0);
+    let frame_budget: usize = selected
+        .iter()
+        .map(|c| judging.answer_bound(c.index))
+        .sum::<usize>()
+        + output_budget;
+    // The program's own pages are file-backed and may sit in the page cache uncharged (the
+    // grader wrote the file): the limit counts them as if they were the program's memory.
+    let binary_bytes = std::fs::metadata(binary)
+        .map_err(|e| GradeError::io("reading the compiled program's size", e))?
+        .len();
+    let memory_bytes = (limits.memory_mb << 20)
+        .saturating_sub(binary_bytes)
+        .max(8 << 20);
     let is_gpu = meta.kind == KataKind::Gpu;
-    let (profile, env) = if is_gpu {
+    let (profile, env, argv) = if let Purpose::Measure { tool } = purpose {
+        (
+            Profile::Measure {
+                program: binary.to_path_buf(),
+                tool: tool.to_path_buf(),
+            },
+            // The tool refuses to start without the launcher's variable; nothing reads it.
+            vec![(
+                "VALGRIND_LAUNCHER".to_string(),
+                MEASURE_TOOL_INSIDE.to_string(),
+            )],
+            [
+                MEASURE_TOOL_INSIDE,
+                "--vgdb=no",
+                "--callgrind-out-file=/tmp/callgrind.out",
+                // Order matters: a toggle option resets collect-atstart, so it comes first.
+                &format!("--toggle-collect={}", katas::runner::UNMEASURED_SYMBOL),
+                "--collect-atstart=yes",
+                "/prog",
+            ]
+            .map(String::from)
+            .to_vec(),
+        )
+    } else if is_gpu {
         (
             Profile::Gpu {
                 program: binary.to_path_buf(),
@@ -93,6 +179,7 @@ pub fn run(
                 devices: gpu.devices.clone(),
             },
             vec![("LD_LIBRARY_PATH".to_string(), gpu.library_path())],
+            vec!["/prog".to_string()],
         )
     } else {
         (
@@ -100,45 +187,62 @@ pub fn run(
                 program: binary.to_path_buf(),
             },
             Vec::new(),
+            vec!["/prog".to_string()],
         )
     };
+    let measured = matches!(purpose, Purpose::Measure { .. });
     let job = Job {
         profile,
-        argv: vec!["/prog".into()],
+        argv,
         env,
         cwd: PathBuf::from("/tmp"),
         stdin,
         limits: sandbox::Limits {
-            wall: SETUP_ALLOWANCE + case_limit * (selected.len() as u32 + 1),
-            cpu: Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE,
-            memory_bytes: limits.memory_mb << 20,
-            // The CUDA driver reserves address space for the device's whole memory.
-            address_space_bytes: (!is_gpu).then(|| (limits.memory_mb << 20) * 4 + (1 << 30)),
-            pids: limits.max_threads + 2,
-            stdout_bytes: FRAME_BYTES + output_budget,
-            stderr_bytes: output_budget,
+            wall: setup + case_limit * (selected.len() as u32 + 1),
+            cpu: (Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE) * slowdown,
+            memory_bytes: memory_bytes + if measured { MEASURE_MEMORY_BYTES } else { 0 },
+            // The CUDA driver reserves address space for the device's whole memory, and so
+            // does valgrind for its own.
+            address_space_bytes: (!is_gpu && !measured)
+                .then(|| (limits.memory_mb << 20) * 4 + (1 << 30)),
+            pids: limits.max_threads + 2 + THREAD_HEADROOM,
+            stdout_bytes: frame_budget + output_budget + (64 << 10),
+            // valgrind's own report shares stderr.
+            stderr_bytes: output_budget + if measured { 64 << 10 } else { 0 },
             file_bytes: 16 << 20,
             open_files: 64,
         },
     };
     let mut clock = CaseClock {
-        reader: FrameReader::new(nonce),
+        reader: FrameReader::with_bound(nonce, answer_bound),
         started: Instant::now(),
         last_frame: None,
         arrivals: Vec::new(),
         case_limit,
+        setup,
         output_budget,
+        frame_budget,
         printed_too_much: false,
     };
     let outcome = sandbox.run(&job, &mut clock)?;
     let arrivals = clock.arrivals.clone();
     let printed_too_much = clock.printed_too_much;
     let started = clock.started;
+    let oversized = clock.reader.oversized;
     let (frames, printed, head) = clock.reader.finish();
-    let stderr_bytes = outcome.stderr.len();
+    // Under measurement stderr also carries valgrind's report, which is not the learner's.
+    let stderr_bytes = if measured { 0 } else { outcome.stderr.len() };
 
     // Why the stream ended, for the first case without an answer.
-    let ended = if printed_too_much || printed + stderr_bytes > output_budget {
+    let ended = if let Some(case) = oversized {
+        (
+            Outcome::OutputLimitExceeded,
+            format!(
+                "the answer to case #{case} is far larger than any right one (over {} KiB)",
+                answer_bound >> 10
+            ),
+        )
+    } else if printed_too_much || printed + stderr_bytes > output_budget {
         (
             Outcome::OutputLimitExceeded,
             format!("printed more than {} KiB", limits.output_kb),
@@ -155,7 +259,7 @@ pub fn run(
             (Some(LimitHit::Pids), _) => (
                 Outcome::RuntimeError,
                 format!(
-                    "started more than {} threads or processes",
+                    "started more than {} threads at once (or a process)",
                     limits.max_threads
                 ),
             ),
@@ -216,19 +320,31 @@ pub fn run(
         });
         match answer {
             Some((result, at)) => {
-                let ms = at.saturating_duration_since(previous).as_secs_f64() * 1e3;
+                let ms = at.saturating_duration_since(previous).as_secs_f64() * 1e3
+                    / f64::from(slowdown);
                 previous = at;
-                cases.push(kata.judge(seed, info.index, result, ms));
+                cases.push(judging.judge(info.index, result, ms).map_err(failure)?);
             }
             None => {
                 stopped = true;
-                let mut report = kata.judge(seed, info.index, Err(String::new()), 0.0);
+                let mut report = judging
+                    .judge(info.index, Err(String::new()), 0.0)
+                    .map_err(failure)?;
                 report.outcome = ended.0;
                 report.message = Some(ended.1.clone());
                 cases.push(report);
             }
         }
     }
+    let instructions = measured.then(|| {
+        count(
+            &outcome.stderr,
+            outcome.limit,
+            outcome.status,
+            &cases,
+            &ended.1,
+        )
+    });
     let output = (printed > 0 || stderr_bytes > 0).then(|| {
         let mut text = String::from_utf8_lossy(&head).into_owned();
         text.push_str(&String::from_utf8_lossy(
@@ -243,7 +359,49 @@ pub fn run(
         cpu: outcome.cpu,
         peak_memory_bytes: outcome.peak_memory_bytes,
         output,
+        instructions,
     })
+}
+
+fn failure(f: JudgeFailure) -> GradeError {
+    match f {
+        JudgeFailure::Checker(_) => GradeError::Internal(f.to_string()),
+        JudgeFailure::Unavailable { .. } => GradeError::Unavailable(f.to_string()),
+    }
+}
+
+/// The measured run's count, or why it cannot be trusted. valgrind writes its summary to
+/// stderr after every thread of the program has ended, and the program cannot start any other
+/// process that could print after it (the sandbox allows no `execve` but its own), so the last
+/// `Collected :` line of a run that ended cleanly is the tool's.
+fn count(
+    stderr: &[u8],
+    limit: Option<LimitHit>,
+    status: ExitStatus,
+    cases: &[CaseReport],
+    ended: &str,
+) -> Result<u64, String> {
+    if let Some(case) = cases.iter().find(|c| c.outcome != Outcome::Passed) {
+        return Err(format!(
+            "the measured run's answer to `{}` was not accepted ({})",
+            case.name,
+            case.message.as_deref().unwrap_or(case.outcome.as_str())
+        ));
+    }
+    if limit.is_some() || !status.success() {
+        return Err(format!("the measured run did not end cleanly: {ended}"));
+    }
+    collected(&String::from_utf8_lossy(stderr))
+        .ok_or_else(|| "the instruction counter reported no count".to_string())
+}
+
+/// callgrind's closing `==PID== Collected : N`.
+fn collected(stderr: &str) -> Option<u64> {
+    stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.split_once("Collected :").map(|(_, n)| n.trim()))
+        .and_then(|n| n.replace(',', "").parse().ok())
 }
 
 fn not_run(info: &CaseInfo) -> CaseReport {
@@ -276,5 +434,16 @@ fn signal_name(sig: i32) -> &'static str {
         11 => "segmentation fault, e.g. a stack overflow",
         31 => "bad system call",
         _ => "signal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn takes_the_last_count() {
+        let stderr =
+            "==1== Collected : 5\nfake\n==1== Events    : Ir\n==1== Collected : 1,234\n==1==\n";
+        assert_eq!(super::collected(stderr), Some(1234));
+        assert_eq!(super::collected("nothing"), None);
     }
 }

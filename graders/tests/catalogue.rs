@@ -40,10 +40,15 @@ fn trials() -> Vec<Trial> {
     for &kata in katas::catalogue::all() {
         let slug = kata.meta().slug.clone();
         out.push(Trial::test(format!("{slug}::reference"), move || {
-            let report = grade(kata, kata.package().reference, Mode::Submit)?;
-            if let Some(skip) = cannot_run_here(&report, Verdict::Accepted) {
-                return skip;
-            }
+            let report = match grade(
+                kata,
+                kata.package().reference,
+                Mode::Submit,
+                Verdict::Accepted,
+            )? {
+                Ok(report) => report,
+                Err(skip) => return skip,
+            };
             expect(&report, Verdict::Accepted)?;
             if kata.meta().kind == katas::KataKind::Gpu {
                 return gpu_reference_figures(&report);
@@ -63,20 +68,25 @@ fn trials() -> Vec<Trial> {
             Ok(())
         }));
         out.push(Trial::test(format!("{slug}::starter"), move || {
-            let report = grade(kata, kata.package().starter, Mode::Run)?;
-            if let Some(skip) = cannot_run_here(&report, Verdict::RuntimeError) {
-                return skip;
-            }
+            let report = match grade(
+                kata,
+                kata.package().starter,
+                Mode::Run,
+                Verdict::RuntimeError,
+            )? {
+                Ok(report) => report,
+                Err(skip) => return skip,
+            };
             expect(&report, Verdict::RuntimeError)
         }));
         for wrong in kata.package().wrong {
             out.push(Trial::test(
                 format!("{slug}::wrong::{}", wrong.name),
                 move || {
-                    let report = grade(kata, wrong.source, Mode::Submit)?;
-                    if let Some(skip) = cannot_run_here(&report, wrong.expected) {
-                        return skip;
-                    }
+                    let report = match grade(kata, wrong.source, Mode::Submit, wrong.expected)? {
+                        Ok(report) => report,
+                        Err(skip) => return skip,
+                    };
                     expect(&report, wrong.expected)
                 },
             ));
@@ -88,14 +98,17 @@ fn trials() -> Vec<Trial> {
 /// A GPU kata graded where its sandbox found no device (or no NVRTC): skip, saying why, unless
 /// the run is required here. Reaching this point means the runner was built, started in the
 /// GPU sandbox and (with NVRTC) compiled the kernel there.
-fn cannot_run_here(report: &graders::GradeReport, expected: Verdict) -> Option<Result<(), Failed>> {
-    if report.verdict != Verdict::InternalError || expected == Verdict::InternalError {
+fn cannot_run_here(
+    report: &Result<graders::GradeReport, graders::GradeError>,
+    expected: Verdict,
+) -> Option<Result<(), Failed>> {
+    let missing = match report {
+        Err(graders::GradeError::Unavailable(why)) => katas::gpu::Unavailable::from_message(why)?,
+        _ => return None,
+    };
+    if expected == Verdict::InternalError {
         return None;
     }
-    let missing = report
-        .cases
-        .iter()
-        .find_map(|c| katas::gpu::Unavailable::from_message(c.message.as_deref()?))?;
     if missing.is_required() {
         return Some(Err(format!(
             "this run is required here, but: {}",
@@ -133,9 +146,19 @@ fn gpu_reference_figures(report: &graders::GradeReport) -> Result<(), Failed> {
     Ok(())
 }
 
-fn grade(kata: &dyn Kata, source: &str, mode: Mode) -> Result<graders::GradeReport, Failed> {
-    grader()?
-        .grade(&kata.meta().slug, source, mode, &|_| {})
+/// Grades `source`; a GPU kata where no device is usable skips (see [`cannot_run_here`]).
+fn grade(
+    kata: &dyn Kata,
+    source: &str,
+    mode: Mode,
+    expected: Verdict,
+) -> Result<Result<graders::GradeReport, Result<(), Failed>>, Failed> {
+    let graded = grader()?.grade(&kata.meta().slug, source, mode, &|_| {});
+    if let Some(skip) = cannot_run_here(&graded, expected) {
+        return Ok(Err(skip));
+    }
+    graded
+        .map(Ok)
         .map_err(|e| format!("the grader failed: {e}").into())
 }
 

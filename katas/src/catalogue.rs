@@ -1,7 +1,7 @@
 //! The registry of kata packages, in catalogue order, behind one object-safe trait so the CLI,
 //! the grader and the server never need to know a kata's concrete types.
 
-use crate::evaluate::{CaseResult, Trial, evaluate, judge};
+use crate::evaluate::{CaseResult, JudgeFailure, Trial, evaluate, judge_case};
 use crate::meta::KataMeta;
 use crate::report::CaseReport;
 use crate::report::Report;
@@ -49,14 +49,33 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
     /// The cases, in run order, for the default seed; `Err` if the kata itself is broken.
     fn case_list(&self) -> Result<Vec<CaseInfo>, String>;
-    /// Trusted side: judges what a sandboxed run produced for case `index` of the cases made
-    /// from `seed` (the grader's seed: the default, or a fresh secret one for GPU katas).
-    fn judge(&self, seed: u64, index: usize, result: CaseResult, time_ms: f64) -> CaseReport;
+    /// Trusted side of one grading: the cases made from `seed` (the grader draws a fresh
+    /// secret one per grading) and the reference's answers, ready to judge what a sandboxed
+    /// run produced. `Err` if the kata itself is broken for this seed — our failure.
+    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String>;
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
     }
 }
+
+/// The trusted side of one grading's cases (see [`Kata::prepare`]).
+pub trait Judging: Send + Sync + std::fmt::Debug {
+    /// The largest encoded answer worth reading for case `index`: twice the reference's plus
+    /// 64 KiB. A bigger one cannot be right, so the grader stops reading instead of holding it.
+    fn answer_bound(&self, index: usize) -> usize;
+    /// Judges case `index` of this grading's cases. `Err` only when our side failed (the
+    /// checker panicked, no usable GPU where it ran): never the learner's verdict.
+    fn judge(
+        &self,
+        index: usize,
+        result: CaseResult,
+        time_ms: f64,
+    ) -> Result<CaseReport, JudgeFailure>;
+}
+
+/// Prepared trials kept per kata: a few gradings with different secret seeds run at once.
+const SEEDED_TRIALS: usize = 4;
 
 /// A case as the grader sees it: its position, name and group (inputs stay in `katas`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +93,7 @@ pub struct Entry<S: KataSpec> {
     wrong: &'static [S::Solution],
     meta: OnceLock<KataMeta>,
     trial: OnceLock<Result<Arc<Trial<S>>, String>>,
-    seeded: Mutex<Option<(u64, Arc<Trial<S>>)>>,
+    seeded: Mutex<Vec<(u64, Arc<Trial<S>>)>>,
 }
 
 impl<S: KataSpec> std::fmt::Debug for Entry<S> {
@@ -100,7 +119,7 @@ impl<S: KataSpec> Entry<S> {
             wrong,
             meta: OnceLock::new(),
             trial: OnceLock::new(),
-            seeded: Mutex::new(None),
+            seeded: Mutex::new(Vec::new()),
         }
     }
 
@@ -123,20 +142,28 @@ impl<S: KataSpec> Entry<S> {
         }
     }
 
-    /// Cases and expected outputs for another seed; the last one is kept (a grading judges
-    /// all its cases with one seed).
-    fn seeded_trial(&self, seed: u64) -> Arc<Trial<S>> {
-        let mut last = self.seeded.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((s, trial)) = last.as_ref()
-            && *s == seed
-        {
-            return trial.clone();
+    /// Cases and expected outputs for another seed; the few most recent are kept.
+    fn seeded_trial(&self, seed: u64) -> Result<Arc<Trial<S>>, String> {
+        if seed == crate::DEFAULT_SEED {
+            return self.trial().cloned().map_err(str::to_string);
         }
-        let trial = Trial::prepare(self.reference, seed)
-            .map(Arc::new)
-            .unwrap_or_else(|why| panic!("judge called on a broken kata: {why}"));
-        *last = Some((seed, trial.clone()));
-        trial
+        let known = {
+            let kept = self.seeded.lock().unwrap_or_else(PoisonError::into_inner);
+            kept.iter()
+                .find(|(s, _)| *s == seed)
+                .map(|(_, t)| t.clone())
+        };
+        if let Some(trial) = known {
+            return Ok(trial);
+        }
+        // Prepared outside the lock: other gradings of this kata need not wait for it.
+        let trial = Arc::new(Trial::prepare(self.reference, seed)?);
+        let mut kept = self.seeded.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() == SEEDED_TRIALS {
+            kept.remove(0);
+        }
+        kept.push((seed, trial.clone()));
+        Ok(trial)
     }
 
     pub fn reference(&self) -> S::Solution {
@@ -175,23 +202,22 @@ impl<S: KataSpec> Kata for Entry<S> {
             .collect())
     }
 
-    fn judge(&self, seed: u64, index: usize, result: CaseResult, time_ms: f64) -> CaseReport {
-        let trial = if seed == crate::DEFAULT_SEED {
-            match self.trial() {
-                Ok(trial) => trial.clone(),
-                Err(why) => panic!("judge called on a broken kata: {why}"),
-            }
-        } else {
-            self.seeded_trial(seed)
-        };
-        let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
-        judge::<S>(
-            &trial.cases[index],
-            &trial.expected[index],
-            result,
-            time_ms,
-            limit,
-        )
+    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String> {
+        let trial = self.seeded_trial(seed)?;
+        let bounds = trial
+            .expected
+            .iter()
+            .map(|out| {
+                crate::wire::encode(out)
+                    .map(|b| 2 * b.len() + (64 << 10))
+                    .map_err(|e| format!("encoding the reference's answer: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Arc::new(Prepared::<S> {
+            trial,
+            bounds,
+            limit: std::time::Duration::from_millis(self.meta().limits.case_time_ms),
+        }))
     }
 
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {
@@ -204,6 +230,40 @@ impl<S: KataSpec> Kata for Entry<S> {
             }
         };
         Some(self.evaluate(solution, mode))
+    }
+}
+
+struct Prepared<S: KataSpec> {
+    trial: Arc<Trial<S>>,
+    bounds: Vec<usize>,
+    limit: std::time::Duration,
+}
+
+impl<S: KataSpec> std::fmt::Debug for Prepared<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("cases", &self.trial.cases.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: KataSpec> Judging for Prepared<S> {
+    fn answer_bound(&self, index: usize) -> usize {
+        self.bounds.get(index).copied().unwrap_or(64 << 10)
+    }
+
+    fn judge(
+        &self,
+        index: usize,
+        result: CaseResult,
+        time_ms: f64,
+    ) -> Result<CaseReport, JudgeFailure> {
+        let (Some(case), Some(expected)) =
+            (self.trial.cases.get(index), self.trial.expected.get(index))
+        else {
+            return Err(JudgeFailure::Checker(format!("#{index} (no such case)")));
+        };
+        judge_case::<S>(case, expected, result, time_ms, self.limit)
     }
 }
 

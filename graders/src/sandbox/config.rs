@@ -83,7 +83,17 @@ pub enum Profile {
         libraries: Vec<(PathBuf, PathBuf)>,
         devices: Vec<PathBuf>,
     },
+    /// A static binary measured by an instruction-counting tool (valgrind's callgrind): the
+    /// `Run` profile with the tool — a static executable, bound read-only and executable at
+    /// [`MEASURE_TOOL_INSIDE`] — as the only executable file, and `program` bound readable but
+    /// not executable at `/prog` (the tool loads it itself). The tool's extra system calls
+    /// (opening files, `prlimit`, pipes) are allowed; processes, sockets and any `execve`
+    /// after the tool's own are not, so the program cannot hand its stderr to another process.
+    Measure { program: PathBuf, tool: PathBuf },
 }
+
+/// Where the measuring tool is bound inside a [`Profile::Measure`] sandbox.
+pub const MEASURE_TOOL_INSIDE: &str = "/valgrind/tool";
 
 /// One process to run to completion.
 #[derive(Clone, Debug)]

@@ -91,6 +91,12 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             }
             l.tmp_and_proc(job.limits.memory_bytes);
         }
+        Profile::Measure { program, tool } => {
+            l.syscalls = Syscalls::Measure;
+            l.bind(program, "/prog", Access::Read);
+            l.bind(tool, super::MEASURE_TOOL_INSIDE, Access::ReadExec);
+            l.tmp_and_proc(job.limits.memory_bytes);
+        }
         Profile::Gpu {
             program,
             libraries,
@@ -192,6 +198,13 @@ pub(crate) fn validate(job: &Job) -> Result<(), SandboxError> {
                     "{} is not a regular file",
                     program.display()
                 )));
+            }
+        }
+        Profile::Measure { program, tool } => {
+            for file in [program, tool] {
+                if !trusted(file)?.is_file() {
+                    return Err(invalid(format!("{} is not a regular file", file.display())));
+                }
             }
         }
         Profile::Gpu {

@@ -53,6 +53,7 @@ mod layout;
 mod outcome;
 mod probe;
 mod pump;
+mod remove_tree;
 mod seccomp;
 mod spec;
 pub mod stage;
@@ -62,7 +63,7 @@ mod toolchain;
 mod uid_pool;
 
 pub use build_dir::{BuildDir, read_output};
-pub use config::{Job, Limits, Profile, SandboxConfig};
+pub use config::{Job, Limits, MEASURE_TOOL_INSIDE, Profile, SandboxConfig};
 pub use error::SandboxError;
 pub use outcome::{ExitStatus, LimitHit, NoWatch, Outcome, Watch};
 pub use stage::run_stage_if_requested;

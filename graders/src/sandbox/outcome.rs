@@ -61,6 +61,11 @@ pub trait Watch {
     /// Stop the job at this instant ([`LimitHit::Deadline`]). Asked again after every chunk,
     /// so it may move.
     fn deadline(&self) -> Option<Instant>;
+    /// Whether [`Outcome::stdout`] should hold stdout as well. A watch that reads every chunk
+    /// itself says no, so the bytes are held once, by whoever bounds them.
+    fn keeps_stdout(&self) -> bool {
+        true
+    }
 }
 
 /// A [`Watch`] that looks at nothing and sets no deadline.

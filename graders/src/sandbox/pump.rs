@@ -26,30 +26,37 @@ pub(crate) struct Pumped {
     pub stderr: Vec<u8>,
 }
 
-/// Output kept up to a cap; `overflowed` once anything more arrived.
+/// Output counted up to a cap, and kept too unless a [`Watch`] consumes it; `overflowed`
+/// once anything more arrived.
 struct Capped {
     bytes: Vec<u8>,
+    seen: usize,
     cap: usize,
+    keep: bool,
     overflowed: bool,
 }
 
 impl Capped {
-    fn new(cap: usize) -> Capped {
+    fn new(cap: usize, keep: bool) -> Capped {
         Capped {
             bytes: Vec::new(),
+            seen: 0,
             cap,
+            keep,
             overflowed: false,
         }
     }
 
-    /// Appends what fits; returns the part kept.
-    fn push(&mut self, chunk: &[u8]) -> &[u8] {
-        let room = self.cap - self.bytes.len();
+    /// Takes what fits; returns that part of `chunk`.
+    fn push<'a>(&mut self, chunk: &'a [u8]) -> &'a [u8] {
+        let room = self.cap - self.seen;
         let kept = chunk.len().min(room);
         self.overflowed |= chunk.len() > room;
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(&chunk[..kept]);
-        &self.bytes[start..]
+        self.seen += kept;
+        if self.keep {
+            self.bytes.extend_from_slice(&chunk[..kept]);
+        }
+        &chunk[..kept]
     }
 }
 
@@ -68,8 +75,10 @@ pub(crate) fn pump(
 ) -> Result<Pumped, SandboxError> {
     let started = Instant::now();
     let wall_end = started + limits.wall;
-    let mut out = Capped::new(limits.stdout_bytes);
-    let mut err = Capped::new(limits.stderr_bytes);
+    // A watch that reads stdout holds what it needs itself: keeping a second copy here would
+    // double what a submission can make the trusted side hold.
+    let mut out = Capped::new(limits.stdout_bytes, watch.keeps_stdout());
+    let mut err = Capped::new(limits.stderr_bytes, true);
     let mut limit = None;
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
@@ -132,11 +141,11 @@ pub(crate) fn pump(
                 .as_millis()
                 .clamp(1, 1000) as u16;
             let (out_ready, err_ready) = wait_readable(stdout.as_ref(), stderr.as_ref(), ms)?;
-            if out_ready && let Some(kept) = drain(&mut stdout, &mut out) {
-                watch.on_stdout(kept);
+            if out_ready {
+                drain(&mut stdout, &mut out, |kept| watch.on_stdout(kept));
             }
             if err_ready {
-                drain(&mut stderr, &mut err);
+                drain(&mut stderr, &mut err, |_| {});
             }
         }
     })
@@ -165,21 +174,21 @@ fn wait_readable(
     Ok((out_ready, err_ready))
 }
 
-/// One read from `pipe` into `into`; closes the pipe at EOF. Returns the bytes kept.
-fn drain<'a, R: Read>(pipe: &mut Option<R>, into: &'a mut Capped) -> Option<&'a [u8]> {
+/// One read from `pipe` into `into`; closes the pipe at EOF. Hands the bytes taken to `seen`.
+fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Capped, seen: impl FnOnce(&[u8])) {
     let mut buf = [0u8; 16 << 10];
     let n = match pipe.as_mut().map(|p| p.read(&mut buf)) {
         Some(Ok(n)) if n > 0 => n,
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => return None,
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => return,
         _ => {
             *pipe = None;
-            return None;
+            return;
         }
     };
     if into.overflowed {
-        return None; // already stopping the job: discard until EOF
+        return; // already stopping the job: discard until EOF
     }
-    Some(into.push(&buf[..n]))
+    seen(into.push(&buf[..n]));
 }
 
 #[cfg(test)]
@@ -188,11 +197,14 @@ mod tests {
 
     #[test]
     fn capped_keeps_the_prefix_and_flags_overflow() {
-        let mut c = Capped::new(5);
+        let mut c = Capped::new(5, true);
         assert_eq!(c.push(b"abc"), b"abc");
         assert!(!c.overflowed);
         assert_eq!(c.push(b"defg"), b"de");
         assert!(c.overflowed);
         assert_eq!(c.bytes, b"abcde");
+        let mut counted = Capped::new(5, false);
+        assert_eq!(counted.push(b"abcdefg"), b"abcde");
+        assert!(counted.overflowed && counted.bytes.is_empty());
     }
 }

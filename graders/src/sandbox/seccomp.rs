@@ -8,6 +8,13 @@
 //! `clone` is checked by flag, and `clone3` (flags in memory, out of BPF's reach) is denied.
 //! Neither has socket calls, ptrace, mount, bpf, keyctl, io_uring, perf or landlock.
 //!
+//! `execve` is how the stage becomes the program, so the filter allows it — but outside the
+//! compile profile only with the pathname pointer the stage itself passes (a heap address of
+//! the stage's, gone once the program runs): the program cannot start anything else, not even
+//! itself. That matters most when the program is a measuring tool whose report shares stderr
+//! with the learner's code: no exec'd look-alike can print a count after it. `execveat` is
+//! never allowed.
+//!
 //! `kill` is allowed in the run profile: the program's targets are then refused by the
 //! lower layers, which the tests prove (pid 1 and every helper run as another uid, in a pid
 //! namespace of their own, outside the Landlock signal scope).
@@ -94,8 +101,6 @@ const RUN: &[i64] = &[
     libc::SYS_getrusage,
     libc::SYS_exit,
     libc::SYS_exit_group,
-    // The stage's own execve of the program comes after the filter is installed.
-    libc::SYS_execve,
 ];
 
 const COMPILE_EXTRA: &[i64] = &[
@@ -206,6 +211,22 @@ const GPU_EXTRA: &[i64] = &[
     libc::SYS_shmctl,
 ];
 
+/// What valgrind's tool adds to a run: it opens the program and its own file by path, reads
+/// `/proc/self/maps`, keeps temporary files in `/tmp`, a pipe as its thread lock, and sets its
+/// own soft limits. No process creation, no sockets.
+const MEASURE_EXTRA: &[i64] = &[
+    libc::SYS_open,
+    libc::SYS_access,
+    libc::SYS_getxattr,
+    libc::SYS_unlink,
+    libc::SYS_pipe,
+    libc::SYS_rt_sigtimedwait,
+    libc::SYS_prlimit64,
+    libc::SYS_getrlimit,
+    libc::SYS_setrlimit,
+    libc::SYS_sysinfo,
+];
+
 const NAMESPACE_FLAGS: u64 = (libc::CLONE_NEWUSER
     | libc::CLONE_NEWNS
     | libc::CLONE_NEWPID
@@ -227,7 +248,9 @@ fn masked(arg: u8, mask: u64, value: u64) -> Result<SeccompRule, String> {
     .map_err(|e| e.to_string())
 }
 
-pub(crate) fn program(syscalls: Syscalls) -> Result<BpfProgram, String> {
+/// The allow-list for `syscalls`. `exec_path` is the address of the pathname the stage passes
+/// to its own `execve` (see the module doc); `None` leaves `execve` out entirely (the probe).
+pub(crate) fn program(syscalls: Syscalls, exec_path: Option<u64>) -> Result<BpfProgram, String> {
     let allow = |rules: &mut BTreeMap<i64, Vec<SeccompRule>>, list: &[i64]| {
         for &nr in list {
             rules.insert(nr, Vec::new()); // no conditions: always allowed
@@ -239,7 +262,23 @@ pub(crate) fn program(syscalls: Syscalls) -> Result<BpfProgram, String> {
     if syscalls == Syscalls::Gpu {
         allow(&mut rules, GPU_EXTRA);
     }
+    if syscalls == Syscalls::Measure {
+        allow(&mut rules, MEASURE_EXTRA);
+    }
+    match (syscalls, exec_path) {
+        (Syscalls::Compile, Some(_)) => allow(&mut rules, &[libc::SYS_execve]),
+        (_, Some(address)) => {
+            rules.insert(libc::SYS_execve, vec![masked(0, u64::MAX, address)?]);
+        }
+        (_, None) => {}
+    }
     match syscalls {
+        Syscalls::Measure => {
+            rules.insert(
+                libc::SYS_clone,
+                vec![masked(0, thread | NAMESPACE_FLAGS, thread)?],
+            );
+        }
         Syscalls::Run | Syscalls::Gpu => {
             // Threads only: CLONE_THREAD set and no namespace flag, so no fork.
             rules.insert(
@@ -280,10 +319,12 @@ mod tests {
 
     #[test]
     fn every_profile_compiles() {
-        let run = program(Syscalls::Run).expect("run filter");
-        let compile = program(Syscalls::Compile).expect("compile filter");
+        let run = program(Syscalls::Run, Some(0x1000)).expect("run filter");
+        let compile = program(Syscalls::Compile, Some(0x1000)).expect("compile filter");
         assert!(compile.len() > run.len());
-        let gpu = program(Syscalls::Gpu).expect("gpu filter");
+        let gpu = program(Syscalls::Gpu, Some(0x1000)).expect("gpu filter");
         assert!(gpu.len() > run.len());
+        let measure = program(Syscalls::Measure, Some(0x1000)).expect("measure filter");
+        assert!(measure.len() > run.len());
     }
 }

@@ -65,6 +65,9 @@ pub(crate) enum Syscalls {
     Compile,
     /// Run plus what the CUDA driver and NVRTC use; threads, never processes.
     Gpu,
+    /// Run plus what valgrind's tool uses to load and watch the program; threads, never
+    /// processes.
+    Measure,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

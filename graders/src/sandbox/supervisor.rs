@@ -102,7 +102,7 @@ impl Sandbox {
         validate(job)?;
         let toolchain = match job.profile {
             Profile::Compile { .. } => Some(self.toolchain()?),
-            Profile::Run { .. } | Profile::Gpu { .. } => None,
+            Profile::Run { .. } | Profile::Gpu { .. } | Profile::Measure { .. } => None,
         };
         let layout = layout(job, toolchain)?;
         let lease = self.uids.acquire();

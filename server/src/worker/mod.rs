@@ -131,7 +131,21 @@ async fn work(
                 tracing::info!(job = job.job_id, "result dropped: the lease had moved on");
             }
         }
-        Ok(Err(e)) => source.release(job, &e.to_string()).await?,
+        // Transient trouble on this host: another attempt (here or on another worker) may
+        // succeed, up to the queue's bound.
+        Ok(Err(e)) if e.is_retryable() => source.release(job, &e.to_string()).await?,
+        // Ours and deterministic (a kata whose checker fails, a broken toolchain): retrying
+        // would fail the same way, so the submission ends now in our state, not the learner's.
+        Ok(Err(e)) => {
+            let report = graders::GradeReport::internal_error(
+                &job.kata,
+                job.mode,
+                format!("grading failed on our side ({e}); this does not count against you"),
+            );
+            if !source.finish(job, &report).await? {
+                tracing::info!(job = job.job_id, "result dropped: the lease had moved on");
+            }
+        }
         Err(panic) => {
             source
                 .release(job, &format!("the grader panicked: {panic}"))

@@ -31,7 +31,6 @@ pub(super) fn run(spec: &StageSpec, _: &str, status: &mut StatusWriter) -> Resul
     step(unshare(CloneFlags::CLONE_NEWUSER), "unshare user namespace")?;
 
     landlock::restrict(&spec.landlock)?;
-    let filter = seccomp::program(spec.syscalls)?;
     let cstr = |s: &str| step(CString::new(s), "argument with a NUL byte");
     let argv = spec
         .argv
@@ -44,6 +43,9 @@ pub(super) fn run(spec: &StageSpec, _: &str, status: &mut StatusWriter) -> Resul
         .map(|(k, v)| cstr(&format!("{k}={v}")))
         .collect::<Result<Vec<_>, _>>()?;
     let path = argv.first().ok_or("empty argv")?.clone();
+    // `path` is not touched again before the exec, so its buffer stays where the filter
+    // expects it.
+    let filter = seccomp::program(spec.syscalls, Some(path.as_ptr() as u64))?;
     seccomp::install(&filter)?;
     status.line("exec");
     // Returns only on failure (the status file is close-on-exec, so the program never has it).

@@ -42,6 +42,6 @@ fn check(payload: &str) -> Result<i32, String> {
         .map_err(|e| format!("dropping to uid {id} (are we root?): {e}"))?;
     unshare(CloneFlags::CLONE_NEWUSER).map_err(|e| format!("unprivileged user namespaces: {e}"))?;
     let abi = landlock::restrict(&[])?;
-    seccomp::install(&seccomp::program(Syscalls::Run)?)?;
+    seccomp::install(&seccomp::program(Syscalls::Run, None)?)?;
     Ok(abi)
 }
