@@ -225,7 +225,7 @@ pub fn check(source: &str) -> Vec<Refusal> {
                 defines_macros: defines_macros(tokens.clone()),
                 found: Vec::new(),
             };
-            scan.stream(tokens, false, false);
+            scan.file(tokens);
             scan.found
         }
         Err(_) => words_in_text(&text),
@@ -263,12 +263,21 @@ fn shebang(text: &str) -> Option<Refusal> {
 
 /// Whether the file defines a macro (`macro_rules! name`), anywhere.
 fn defines_macros(tokens: TokenStream) -> bool {
-    let trees: Vec<TokenTree> = tokens.into_iter().collect();
-    trees.iter().enumerate().any(|(i, t)| match t {
-        TokenTree::Ident(id) => id == "macro_rules" && is_bang(trees.get(i + 1)),
-        TokenTree::Group(g) => defines_macros(g.stream()),
-        _ => false,
-    })
+    // Iterative: a learner's file may nest brackets tens of thousands deep.
+    let mut pending = vec![tokens];
+    while let Some(tokens) = pending.pop() {
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        for (i, tree) in trees.iter().enumerate() {
+            match tree {
+                TokenTree::Ident(id) if id == "macro_rules" && is_bang(trees.get(i + 1)) => {
+                    return true;
+                }
+                TokenTree::Group(g) => pending.push(g.stream()),
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 struct Scan {
@@ -276,42 +285,62 @@ struct Scan {
     found: Vec<Refusal>,
 }
 
+/// A token stream still to read, and where it sits.
+struct Pending {
+    tokens: TokenStream,
+    /// Inside an attribute, or, in a file defining macros, a macro's input or body.
+    attribute: bool,
+    /// Inside a `use` item.
+    import: bool,
+}
+
 impl Scan {
-    /// `attribute`: this stream is (inside) an attribute, or, in a file defining macros, a
-    /// macro's input or body. `import`: it is (inside) a `use` item.
-    fn stream(&mut self, tokens: TokenStream, attribute: bool, import: bool) {
-        let trees: Vec<TokenTree> = tokens.into_iter().collect();
-        let mut use_item = false;
-        for (i, tree) in trees.iter().enumerate() {
-            let at = |k: usize| i.checked_sub(k).and_then(|p| trees.get(p));
-            match tree {
-                TokenTree::Ident(id) => {
-                    self.ident(
-                        id,
-                        attribute,
-                        import || use_item || is_bang(trees.get(i + 1)),
-                    );
-                    if id == "use" && !is_punct(trees.get(i + 1), '<') {
-                        use_item = true; // `use<'a>` is precise capturing, not an import
+    /// Iterative, like [`defines_macros`]; refusals are sorted into file order at the end.
+    fn file(&mut self, tokens: TokenStream) {
+        let mut pending = vec![Pending {
+            tokens,
+            attribute: false,
+            import: false,
+        }];
+        while let Some(Pending {
+            tokens,
+            attribute,
+            import,
+        }) = pending.pop()
+        {
+            let trees: Vec<TokenTree> = tokens.into_iter().collect();
+            let mut use_item = false;
+            for (i, tree) in trees.iter().enumerate() {
+                let at = |k: usize| i.checked_sub(k).and_then(|p| trees.get(p));
+                match tree {
+                    TokenTree::Ident(id) => {
+                        let macro_name = is_bang(trees.get(i + 1));
+                        self.ident(id, attribute, import || use_item || macro_name);
+                        if id == "use" && !is_punct(trees.get(i + 1), '<') {
+                            use_item = true; // `use<'a>` is precise capturing, not an import
+                        }
                     }
-                }
-                TokenTree::Punct(p) if p.as_char() == ';' => use_item = false,
-                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
-                TokenTree::Group(g) => {
-                    let is_attribute = g.delimiter() == Delimiter::Bracket
-                        && (is_punct(at(1), '#') || (is_punct(at(1), '!') && is_punct(at(2), '#')));
-                    let macro_input = self.defines_macros && follows_macro_name(&trees, i);
-                    self.stream(
-                        g.stream(),
-                        attribute || is_attribute || macro_input,
-                        import || use_item,
-                    );
+                    TokenTree::Punct(p) if p.as_char() == ';' => use_item = false,
+                    TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+                    TokenTree::Group(g) => {
+                        let is_attribute = g.delimiter() == Delimiter::Bracket
+                            && (is_punct(at(1), '#')
+                                || (is_punct(at(1), '!') && is_punct(at(2), '#')));
+                        let macro_input = self.defines_macros && follows_macro_name(&trees, i);
+                        pending.push(Pending {
+                            tokens: g.stream(),
+                            attribute: attribute || is_attribute || macro_input,
+                            import: import || use_item,
+                        });
+                    }
                 }
             }
         }
+        self.found.sort_by_key(|r| (r.line, r.column));
     }
 
-    fn ident(&mut self, id: &proc_macro2::Ident, attribute: bool, import: bool) {
+    /// `renamable`: a macro's name, or inside a `use` item.
+    fn ident(&mut self, id: &proc_macro2::Ident, attribute: bool, renamable: bool) {
         let written = id.to_string();
         let word = written.strip_prefix("r#").unwrap_or(&written);
         let Some(reserved) = RESERVED.iter().find(|r| r.word == word) else {
@@ -320,7 +349,7 @@ impl Scan {
         let refused = match reserved.reach {
             Reach::Everywhere => true,
             Reach::Attribute => attribute,
-            Reach::Macro => attribute || import,
+            Reach::Macro => attribute || renamable,
         };
         if !refused {
             return;
@@ -498,6 +527,24 @@ mod tests {
         assert_eq!(words("fn f( { // naked\n"), vec!["naked"]);
         assert_eq!(words("fn f( { used\n"), vec!["used"]);
         assert!(words("fn f( {\n").is_empty());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_exhaust_the_stack() {
+        let depth = crate::MAX_SOURCE_BYTES / 2;
+        let source = format!(
+            "const X: () = {}naked{};",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        // A small stack, as a worker thread might have: recursion would overflow it.
+        let found = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || words(&source))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(found, vec!["naked"]);
     }
 
     #[test]
