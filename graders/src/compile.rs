@@ -6,6 +6,7 @@ use crate::cache::CompileCache;
 use crate::diagnostics::{self, Diagnostic};
 use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
+use crate::source_policy;
 use crate::toolchain::Toolchain;
 use katas::KataMeta;
 use std::path::PathBuf;
@@ -57,6 +58,23 @@ pub fn compile(
     source: &str,
 ) -> Result<Compiled, GradeError> {
     let started = Instant::now();
+    // Before the cache too: a binary cached before a word was reserved is not served.
+    let refused = source_policy::check(source);
+    if !refused.is_empty() {
+        let message = format!(
+            "the grader refused your file before compiling it: {}{}",
+            refused[0].message(),
+            match refused.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            }
+        );
+        return Ok(Compiled::Failed {
+            diagnostics: refused.iter().map(|r| r.diagnostic(source)).collect(),
+            message: Some(message),
+            wall: started.elapsed(),
+        });
+    }
     let key = CompileCache::key(toolchain, &meta.slug, source);
     if let Some(path) = cache.get(&key) {
         return Ok(Compiled::Binary {
@@ -152,6 +170,8 @@ fn rustc_args(t: &Toolchain) -> Vec<String> {
         "-Ccodegen-units=1",
         "-Cstrip=debuginfo",
         "--error-format=json",
+        // The root's `forbid` again, should the generated root ever lose it (see `source_policy`).
+        "-Funsafe_code",
         &format!("-Ldependency={DEPS}"),
         &format!("--extern=katas={DEPS}/{rlib}"),
         &format!("-o{BUILD_INSIDE}/{BINARY}"),

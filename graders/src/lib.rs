@@ -13,6 +13,7 @@ pub mod report;
 pub mod run;
 pub mod sandbox;
 pub mod source;
+pub mod source_policy;
 pub mod toolchain;
 
 pub use grade::{Grader, GraderConfig, MAX_SOURCE_BYTES, Stage};

@@ -8,7 +8,8 @@ pub const LEARNER_FILE: &str = "solution.rs";
 pub const MAIN_FILE: &str = "main.rs";
 
 /// The generated crate root. `forbid(unsafe_code)` at the root covers the learner's module and
-/// cannot be lifted from inside it; `asm!`, `#[no_mangle]` and friends all need `unsafe`.
+/// cannot be lifted from inside it; `asm!`, `#[no_mangle]` and friends need `unsafe`, and what
+/// the lint lets through (`#[unsafe(naked)]`) is refused earlier by `source_policy`.
 pub fn runner_main(meta: &KataMeta) -> String {
     let m = meta.module_name();
     let fields: Vec<String> = meta

@@ -21,6 +21,9 @@ struct Submission {
     path: PathBuf,
     expected: Verdict,
     mode: Mode,
+    /// `//! expected-message:`, optional: text the report's message or a diagnostic must hold,
+    /// so that a verdict reached for another reason does not pass.
+    message: Option<String>,
 }
 
 fn main() {
@@ -89,6 +92,10 @@ fn submissions() -> Vec<Submission> {
             };
             let expected = Verdict::parse(&header("expected-verdict"))
                 .unwrap_or_else(|| panic!("{}: unknown verdict", path.display()));
+            let message = text
+                .lines()
+                .find_map(|l| l.strip_prefix("//! expected-message:"))
+                .map(|m| m.trim().to_string());
             let mode = match header("mode").as_str() {
                 "run" => Mode::Run,
                 _ => Mode::Submit,
@@ -102,6 +109,7 @@ fn submissions() -> Vec<Submission> {
                 path,
                 expected,
                 mode,
+                message,
             }
         })
         .collect();
@@ -126,6 +134,18 @@ fn grade_one(s: &Submission) -> Result<(), Failed> {
             report.verdict,
             summary(&report)
         ));
+    }
+    if let Some(wanted) = &s.message {
+        let mut said = report
+            .message
+            .iter()
+            .chain(report.diagnostics.iter().map(|d| &d.message));
+        if !said.any(|m| m.contains(wanted.as_str())) {
+            problems.push(format!(
+                "expected a message containing {wanted:?}: {}",
+                summary(&report)
+            ));
+        }
     }
     if let Ok(secret) = std::env::var(SECRET_VAR)
         && json.contains(&secret)

@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `asm` is reserved
 //! attack: an i386 system call through `int 0x80` in asm! (the 32-bit table, a classic seccomp filter bypass)
-//! defence: asm! needs unsafe, forbidden at the crate root -> compile_error (and seccomp would also check the i386 arch)
+//! defence: the source check refuses `asm` before rustc runs; behind it asm! needs unsafe, forbidden at the crate root -> compile_error (and seccomp would also check the i386 arch)
 
 pub fn raw_getuid32() -> u32 {
     let ret: u32;

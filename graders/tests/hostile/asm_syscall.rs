@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `asm` is reserved
 //! attack: a raw `syscall` instruction through core::arch::asm! (SYS_getuid)
-//! defence: asm! needs an unsafe block, and the generated crate root is #![forbid(unsafe_code)] -> compile_error
+//! defence: the source check refuses `asm` before rustc runs; behind it asm! needs an unsafe block, and the generated crate root is #![forbid(unsafe_code)] -> compile_error
 
 pub fn raw_getuid() -> u64 {
     let ret: u64;

@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `export_name` is reserved
 //! attack: `#[unsafe(export_name = "main")]` to replace the C entry point, skipping the generated runner and its frames
-//! defence: export_name is an unsafe attribute, caught by the forbidden unsafe_code lint -> compile_error
+//! defence: the source check refuses `export_name` before rustc runs; behind it export_name is an unsafe attribute, caught by the forbidden unsafe_code lint -> compile_error
 
 #[unsafe(export_name = "main")]
 pub extern "C" fn hijacked_main() -> i32 {

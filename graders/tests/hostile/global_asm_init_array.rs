@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `global_asm` is reserved
 //! attack: global_asm! (no unsafe block needed) puts a function pointer into .init_array, to run code before main
-//! defence: the unsafe_code lint covers global_asm! ("usage of core::arch::global_asm"), forbidden at the crate root -> compile_error
+//! defence: the source check refuses `global_asm` before rustc runs; behind it the unsafe_code lint covers global_asm! ("usage of core::arch::global_asm"), forbidden at the crate root -> compile_error
 
 core::arch::global_asm!(
     ".pushsection .init_array,\"aw\"",

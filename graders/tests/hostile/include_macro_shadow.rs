@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `include` is reserved
 //! attack: `include!("/etc/shadow")` as an expression, hoping the syntax error echoes the file's first line into the diagnostics
-//! defence: no /etc in the compile sandbox: the include fails before anything is read -> compile_error (the harness checks the report for the shadow line)
+//! defence: the source check refuses `include!` (it compiles a file the check never read) before rustc runs; behind it there is no /etc in the compile sandbox -> compile_error (the harness checks the report for the shadow line; include_str_shadow.rs still proves the sandbox)
 
 const SHADOW: &str = include!("/etc/shadow");
 

@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `link_section` is reserved
 //! attack: `#[unsafe(link_section = ".init_array")]` on a static function pointer, to run code before the runner starts
-//! defence: link_section is an unsafe attribute, caught by the forbidden unsafe_code lint -> compile_error
+//! defence: the source check refuses `used` and `link_section` before rustc runs; behind it link_section is an unsafe attribute, caught by the forbidden unsafe_code lint -> compile_error
 
 extern "C" fn early() {
     std::process::exit(0);

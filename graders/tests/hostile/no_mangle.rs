@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `no_mangle` is reserved
 //! attack: `#[unsafe(no_mangle)]` to define a C symbol (e.g. override `malloc` or `write` used by std)
-//! defence: no_mangle is an unsafe attribute, caught by the unsafe_code lint which the crate root forbids -> compile_error
+//! defence: the source check refuses `no_mangle` before rustc runs; behind it no_mangle is an unsafe attribute, caught by the unsafe_code lint which the crate root forbids -> compile_error
 
 #[unsafe(no_mangle)]
 pub extern "C" fn getpid() -> i32 {

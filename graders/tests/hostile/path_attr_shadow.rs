@@ -1,7 +1,8 @@
 //! expected-verdict: compile_error
 //! mode: run
+//! expected-message: `path` is reserved
 //! attack: `#[path = "/etc/shadow"] mod shadow;`: makes rustc parse /etc/shadow as Rust, hoping the parse errors quote its first line
-//! defence: no /etc in the compile sandbox: rustc reports the module file as missing and never sees a line of it -> compile_error (the harness checks the diagnostics in the report for the shadow line)
+//! defence: the source check refuses `#[path]` (it compiles a file the check never read) before rustc runs; behind it there is no /etc in the compile sandbox -> compile_error (the harness checks the report for the shadow line; include_str_shadow.rs still proves the sandbox)
 
 #[path = "/etc/shadow"]
 mod shadow;
