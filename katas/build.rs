@@ -35,6 +35,7 @@ fn main() {
     for watched in [
         root.join("problems"),
         root.join("scaffold"),
+        root.join("src"),
         workspace.clone(),
     ] {
         println!("cargo:rerun-if-changed={}", watched.display());
@@ -69,6 +70,13 @@ fn main() {
     code.push_str("];\n\n/// The `kata new` template, compiled but not listed.\n");
     code.push_str("#[cfg(feature = \"solutions\")]\npub static SCAFFOLD: &dyn crate::Kata = &new_kata::KATA;\n");
     write(&out.join("problems.rs"), &code);
+
+    let fingerprint = layout::catalogue_fingerprint(&root)
+        .unwrap_or_else(|e| fail(&root, &format!("fingerprinting the catalogue: {e}")));
+    write(
+        &out.join("catalogue_hash.rs"),
+        &format!("{fingerprint:?}\n"),
+    );
 
     write(
         &out.join("learner.rs"),

@@ -168,6 +168,9 @@ fn rustc_args(t: &Toolchain) -> Vec<String> {
         "--crate-name=submission",
         "-Copt-level=3",
         "-Ccodegen-units=1",
+        // As in `cargo test -p katas` (the dev profile keeps them at opt-level 3): an overflow
+        // panics in both places, so a learner's local run and the grader agree.
+        "-Coverflow-checks=on",
         "-Cstrip=debuginfo",
         "--error-format=json",
         // The root's `forbid` again, should the generated root ever lose it (see `source_policy`).

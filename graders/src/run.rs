@@ -297,10 +297,20 @@ pub fn run(
         }
     };
 
-    let ready_at = frames
-        .iter()
-        .position(|f| *f == Frame::Ready)
-        .map(|i| arrivals[i]);
+    let ready = frames.iter().zip(&arrivals).find_map(|(f, at)| match f {
+        Frame::Ready { catalogue } => Some((catalogue, *at)),
+        _ => None,
+    });
+    if let Some((catalogue, _)) = ready
+        && catalogue != katas::CATALOGUE_HASH
+    {
+        return Err(GradeError::Toolchain(format!(
+            "the runner library was built from catalogue {catalogue}, this grader from {}: \
+             rebuild both from one checkout",
+            katas::CATALOGUE_HASH
+        )));
+    }
+    let ready_at = ready.map(|(_, at)| at);
     let mut cases = Vec::with_capacity(selected.len());
     let mut previous = ready_at.unwrap_or(started);
     let mut stopped = false;

@@ -25,6 +25,19 @@ pub struct Toolchain {
 impl Toolchain {
     /// Finds `rustc` and builds the `katas` library (release) into `target_dir`.
     pub fn prepare(workspace_root: &Path, target_dir: &Path) -> Result<Self, GradeError> {
+        // The runner library is built from this checkout; the trusted side is compiled into
+        // this binary. They must be the same catalogue, or a judge would grade the wrong kata.
+        let katas_dir = workspace_root.join("katas");
+        let checkout = katas::layout::catalogue_fingerprint(&katas_dir)
+            .map_err(|e| GradeError::io("fingerprinting the katas checkout", e))?;
+        if checkout != katas::CATALOGUE_HASH {
+            return Err(GradeError::Toolchain(format!(
+                "the katas at {} (catalogue {checkout}) are not the ones this binary was built \
+                 with (catalogue {}): rebuild infrakata from that checkout",
+                katas_dir.display(),
+                katas::CATALOGUE_HASH
+            )));
+        }
         let version = output(Command::new("rustc").arg("-vV"))?;
         let built = output(
             Command::new("cargo")

@@ -24,7 +24,13 @@ struct Submission {
     /// `//! expected-message:`, optional: text the report's message or a diagnostic must hold,
     /// so that a verdict reached for another reason does not pass.
     message: Option<String>,
+    /// `//! performance:`, optional: `at-least R` (the figure must exist and be at least R,
+    /// so work hidden from the counter shows) or `absent` (no figure, with a reason).
+    performance: Option<String>,
 }
+
+/// The trusted side's peak memory (this process) while grading one submission.
+const TRUSTED_PEAK_BYTES: u64 = 512 << 20;
 
 fn main() {
     graders::sandbox::run_stage_if_requested();
@@ -96,6 +102,10 @@ fn submissions() -> Vec<Submission> {
                 .lines()
                 .find_map(|l| l.strip_prefix("//! expected-message:"))
                 .map(|m| m.trim().to_string());
+            let performance = text
+                .lines()
+                .find_map(|l| l.strip_prefix("//! performance:"))
+                .map(|m| m.trim().to_string());
             let mode = match header("mode").as_str() {
                 "run" => Mode::Run,
                 _ => Mode::Submit,
@@ -110,6 +120,7 @@ fn submissions() -> Vec<Submission> {
                 expected,
                 mode,
                 message,
+                performance,
             }
         })
         .collect();
@@ -121,6 +132,8 @@ fn grade_one(s: &Submission) -> Result<(), Failed> {
     let grader = grader()?;
     let source = std::fs::read_to_string(&s.path)?;
     let canary_before = std::fs::read(CANARY)?;
+    // "5" resets the peak resident size, so the peak read afterwards is this grading's.
+    std::fs::write("/proc/self/clear_refs", "5")?;
     let report = grader
         .grade("fast-power", &source, s.mode, &|_| {})
         .map_err(|e| format!("the grader failed (must never happen for a submission): {e}"))?;
@@ -159,6 +172,45 @@ fn grade_one(s: &Submission) -> Result<(), Failed> {
     {
         problems.push("the report contains a line of /etc/shadow".into());
     }
+    let peak = trusted_peak_bytes();
+    if peak > TRUSTED_PEAK_BYTES {
+        problems.push(format!(
+            "the trusted side peaked at {} MiB (bound {} MiB)",
+            peak >> 20,
+            TRUSTED_PEAK_BYTES >> 20
+        ));
+    }
+    if report.verdict == Verdict::Accepted
+        && s.mode == Mode::Submit
+        && report.performance.is_none()
+        && report.performance_missing.is_none()
+    {
+        problems.push("an accepted submit with no performance figure and no reason".into());
+    }
+    match s
+        .performance
+        .as_deref()
+        .map(str::split_whitespace)
+        .map(Iterator::collect::<Vec<_>>)
+    {
+        None => {}
+        Some(words) if words == ["absent"] => {
+            if let Some(p) = &report.performance {
+                problems.push(format!("expected no performance figure, got {p:?}"));
+            }
+        }
+        Some(words) if words.len() == 2 && words[0] == "at-least" => {
+            let floor: f64 = words[1].parse()?;
+            match &report.performance {
+                Some(p) if p.ratio >= floor => {}
+                other => problems.push(format!(
+                    "expected a performance ratio of at least {floor}, got {other:?} ({:?})",
+                    report.performance_missing
+                )),
+            }
+        }
+        Some(words) => problems.push(format!("unknown `performance:` header {words:?}")),
+    }
     if std::fs::read(CANARY)? != canary_before {
         problems.push(format!("{CANARY} changed"));
     }
@@ -181,6 +233,16 @@ fn summary(r: &graders::GradeReport) -> String {
         first.map(|c| (&c.name, c.outcome, &c.message)),
         r.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
     )
+}
+
+/// `VmHWM` of this process, in bytes.
+fn trusted_peak_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb << 10)
 }
 
 /// Processes owned by a sandbox uid (the pool starts at `SandboxConfig::default().uid_base`).

@@ -66,3 +66,44 @@ pub fn package_dirs(problems_dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     dirs.sort();
     Ok(dirs)
 }
+
+/// What the catalogue fingerprint covers, relative to the `katas` crate folder.
+const FINGERPRINTED: &[&str] = &["Cargo.toml", "build.rs", "src", "problems", "scaffold"];
+
+/// A fingerprint of everything that makes up the catalogue (the crate's code and every
+/// package's files; not learners' workspaces): FNV-1a over each file's relative path and bytes,
+/// in path order. The grader compares the one compiled into it with the one of the runner
+/// library it builds and the one each runner reports, so two trusted sides never disagree
+/// silently.
+pub fn catalogue_fingerprint(crate_dir: &Path) -> std::io::Result<String> {
+    let mut files = Vec::new();
+    let mut pending: Vec<PathBuf> = FINGERPRINTED.iter().map(|p| crate_dir.join(p)).collect();
+    while let Some(path) = pending.pop() {
+        let meta = std::fs::symlink_metadata(&path)?;
+        if meta.is_dir() {
+            for entry in std::fs::read_dir(&path)? {
+                pending.push(entry?.path());
+            }
+        } else if meta.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for file in files {
+        let relative = file.strip_prefix(crate_dir).unwrap_or(&file);
+        let name = relative.to_string_lossy();
+        let bytes = std::fs::read(&file)?;
+        feed(&(name.len() as u64).to_le_bytes());
+        feed(name.as_bytes());
+        feed(&(bytes.len() as u64).to_le_bytes());
+        feed(&bytes);
+    }
+    Ok(format!("{hash:016x}"))
+}

@@ -34,8 +34,11 @@ pub struct RunRequest {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
-    /// The cases are generated; the per-case clock starts now.
-    Ready,
+    /// The cases are generated; the per-case clock starts now. Carries the catalogue
+    /// fingerprint the runner was built with ([`crate::CATALOGUE_HASH`]).
+    Ready {
+        catalogue: String,
+    },
     Output {
         case: u32,
         bytes: Vec<u8>,
@@ -49,7 +52,7 @@ pub enum Frame {
 impl Frame {
     fn kind(&self) -> u8 {
         match self {
-            Self::Ready => 0,
+            Self::Ready { .. } => 0,
             Self::Output { .. } => 1,
             Self::Panicked { .. } => 2,
         }
@@ -57,7 +60,7 @@ impl Frame {
 
     pub fn encode(&self, nonce: &[u8; 16]) -> Vec<u8> {
         let (case, payload): (u32, &[u8]) = match self {
-            Self::Ready => (u32::MAX, &[]),
+            Self::Ready { catalogue } => (u32::MAX, catalogue.as_bytes()),
             Self::Output { case, bytes } => (*case, bytes),
             Self::Panicked { case, message } => (*case, message.as_bytes()),
         };
@@ -161,7 +164,9 @@ impl FrameReader {
                     self.buf.drain(..HEADER + len);
                     self.frame_bytes += len;
                     self.frames.push(match kind {
-                        0 => Frame::Ready,
+                        0 => Frame::Ready {
+                            catalogue: String::from_utf8_lossy(&payload).into_owned(),
+                        },
                         1 => Frame::Output {
                             case,
                             bytes: payload,
@@ -219,7 +224,10 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
             std::process::exit(3);
         };
         cases = S::cases(decoded.seed);
-        emit(&Frame::Ready, &decoded.nonce);
+        let ready = Frame::Ready {
+            catalogue: crate::CATALOGUE_HASH.to_string(),
+        };
+        emit(&ready, &decoded.nonce);
         request = Some(decoded);
     });
     let Some(request) = request else {
@@ -296,7 +304,10 @@ mod tests {
     fn frames_survive_interleaved_prints_and_any_chunking() {
         let nonce = [7u8; 16];
         let mut stream = b"hello ".to_vec();
-        stream.extend(Frame::Ready.encode(&nonce));
+        let ready = Frame::Ready {
+            catalogue: "abc".into(),
+        };
+        stream.extend(ready.encode(&nonce));
         stream.extend(b"debug\n");
         stream.extend(
             Frame::Output {
@@ -328,7 +339,9 @@ mod tests {
             assert_eq!(
                 frames,
                 vec![
-                    Frame::Ready,
+                    Frame::Ready {
+                        catalogue: "abc".into()
+                    },
                     Frame::Output {
                         case: 3,
                         bytes: vec![1, 2, 3]
