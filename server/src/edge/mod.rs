@@ -75,7 +75,7 @@ pub fn max_connections_for_fd_limit() -> usize {
 
 /// What a connection refused at the cap reads before it is closed.
 const FULL: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\n\
-content-type: text/plain\r\ncontent-length: 35\r\n\r\ntoo many connections: retry shortly\n";
+content-type: text/plain\r\ncontent-length: 36\r\n\r\ntoo many connections: retry shortly\n";
 
 /// Serves `router` on `listener` until the task is aborted; aborting also drops every open
 /// connection (they live in this task's [`JoinSet`]).
@@ -168,5 +168,18 @@ async fn connection(
         }
         () = close.notified() => tracing::debug!("connection from {peer} evicted at the cap"),
         () = activity.idle_for(idle_timeout) => tracing::debug!("connection from {peer} idle"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_refusal_is_a_well_formed_response() {
+        let text = std::str::from_utf8(super::FULL).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{text}"
+        );
     }
 }
