@@ -62,7 +62,7 @@ fn the_accept_loop_survives_running_out_of_file_descriptors() {
         "answers at first"
     );
 
-    let half_open: Vec<TcpStream> = (0..200)
+    let half_open: Vec<TcpStream> = (0..120)
         .map(|_| {
             let mut s = TcpStream::connect(&addr).unwrap();
             s.write_all(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n")
