@@ -35,7 +35,8 @@ impl App {
         format!("http://{}", self.addr)
     }
 
-    /// Stops serving and the built-in workers (their leases expire and other workers retry).
+    /// Stops serving (open connections are dropped) and the built-in workers (their leases
+    /// expire and other workers retry).
     pub fn stop(self) {
         for t in self.tasks {
             t.abort();
@@ -46,6 +47,16 @@ impl App {
 /// Opens the database, syncs the catalogue, binds, and starts serving and grading.
 /// `grader: None` runs no built-in worker: jobs wait for remote workers.
 pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Result<App> {
+    let edge = config.server.edge.clone();
+    // A worker's long poll must end before its connection is taken for idle or timed out.
+    anyhow::ensure!(
+        edge.idle_timeout > config.server.long_poll
+            && edge.request_timeout > config.server.long_poll,
+        "the idle and request timeouts ({:?}, {:?}) must exceed the workers' long poll ({:?})",
+        edge.idle_timeout,
+        edge.request_timeout,
+        config.server.long_poll
+    );
     let db = db::open(&config.db_path)
         .await
         .with_context(|| format!("opening the database {}", config.db_path.display()))?;
@@ -58,11 +69,7 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
     let router = routes::router(state.clone());
-    let mut tasks = vec![tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
-            tracing::error!("the HTTP server stopped: {e}");
-        }
-    })];
+    let mut tasks = vec![tokio::spawn(crate::edge::serve(listener, router, edge))];
     if let Some(grader) = grader {
         for i in 0..config.workers {
             let source = Arc::new(LocalSource {

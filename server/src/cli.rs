@@ -49,6 +49,8 @@ pub enum Command {
         /// Mark the session cookies `Secure` (sent over HTTPS only): set this behind TLS.
         #[arg(long, env = "INFRAKATA_SECURE_COOKIES")]
         secure_cookies: bool,
+        #[command(flatten)]
+        edge: EdgeArgs,
     },
     /// Run a remote grading worker that pulls jobs from a server.
     Worker {
@@ -76,6 +78,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The HTTP server's limits; unset ones keep their defaults.
+#[derive(Debug, Args)]
+pub struct EdgeArgs {
+    /// Connections open at once [default: three quarters of the open-file limit, 32–16384].
+    #[arg(long, env = "INFRAKATA_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Seconds a client has to send a request's headers (also how long an idle keep-alive
+    /// connection is kept) [default: 10].
+    #[arg(long, env = "INFRAKATA_HEADER_READ_TIMEOUT", value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout: Option<u64>,
+    /// Seconds a connection may go without a byte moving either way [default: 60].
+    #[arg(long, env = "INFRAKATA_IDLE_TIMEOUT", value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -140,6 +159,33 @@ pub enum UserCommand {
         /// Read a password for logging in to the web pages from the first line of stdin.
         #[arg(long)]
         password_stdin: bool,
+        #[command(flatten)]
+        db: DbPath,
+    },
+    /// List the accounts: name, role, when created, how many API tokens.
+    List {
+        #[command(flatten)]
+        db: DbPath,
+    },
+    /// Set an account's web password and end its browser sessions; without --password-stdin a
+    /// random password is generated and printed on the last line.
+    Passwd {
+        name: String,
+        /// Read the new password from the first line of stdin.
+        #[arg(long)]
+        password_stdin: bool,
+        #[command(flatten)]
+        db: DbPath,
+    },
+    /// Revoke every API token and browser session of an account (it keeps its password).
+    Revoke {
+        name: String,
+        #[command(flatten)]
+        db: DbPath,
+    },
+    /// Delete an account with its tokens, sessions and submissions.
+    Delete {
+        name: String,
         #[command(flatten)]
         db: DbPath,
     },

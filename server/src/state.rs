@@ -2,6 +2,9 @@
 
 use crate::db::Db;
 use crate::db::submissions::State;
+use crate::edge::EdgeConfig;
+use crate::login_throttle::{FailureQuota, LoginThrottle};
+use crate::stream_limit::StreamLimit;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -22,6 +25,14 @@ pub struct ServerConfig {
     pub submissions_per_minute: NonZeroU32,
     /// …and at once.
     pub submission_burst: NonZeroU32,
+    /// Live event streams (SSE) one user may hold at once.
+    pub event_streams_per_user: usize,
+    /// Failed log-ins per account name: 5 at once, then one a minute.
+    pub login_failures_per_account: FailureQuota,
+    /// Failed log-ins per client address (an IPv6 /64): 20 at once, then one every 10 s.
+    pub login_failures_per_address: FailureQuota,
+    /// Timeouts and the connection cap of the HTTP server.
+    pub edge: EdgeConfig,
 }
 
 impl Default for ServerConfig {
@@ -33,6 +44,16 @@ impl Default for ServerConfig {
             secure_cookies: false,
             submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
             submission_burst: NonZeroU32::new(10).expect("non-zero"),
+            event_streams_per_user: 8,
+            login_failures_per_account: FailureQuota {
+                burst: 5,
+                every: Duration::from_secs(60),
+            },
+            login_failures_per_address: FailureQuota {
+                burst: 20,
+                every: Duration::from_secs(10),
+            },
+            edge: EdgeConfig::default(),
         }
     }
 }
@@ -53,6 +74,8 @@ pub struct AppState {
     pub jobs_waiting: Arc<Notify>,
     /// Per-user submission rate limit (GCRA, in memory: a restart forgives everyone).
     pub submission_limit: Arc<DefaultKeyedRateLimiter<i64>>,
+    pub event_streams: Arc<StreamLimit>,
+    pub login_throttle: Arc<LoginThrottle>,
 }
 
 impl AppState {
@@ -61,6 +84,11 @@ impl AppState {
             Quota::per_minute(config.submissions_per_minute).allow_burst(config.submission_burst);
         Self {
             submission_limit: Arc::new(RateLimiter::keyed(quota)),
+            event_streams: Arc::new(StreamLimit::new(config.event_streams_per_user)),
+            login_throttle: Arc::new(LoginThrottle::new(
+                config.login_failures_per_account,
+                config.login_failures_per_address,
+            )),
             db,
             config: Arc::new(config),
             events: broadcast::channel(1024).0,

@@ -24,7 +24,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             workers,
             worker_token,
             secure_cookies,
-        } => serve::run(addr, db.path, workers, worker_token, secure_cookies),
+            edge,
+        } => serve::run(addr, db.path, workers, worker_token, secure_cookies, edge),
         Command::Worker {
             server,
             token,

@@ -1,12 +1,14 @@
 //! `infrakata serve`: the web service with its built-in grading workers.
 
 use crate::app::{self, AppConfig};
+use crate::cli::EdgeArgs;
 use crate::state::ServerConfig;
 use graders::{Grader, GraderConfig};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub fn run(
     addr: SocketAddr,
@@ -14,6 +16,7 @@ pub fn run(
     workers: Option<usize>,
     worker_token: Option<String>,
     secure_cookies: bool,
+    edge: EdgeArgs,
 ) -> anyhow::Result<ExitCode> {
     super::init_tracing();
     super::runtime()?.block_on(async move {
@@ -42,6 +45,15 @@ pub fn run(
         if let Some(token) = worker_token {
             server.worker_token = token;
         }
+        if let Some(n) = edge.max_connections {
+            server.edge.max_connections = n;
+        }
+        if let Some(s) = edge.header_read_timeout {
+            server.edge.header_read_timeout = Duration::from_secs(s);
+        }
+        if let Some(s) = edge.idle_timeout {
+            server.edge.idle_timeout = Duration::from_secs(s);
+        }
         let token = server.worker_token.clone();
         let config = AppConfig {
             addr,
@@ -49,13 +61,17 @@ pub fn run(
             workers,
             server,
         };
+        // Registered before serving: once connections have taken every descriptor, setting up
+        // the signal handler would fail and end the process.
+        let mut interrupt =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
         let app = app::start(config, grader).await?;
         println!("InfraKata is serving on {}", app.url());
         println!(
             "remote workers: infrakata worker --server {} --token {token}",
             app.url()
         );
-        tokio::signal::ctrl_c().await?;
+        interrupt.recv().await;
         app.stop();
         Ok(ExitCode::SUCCESS)
     })

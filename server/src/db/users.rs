@@ -153,3 +153,115 @@ pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
         .fetch_optional(db)
         .await
 }
+
+/// An account as `infrakata user list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub name: String,
+    pub role: String,
+    pub created_at: i64,
+    pub tokens: i64,
+    pub has_password: bool,
+}
+
+pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
+    let rows: Vec<(String, String, i64, i64, bool)> = sqlx::query_as(
+        "SELECT u.name, u.role, u.created_at,
+                (SELECT COUNT(*) FROM api_tokens t WHERE t.user_id = u.id),
+                u.password_hash IS NOT NULL
+         FROM users u ORDER BY u.name",
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(name, role, created_at, tokens, has_password)| Account {
+            name,
+            role,
+            created_at,
+            tokens,
+            has_password,
+        })
+        .collect())
+}
+
+pub async fn id_of(db: &Db, name: &str) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM users WHERE name = ?")
+        .bind(name)
+        .fetch_optional(db)
+        .await
+}
+
+/// Sets a user's password hash and ends their browser sessions (whoever knew the old password
+/// is logged out); returns how many sessions ended.
+pub async fn set_password(db: &Db, user_id: i64, hash: &str) -> Result<u64, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
+        .bind(hash)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(sessions)
+}
+
+/// What a revocation or deletion removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Removed {
+    pub tokens: u64,
+    pub sessions: u64,
+    pub submissions: u64,
+}
+
+/// Deletes every API token and session of a user.
+pub async fn revoke(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let removed = revoke_in(&mut tx, user_id).await?;
+    tx.commit().await?;
+    Ok(removed)
+}
+
+async fn revoke_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    user_id: i64,
+) -> Result<Removed, sqlx::Error> {
+    let tokens = sqlx::query("DELETE FROM api_tokens WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    Ok(Removed {
+        tokens,
+        sessions,
+        submissions: 0,
+    })
+}
+
+/// Deletes a user with their tokens, sessions and submissions (whose case results and jobs go
+/// with them), in one transaction: nothing is left pointing at the missing user. A worker still
+/// grading one of those submissions finds its lease gone and its result is refused.
+pub async fn delete(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let mut removed = revoke_in(&mut tx, user_id).await?;
+    removed.submissions = sqlx::query("DELETE FROM submissions WHERE user_id = ?")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    sqlx::query("DELETE FROM users WHERE id = ?")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(removed)
+}

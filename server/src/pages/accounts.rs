@@ -1,8 +1,10 @@
 //! Sign up, log in, log out. Sign-up makes a learner; instructors and admins are made with
 //! `infrakata user add`. Forms echo the browser's CSRF token; passwords are argon2id-hashed on
-//! the blocking pool.
+//! the blocking pool. Failed log-ins are throttled per account and per address
+//! ([`crate::login_throttle`]): beyond the allowance the form answers 429 with `Retry-After`.
 
-use super::{Layout, local_path, render};
+use super::next::local_path;
+use super::{Layout, render};
 use crate::auth::{SESSION_COOKIE, Viewer, make_cookie};
 use crate::db::sessions;
 use crate::db::users::{self, Role, UserError};
@@ -12,11 +14,13 @@ use crate::state::AppState;
 use askama::Template;
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use serde::Deserialize;
+use std::net::SocketAddr;
 
 /// A form body, or 400 with the reason (missing field, not UTF-8, wrong content type).
 pub fn form<T>(body: Result<Form<T>, FormRejection>) -> Result<T, AppError> {
@@ -92,6 +96,7 @@ async fn start_session(
 
 pub async fn login(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     viewer: Viewer,
     jar: CookieJar,
     body: Result<Form<LoginForm>, FormRejection>,
@@ -99,6 +104,20 @@ pub async fn login(
     let f = form(body)?;
     viewer.check_csrf(&f.csrf)?;
     let next = local_path(f.next.as_deref());
+    let page = |error: String| LoginPage {
+        layout: Layout::new(&viewer, "login"),
+        next: next.clone(),
+        name: f.name.clone(),
+        error: Some(error),
+    };
+    let attempt = match state.login_throttle.attempt(&f.name, peer.ip()) {
+        Ok(attempt) => attempt,
+        Err(refusal) => {
+            let retry = [(RETRY_AFTER, refusal.retry_after_secs().to_string())];
+            let page = page(refusal.message());
+            return Ok((StatusCode::TOO_MANY_REQUESTS, retry, render(&page)?).into_response());
+        }
+    };
     let found = users::by_name_with_hash(&state.db, &f.name).await?;
     let (user, hash) = match found {
         Some((u, h)) => (Some(u), h),
@@ -109,14 +128,12 @@ pub async fn login(
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     match user {
-        Some(user) if ok => start_session(&state, jar, &user, &next).await,
+        Some(user) if ok => {
+            attempt.succeeded();
+            start_session(&state, jar, &user, &next).await
+        }
         _ => {
-            let page = LoginPage {
-                layout: Layout::new(&viewer, "login"),
-                next,
-                name: f.name,
-                error: Some("Wrong user name or password.".into()),
-            };
+            let page = page("Wrong user name or password.".into());
             Ok((StatusCode::UNAUTHORIZED, render(&page)?).into_response())
         }
     }

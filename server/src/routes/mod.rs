@@ -12,13 +12,14 @@ use crate::pages;
 use crate::state::AppState;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::HeaderValue;
 use axum::http::header::{
     CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware;
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
 
 /// Largest request body accepted (a 64 KiB source plus JSON escaping).
 pub const BODY_LIMIT: usize = 512 << 10;
@@ -48,6 +49,7 @@ pub fn router(state: AppState) -> Router {
     let header = |name, value: &'static str| {
         SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
     };
+    let request_timeout = state.config.edge.request_timeout;
     api.merge(pages::router())
         .fallback(|| async { AppError::NotFound("nothing here: check the address".into()) })
         .layer(middleware::from_fn_with_state(
@@ -59,6 +61,11 @@ pub fn router(state: AppState) -> Router {
             auth::csrf_cookie,
         ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // A request body trickled in byte by byte cannot hold a handler for longer than this.
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
         .layer(header(CONTENT_SECURITY_POLICY, CSP))
         .layer(header(X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(X_FRAME_OPTIONS, "DENY"))

@@ -109,7 +109,7 @@ pub fn document() -> Value {
                 "summary": "Server-sent events: `state` events (the Submission object) until one `verdict` event with the report.",
                 "security": bearer,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
-                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved).") }
+                "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved)."), "429": error_response("Too many live event streams of this user (8 at once).") }
             } },
             "/api/worker/claim": { "post": {
                 "summary": "A worker waits (long poll) for a job matching its capabilities.",

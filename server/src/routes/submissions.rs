@@ -124,16 +124,30 @@ pub async fn show(
     Ok(Json(view(&state, &s).await?))
 }
 
-/// Server-sent events: the current state at once, then every change until the verdict.
+/// Server-sent events: the current state at once, then every change until the verdict. A user
+/// holds at most `event_streams_per_user` streams at once (429 beyond).
 pub async fn events(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
+    let slot = state.event_streams.open(user.id).ok_or_else(|| {
+        AppError::TooManyRequests(format!(
+            "too many live event streams: at most {} at once per user; close one (another tab?) \
+             or poll GET /api/submissions/{id}",
+            state.event_streams.per_user()
+        ))
+    })?;
+    // Subscribed before reading the state: a change in between is seen twice, never missed.
     let changes = BroadcastStream::new(state.events.subscribe());
     let first = visible(&state, user.id, id).await?;
     let initial = view(&state, &first).await?;
-    Ok(Sse::new(updates(state, id, initial, changes)).keep_alive(KeepAlive::default()))
+    let stream = updates(state, id, initial, changes).map(move |event| {
+        // The slot is freed when the stream is dropped: verdict sent or client gone.
+        let _held = &slot;
+        event
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
 /// The initial view, then a fresh view after every event about this submission; ends right

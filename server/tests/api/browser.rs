@@ -24,9 +24,16 @@ pub fn csrf_of(html: &str) -> String {
 
 impl Browser {
     pub fn new(app: &TestApp) -> Self {
+        Self::from_address(app, None)
+    }
+
+    /// A browser whose connections come from `local` (any 127.x.y.z reaches the app), so the
+    /// server sees another client address.
+    pub fn from_address(app: &TestApp, local: Option<std::net::IpAddr>) -> Self {
         Self {
             client: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
+                .local_address(local)
                 .build()
                 .unwrap(),
             base: app.app.url(),

@@ -46,6 +46,8 @@ pub struct Options {
     pub lease: Duration,
     /// Submissions a user may make at once.
     pub burst: u32,
+    /// Any other change to the server's configuration.
+    pub configure: fn(&mut ServerConfig),
 }
 
 impl Default for Options {
@@ -54,6 +56,7 @@ impl Default for Options {
             workers: 1,
             lease: Duration::from_secs(30),
             burst: 10,
+            configure: |_| {},
         }
     }
 }
@@ -81,17 +84,19 @@ pub async fn spawn_on(
     opts: Options,
     grader: Option<Arc<Grader>>,
 ) -> TestApp {
+    let mut server = ServerConfig {
+        lease: opts.lease,
+        worker_token: WORKER_TOKEN.into(),
+        long_poll: Duration::from_secs(2),
+        submission_burst: std::num::NonZeroU32::new(opts.burst).unwrap(),
+        ..ServerConfig::default()
+    };
+    (opts.configure)(&mut server);
     let config = AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         db_path: dir.path().join("infrakata.db"),
         workers: opts.workers,
-        server: ServerConfig {
-            lease: opts.lease,
-            worker_token: WORKER_TOKEN.into(),
-            long_poll: Duration::from_secs(2),
-            submission_burst: std::num::NonZeroU32::new(opts.burst).unwrap(),
-            ..ServerConfig::default()
-        },
+        server,
     };
     let app = app::start(config, grader).await.expect("the app starts");
     TestApp {

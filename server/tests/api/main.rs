@@ -4,9 +4,11 @@
 mod browser;
 mod cdp;
 mod chromium;
+mod edge;
 mod faults;
 mod gpu;
 mod helpers;
+mod limits;
 mod openapi;
 mod pages;
 mod submissions;

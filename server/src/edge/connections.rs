@@ -1,0 +1,198 @@
+//! The connection cap. Each open connection holds a [`Ticket`]; a connection is *waiting* while
+//! no request is in flight on it (new, or keep-alive between requests) and *busy* from a
+//! request head until its response body is finished. At the cap a new connection evicts the
+//! connection that has been waiting longest: half-open connections cannot crowd out a client
+//! that sends its request at once, and a request being answered is never cut off. When every
+//! connection is busy the newcomer is refused.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+use tokio::sync::Notify;
+
+#[derive(Debug)]
+pub struct Connections {
+    max: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    next_id: u64,
+    open: HashMap<u64, Slot>,
+    /// Waiting connections, oldest first.
+    waiting: BTreeSet<(Instant, u64)>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    in_flight: usize,
+    waiting_since: Instant,
+    close: Arc<Notify>,
+}
+
+impl Connections {
+    pub fn new(max: usize) -> Self {
+        Self {
+            max: max.max(1),
+            inner: Mutex::default(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // The bookkeeping stays consistent between statements: a panic elsewhere cannot
+        // leave it half-updated.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A ticket for a new connection, evicting the longest-waiting one at the cap; `None` when
+    /// every open connection is busy.
+    pub fn admit(self: &Arc<Self>) -> Option<Ticket> {
+        let mut inner = self.lock();
+        if inner.open.len() >= self.max {
+            let (_, victim) = inner.waiting.pop_first()?;
+            if let Some(slot) = inner.open.remove(&victim) {
+                slot.close.notify_one();
+            }
+        }
+        let id = inner.next_id;
+        inner.next_id += 1;
+        let now = Instant::now();
+        let close = Arc::new(Notify::new());
+        inner.open.insert(
+            id,
+            Slot {
+                in_flight: 0,
+                waiting_since: now,
+                close: Arc::clone(&close),
+            },
+        );
+        inner.waiting.insert((now, id));
+        Some(Ticket {
+            id,
+            close,
+            connections: Arc::clone(self),
+        })
+    }
+
+    #[cfg(test)]
+    fn open(&self) -> usize {
+        self.lock().open.len()
+    }
+}
+
+/// One admitted connection; dropping it frees its place.
+#[derive(Debug)]
+pub struct Ticket {
+    id: u64,
+    close: Arc<Notify>,
+    connections: Arc<Connections>,
+}
+
+impl Ticket {
+    /// Notified when this connection is evicted.
+    pub fn close_signal(&self) -> Arc<Notify> {
+        Arc::clone(&self.close)
+    }
+
+    /// Marks the connection busy until the returned guard is dropped.
+    pub fn request_started(&self) -> Busy {
+        let mut inner = self.connections.lock();
+        let inner = &mut *inner;
+        if let Some(slot) = inner.open.get_mut(&self.id) {
+            if slot.in_flight == 0 {
+                inner.waiting.remove(&(slot.waiting_since, self.id));
+            }
+            slot.in_flight += 1;
+        }
+        Busy {
+            id: self.id,
+            connections: Arc::clone(&self.connections),
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut inner = self.connections.lock();
+        if let Some(slot) = inner.open.remove(&self.id) {
+            inner.waiting.remove(&(slot.waiting_since, self.id));
+        }
+    }
+}
+
+/// A request in flight on a connection.
+#[derive(Debug)]
+pub struct Busy {
+    id: u64,
+    connections: Arc<Connections>,
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let mut inner = self.connections.lock();
+        let inner = &mut *inner;
+        if let Some(slot) = inner.open.get_mut(&self.id) {
+            slot.in_flight = slot.in_flight.saturating_sub(1);
+            if slot.in_flight == 0 {
+                slot.waiting_since = Instant::now();
+                inner.waiting.insert((slot.waiting_since, self.id));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Connections;
+    use std::sync::Arc;
+
+    #[test]
+    fn at_the_cap_the_longest_waiting_connection_makes_room() {
+        let c = Arc::new(Connections::new(2));
+        let first = c.admit().unwrap();
+        let second = c.admit().unwrap();
+        let first_closed = first.close_signal();
+        let _third = c.admit().expect("evicts the oldest waiting connection");
+        assert_eq!(c.open(), 2);
+        // The eviction left a permit: the connection's task sees it even if not yet waiting.
+        assert!(
+            tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    tokio::time::timeout(std::time::Duration::from_secs(5), first_closed.notified())
+                        .await
+                        .is_ok()
+                })
+        );
+        drop(first);
+        assert_eq!(
+            c.open(),
+            2,
+            "dropping an evicted ticket frees nothing twice"
+        );
+        drop(second);
+        assert_eq!(c.open(), 1);
+    }
+
+    #[test]
+    fn busy_connections_are_never_evicted_and_a_full_house_refuses() {
+        let c = Arc::new(Connections::new(2));
+        let a = c.admit().unwrap();
+        let b = c.admit().unwrap();
+        let busy_a = a.request_started();
+        let busy_b = b.request_started();
+        assert!(
+            c.admit().is_none(),
+            "every connection is answering a request"
+        );
+        drop(busy_b);
+        let third = c.admit().expect("b waits again, so it makes room");
+        let _busy_third = third.request_started();
+        assert!(c.admit().is_none(), "a and the third are busy");
+        drop(busy_a);
+        assert!(c.admit().is_some());
+    }
+}

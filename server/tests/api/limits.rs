@@ -1,0 +1,172 @@
+//! Per-user and per-client limits: live event streams per user, failed log-ins per account and
+//! per address, and where a log-in may send the browser next.
+
+use crate::browser::Browser;
+use crate::helpers::{Options, TestApp, spawn_app};
+use server::db::users::{self, Role};
+use server::login_throttle::FailureQuota;
+use std::net::IpAddr;
+use std::time::Duration;
+
+async fn no_workers(configure: fn(&mut server::state::ServerConfig)) -> TestApp {
+    spawn_app(
+        Options {
+            workers: 0,
+            configure,
+            ..Options::default()
+        },
+        None,
+    )
+    .await
+}
+
+async fn account(app: &TestApp, name: &str) {
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&app.app.state.db, name, Role::Learner, Some(&hash))
+        .await
+        .unwrap();
+}
+
+fn location(resp: &reqwest::Response) -> &str {
+    resp.headers()["location"].to_str().unwrap()
+}
+
+#[tokio::test]
+async fn a_user_holds_at_most_eight_event_streams() {
+    let app = no_workers(|_| {}).await;
+    let ada = app.user("ada").await;
+    let bob = app.user("bob").await;
+    let id = app.submit_id(&ada, "fast-power", "// later", "run").await;
+    let path = format!("/api/submissions/{id}/events");
+    let mut streams = Vec::new();
+    for _ in 0..8 {
+        let resp = app.get(&ada, &path).await;
+        assert_eq!(resp.status(), 200);
+        streams.push(resp);
+    }
+    let refused = app.get(&ada, &path).await;
+    assert_eq!(refused.status(), 429);
+    let body: serde_json::Value = refused.json().await.unwrap();
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("at most 8") && error.contains("event streams"),
+        "{error}"
+    );
+    // Another user's streams are counted apart (bob may not see ada's run: 404, not 429).
+    assert_eq!(app.get(&bob, &path).await.status(), 404);
+
+    // A stream the client drops frees its slot once the server notices (at the latest on the
+    // next keep-alive write, every 15 s).
+    drop(streams.pop());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let resp = app.get(&ada, &path).await;
+        if resp.status() == 200 {
+            break;
+        }
+        assert_eq!(resp.status(), 429);
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the dropped stream's slot never came free"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    app.app.stop();
+}
+
+fn small_throttle(c: &mut server::state::ServerConfig) {
+    // Nothing drains during the test: every failure counts until the end.
+    let every = Duration::from_secs(600);
+    c.login_failures_per_account = FailureQuota { burst: 3, every };
+    c.login_failures_per_address = FailureQuota { burst: 6, every };
+}
+
+async fn assert_throttled(resp: reqwest::Response, what: &str) {
+    assert_eq!(resp.status(), 429);
+    let retry: u64 = resp.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&retry), "Retry-After: {retry}");
+    let page = resp.text().await.unwrap();
+    assert!(
+        page.contains("Too many failed log-ins") && page.contains(what),
+        "{page}"
+    );
+}
+
+#[tokio::test]
+async fn failed_log_ins_are_throttled_per_account_and_per_address() {
+    let app = no_workers(small_throttle).await;
+    for name in ["ada", "bob", "cy"] {
+        account(&app, name).await;
+    }
+    let local: IpAddr = "127.0.0.1".parse().unwrap();
+    let other: IpAddr = "127.0.0.2".parse().unwrap();
+    let here = Browser::from_address(&app, Some(local));
+    let there = Browser::from_address(&app, Some(other));
+
+    // Three failures on ada: her account is throttled, even with the right password and from
+    // another address.
+    for _ in 0..3 {
+        assert_eq!(here.login("ada", "wrong password").await.status(), 401);
+    }
+    assert_throttled(here.login("ada", "long enough pw").await, "this account").await;
+    assert_throttled(there.login("ada", "long enough pw").await, "this account").await;
+
+    // Someone else's failures do not stop bob, even from the same address.
+    assert_eq!(here.login("bob", "long enough pw").await.status(), 303);
+    assert_eq!(here.login("bob", "long enough pw").await.status(), 303);
+
+    // Three more failures from this address (unknown names count the same) use up its six.
+    for name in ["cy", "nobody", "nobody-else"] {
+        assert_eq!(here.login(name, "wrong password").await.status(), 401);
+    }
+    assert_throttled(here.login("bob", "long enough pw").await, "network address").await;
+    // …but not another address's.
+    assert_eq!(there.login("bob", "long enough pw").await.status(), 303);
+    assert_eq!(there.login("cy", "long enough pw").await.status(), 303);
+    app.app.stop();
+}
+
+#[tokio::test]
+async fn log_in_sends_the_browser_only_to_a_path_on_this_site() {
+    let app = no_workers(|_| {}).await;
+    account(&app, "ada").await;
+    let cases = [
+        ("/%09/evil.example/x", "/"),
+        ("//evil.example/x", "/"),
+        ("/\\evil.example", "/"),
+        ("https://evil.example", "/"),
+        ("/%2F/evil.example", "/"),
+        ("/progress?tab=all", "/progress?tab=all"),
+    ];
+    for (next, expected) in cases {
+        let b = Browser::new(&app);
+        // As a query on the form (the form carries it on), and as the posted field.
+        let page = b
+            .page(&format!(
+                "/login?next={}",
+                next.replace('%', "%25")
+                    .replace('?', "%3F")
+                    .replace('&', "%26")
+            ))
+            .await;
+        assert!(!page.contains("evil.example"), "{next}: {page}");
+        let resp = b
+            .submit_form(
+                "/login",
+                "/login",
+                &[
+                    ("name", "ada"),
+                    ("password", "long enough pw"),
+                    ("next", next),
+                ],
+            )
+            .await;
+        assert_eq!(resp.status(), 303, "{next}");
+        assert_eq!(location(&resp), expected, "next={next:?}");
+    }
+    app.app.stop();
+}
