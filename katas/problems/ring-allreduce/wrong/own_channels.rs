@@ -9,9 +9,12 @@ use std::ops::Range;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{LazyLock, Mutex, PoisonError};
 
+/// Both ends of one rank's inbox.
+type Inbox = (Sender<Vec<f32>>, Mutex<Receiver<Vec<f32>>>);
+
 /// `INBOX[r]`: the channel rank r reads. Every case drains what it sends, so the channels can
 /// be reused from case to case.
-static INBOX: LazyLock<Vec<(Sender<Vec<f32>>, Mutex<Receiver<Vec<f32>>>)>> = LazyLock::new(|| {
+static INBOX: LazyLock<Vec<Inbox>> = LazyLock::new(|| {
     (0..MAX_RANKS)
         .map(|_| {
             let (tx, rx) = channel();
