@@ -5,7 +5,8 @@
 //! - `<slug>::wrong::*`  every known-wrong solution gets exactly the verdict it is marked with;
 //! - `<slug>::learner`   the learner's own `katas/workspace/<slug>.rs`, when it exists, passes.
 //!
-//! `cargo test -p katas fast-power` (or `fast_power`) selects one kata.
+//! `cargo test -p katas fast-power` (or `fast_power`) selects one kata; several filters select
+//! the tests matching any of them.
 //!
 //! GPU katas need NVRTC to compile their kernels and a GPU to run them. Without a GPU, every
 //! kernel is still compiled and its signature checked (so `compile_error` solutions are fully
@@ -27,10 +28,8 @@ struct LearnerSolution {
 include!(concat!(env!("OUT_DIR"), "/learner.rs"));
 
 fn main() {
-    let mut args = Arguments::from_args();
-    if let Some(filter) = &mut args.filter {
-        *filter = filter.replace('_', "-");
-    }
+    let (raw, filters) = split_filters(std::env::args().collect());
+    let mut args = Arguments::from_iter(raw);
     let mut trials = Vec::new();
     for &kata in catalogue::all() {
         let slug = kata.meta().slug.clone();
@@ -60,7 +59,51 @@ fn main() {
         "new-kata::scaffold-is-reported-incomplete",
         scaffold_is_incomplete,
     ));
+    if filters.len() > 1 {
+        // libtest takes one filter; with several (`-- ring-allreduce tp-split`), a test runs
+        // when its name matches any of them.
+        let exact = args.exact;
+        trials.retain(|t| {
+            filters.iter().any(|f| {
+                if exact {
+                    t.name() == f
+                } else {
+                    t.name().contains(f.as_str())
+                }
+            })
+        });
+    } else {
+        args.filter = filters.into_iter().next();
+    }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Separates the positional filters (with `_` read as `-`, so a module name selects its kata)
+/// from libtest's options, which are returned as they came.
+fn split_filters(args: Vec<String>) -> (Vec<String>, Vec<String>) {
+    const TAKES_VALUE: [&str; 6] = [
+        "--test-threads",
+        "--logfile",
+        "--skip",
+        "--color",
+        "--format",
+        "-Z",
+    ];
+    let mut options = Vec::new();
+    let mut filters = Vec::new();
+    let mut args = args.into_iter();
+    options.extend(args.next());
+    while let Some(arg) = args.next() {
+        if TAKES_VALUE.contains(&arg.as_str()) {
+            options.push(arg);
+            options.extend(args.next());
+        } else if arg.starts_with('-') {
+            options.push(arg);
+        } else {
+            filters.push(arg.replace('_', "-"));
+        }
+    }
+    (options, filters)
 }
 
 fn package_is_complete(kata: &dyn Kata) -> Result<(), Failed> {

@@ -1,9 +1,15 @@
 //! Cases and checker for `ring-allreduce`: N simulated ranks on a one-way ring sum their vectors.
 //!
 //! The ranks are threads. Each gets a [`RingComm`] that can only send to its right neighbour and
-//! receive from its left one, and that counts every message and element it sends. The checker
-//! judges the final vectors against an exact integer oracle, and the counters against the volume
-//! a ring all-reduce needs.
+//! receive from its left one, and that counts every message and element it sends and receives.
+//! The checker judges the final vectors against an exact integer oracle, and the counters against
+//! the volume a ring all-reduce needs: at most what the ring sends, and at least what a rank must
+//! receive to know the sum at all.
+//!
+//! Rank threads share one process, so nothing stops a solution from passing data behind the
+//! communicator's back (a `static`, an `Arc` in a `OnceLock`, channels of its own). The checker
+//! cannot see that memory; it can prove that a rank received too little to have computed its
+//! result from its messages, which is what such a solution shows.
 
 use katas::ranks::{FinishGuard, World, run_ranks};
 use katas::{Case, Check, Group, KataSpec};
@@ -26,13 +32,15 @@ pub const MAX_ABS_VALUE: i32 = 1000;
 /// The most ranks any case uses.
 pub const MAX_RANKS: usize = 16;
 
-/// The messages in flight on the ring and what each rank has sent so far.
+/// The messages in flight on the ring and what each rank has sent and received so far.
 #[derive(Debug)]
 struct Wires {
     /// `inbox[r]`: messages from rank `r - 1` that rank `r` has not received yet, oldest first.
     inbox: Vec<VecDeque<Vec<f32>>>,
     messages_sent: Vec<u64>,
     elements_sent: Vec<u64>,
+    messages_received: Vec<u64>,
+    elements_received: Vec<u64>,
 }
 
 /// One rank's end of the ring: it sends to rank `(r + 1) % N` and receives from `(r + N - 1) % N`.
@@ -82,7 +90,10 @@ impl RingComm {
         let left = (rank + self.size - 1) % self.size;
         self.world
             .wait_for(rank, &format!("receive from rank {left}"), |w| {
-                w.inbox[rank].pop_front()
+                let message = w.inbox[rank].pop_front()?;
+                w.messages_received[rank] += 1;
+                w.elements_received[rank] += message.len() as u64;
+                Some(message)
             })
     }
 }
@@ -140,6 +151,8 @@ pub struct RankResult {
     pub data: Vec<f32>,
     pub messages_sent: u64,
     pub elements_sent: u64,
+    pub messages_received: u64,
+    pub elements_received: u64,
     /// Messages (and their elements) still in this rank's inbox once every rank returned.
     pub unreceived_messages: u64,
     pub unreceived_elements: u64,
@@ -162,6 +175,8 @@ pub fn simulate(
         inbox: vec![VecDeque::new(); n],
         messages_sent: vec![0; n],
         elements_sent: vec![0; n],
+        messages_received: vec![0; n],
+        elements_received: vec![0; n],
     };
     let world = Arc::new(World::new(n, wires));
     let starts: Vec<Mutex<Vec<f32>>> = vectors.into_iter().map(Mutex::new).collect();
@@ -185,6 +200,8 @@ pub fn simulate(
                 data,
                 messages_sent: w.messages_sent[r],
                 elements_sent: w.elements_sent[r],
+                messages_received: w.messages_received[r],
+                elements_received: w.elements_received[r],
                 unreceived_messages: w.inbox[r].len() as u64,
                 unreceived_elements: w.inbox[r].iter().map(|m| m.len() as u64).sum(),
             })
@@ -196,6 +213,13 @@ pub fn simulate(
 /// longer than ceil(M/N).
 pub fn max_elements_per_rank(ranks: usize, len: usize) -> u64 {
     2 * len.div_ceil(ranks) as u64 * (ranks as u64 - 1)
+}
+
+/// The fewest elements a rank must receive to end with the sum: M when N ≥ 2, else 0. Each of
+/// its M sums needs the other ranks' values at that index, they can only reach it from its left
+/// neighbour, and one element of a message carries one number.
+pub fn min_elements_received(ranks: usize, len: usize) -> u64 {
+    if ranks < 2 { 0 } else { len as u64 }
 }
 
 /// The most messages one rank may send: 2(N−1).
@@ -342,8 +366,11 @@ impl KataSpec for Spec {
                 input,
             ));
         }
-        let large: [(&str, usize, usize); 2] = [
-            ("8 ranks, 2^20 elements: bandwidth-bound", 8, 1 << 20),
+        // The 2-rank case comes first: its chunks are the longest (M/2), so a solution that
+        // spends O(chunk) per element stops there, tens of times over the limit on each rank.
+        let large: [(&str, usize, usize); 3] = [
+            ("2 ranks, 1 310 720 elements: bandwidth-bound", 2, 5 << 18),
+            ("8 ranks, 2^19 elements: bandwidth-bound", 8, 1 << 19),
             ("16 ranks, 100 003 elements: latency-bound", 16, 100_003),
         ];
         for (name, ranks, len) in large {
@@ -400,6 +427,34 @@ impl KataSpec for Spec {
                     preview_at(&res.data, i),
                 );
             }
+        }
+
+        // Right sums from too few received elements: the data came some other way.
+        let need = min_elements_received(n, m);
+        if let Some((r, res)) = got
+            .ranks
+            .iter()
+            .enumerate()
+            .find(|(_, res)| res.elements_received < need)
+        {
+            return Check::fail(
+                format!(
+                    "rank {r} finished with the full sum but received only {} of the ≥ {need} \
+                     elements a ring all-reduce must receive: each of its {m} sums needs the \
+                     other ranks' values, and they can only arrive in messages from rank {}. \
+                     Ranks may exchange data only through the communicator (no statics, shared \
+                     Arcs or channels of your own)",
+                    res.elements_received,
+                    (r + n - 1) % n
+                ),
+                format!("at least {need} elements received"),
+                format!(
+                    "{} elements in {} message{} received",
+                    res.elements_received,
+                    res.messages_received,
+                    if res.messages_received == 1 { "" } else { "s" }
+                ),
+            );
         }
 
         let left_over: u64 = got.ranks.iter().map(|r| r.unreceived_messages).sum();
@@ -479,6 +534,14 @@ impl KataSpec for Spec {
         let bound_time = bound_bytes / LINK_BYTES_PER_S;
         let mut notes = vec![
             format!("busiest rank: {steps} messages, {elements} elements = {bytes} bytes sent"),
+            format!(
+                "fewest received by a rank: {} elements (each rank needs at least {need})",
+                got.ranks
+                    .iter()
+                    .map(|r| r.elements_received)
+                    .min()
+                    .unwrap_or(0)
+            ),
             format!(
                 "α-β model (α = 5 µs, β = 1/(25 GB/s)): T = {steps}·α + {bytes} B·β = {} + {} = {} \
                  ({regime})",

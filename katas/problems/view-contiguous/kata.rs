@@ -1075,22 +1075,22 @@ impl KataSpec for Spec {
         }
 
         cases.push(Case::new(
-            "2048×2048 transposed, split by view, then contiguous (4M-element copy)",
+            "1024×1024 transposed, split by view, then contiguous (1M-element copy)",
             Group::Performance,
             contiguous_input(
-                &[2048, 2048],
-                vec![Transpose(0, 1), View(vec![2048, 32, 64]), Contiguous],
+                &[1024, 1024],
+                vec![Transpose(0, 1), View(vec![1024, 32, 32]), Contiguous],
             ),
         ));
         cases.push(Case::new(
-            "2048×2048 already contiguous: contiguous() must not copy",
+            "1024×1024 already contiguous: contiguous() must not copy",
             Group::Performance,
-            contiguous_input(&[2048, 2048], vec![Contiguous, View(vec![-1]), Contiguous]),
+            contiguous_input(&[1024, 1024], vec![Contiguous, View(vec![-1]), Contiguous]),
         ));
         cases.push(Case::new(
-            "64×256×256 permuted to (2, 0, 1), then contiguous",
+            "64×128×128 permuted to (2, 0, 1), then contiguous",
             Group::Performance,
-            contiguous_input(&[64, 256, 256], vec![Permute(vec![2, 0, 1]), Contiguous]),
+            contiguous_input(&[64, 128, 128], vec![Permute(vec![2, 0, 1]), Contiguous]),
         ));
         let deep = contiguous_input(&[2, 3, 2, 5, 2, 3, 2], Vec::new());
         let ops = random_ops(&mut rng, &deep.layout, 3000, 8);
@@ -1098,6 +1098,23 @@ impl KataSpec for Spec {
             "3000 random operations on a 7-d tensor",
             Group::Performance,
             Input { ops, ..deep },
+        ));
+        // Moving a size-1 dimension around never breaks contiguity, so every step leaves a
+        // contiguous 4M-element tensor: metadata operations and `is_contiguous` must cost
+        // O(ndim) here, and an `is_contiguous` that walks the elements makes 1200 walks of 4M.
+        let unit_moves = [
+            Transpose(0, 1),
+            Transpose(1, 2),
+            Transpose(1, 2),
+            Transpose(0, 1),
+        ];
+        cases.push(Case::new(
+            "1×2048×2048 tensor: 1200 transposes that move its size-1 dimension (all contiguous)",
+            Group::Performance,
+            contiguous_input(
+                &[1, 2048, 2048],
+                unit_moves.iter().cycle().take(1200).cloned().collect(),
+            ),
         ));
         cases
     }
