@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Host-side settings of a [`Sandbox`](super::Sandbox). One per host: two sandboxes must not
-/// share a uid range or a cgroup prefix (each job relies on owning its uid and its cgroup).
+/// Host-side settings of a [`Sandbox`](super::Sandbox). Any number of sandboxes, in any
+/// number of processes, may run on one host with the same settings: they share the host-wide
+/// slots in `slot_dir`, so no two jobs ever hold the same uid or cgroup at once.
 #[derive(Clone, Debug)]
 pub struct SandboxConfig {
     /// Binary re-executed for the helper stages; its `main` must call
@@ -20,12 +21,16 @@ pub struct SandboxConfig {
     /// Root-only directory for status files and the mount point of the sandbox root.
     /// Default `/run/infrakata-sandbox`.
     pub state_dir: PathBuf,
-    /// First uid (and gid) of the pool; job slot `n` runs as `uid_base + n`. Default 60000.
-    /// Nothing else on the host may use these ids.
+    /// First uid (and gid) of the slots; slot `n` runs its job as `uid_base + n`. Default
+    /// 60000. Nothing else on the host may use these ids: a slot's previous holder may have
+    /// died, and its processes are killed by uid before the slot is used again.
     pub uid_base: u32,
-    /// Number of jobs that may run at once (one uid each); further `run` calls wait.
-    /// Default 16.
+    /// Isolation slots on the whole host: jobs that may run at once across every grader
+    /// process sharing `slot_dir`; further jobs wait for one. Default 64.
     pub slots: u32,
+    /// Host-wide folder of the slot lock files (one per uid, created 0700). Every grader
+    /// process on the host must use the same one. Default `/run/infrakata/slots`.
+    pub slot_dir: PathBuf,
     /// `rustc` asked once for its sysroot when the first compile job arrives. Default `rustc`.
     pub rustc: PathBuf,
     /// C compiler driver used as linker inside the compile sandbox (must live under `/usr`).
@@ -41,7 +46,8 @@ impl Default for SandboxConfig {
             cgroup_prefix: "infrakata".to_string(),
             state_dir: PathBuf::from("/run/infrakata-sandbox"),
             uid_base: 60_000,
-            slots: 16,
+            slots: 64,
+            slot_dir: PathBuf::from("/run/infrakata/slots"),
             rustc: PathBuf::from("rustc"),
             linker: None,
         }

@@ -7,6 +7,7 @@ mod chromium;
 mod faults;
 mod gpu;
 mod helpers;
+mod host_slots;
 mod openapi;
 mod pages;
 mod submissions;
