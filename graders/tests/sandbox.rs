@@ -41,7 +41,7 @@ fn scratch_dir() -> PathBuf {
 /// processes (and graders) share them safely; `offset` gives a test a range of its own.
 fn test_config(offset: u32) -> SandboxConfig {
     SandboxConfig {
-        cgroup_prefix: "infrakata-test".into(),
+        cgroup_prefix: "infrakata-slots-test".into(),
         state_dir: "/run/infrakata-sandbox-test".into(),
         uid_base: 200_000 + offset,
         slots: 8,
@@ -428,7 +428,7 @@ fn thread_bomb_is_contained(env: &Env) -> Result<(), String> {
 /// Spinning children outlive their parents; afterwards nothing may be left.
 fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
     let mut config = test_config(32);
-    config.cgroup_prefix = "infrakata-test-bomb".into();
+    config.cgroup_prefix = "infrakata-slots-test-bomb".into();
     config.slots = 1;
     let uid = config.uid_base;
     let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;
@@ -507,7 +507,7 @@ fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
 fn dead_holders_leftovers_are_removed(env: &Env) -> Result<(), String> {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     let mut config = test_config(40);
-    config.cgroup_prefix = "infrakata-test-stale".into();
+    config.cgroup_prefix = "infrakata-slots-test-stale".into();
     config.slots = 1;
     let uid = config.uid_base;
     let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;

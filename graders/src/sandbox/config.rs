@@ -16,14 +16,17 @@ pub struct SandboxConfig {
     /// Where the cgroup hierarchies are mounted. Default `/sys/fs/cgroup`. On a cgroup2 host
     /// this may be a delegated subtree, as long as it holds no processes of its own.
     pub cgroup_root: PathBuf,
-    /// Name of the parent group under which every job gets its own group. Default `infrakata`.
+    /// Name of the parent group under which each slot's job gets its group. Default
+    /// `infrakata-slots`, a group older versions never touch: they removed every child of their
+    /// `infrakata` group not named by a live pid.
     pub cgroup_prefix: String,
     /// Root-only directory for status files and the mount point of the sandbox root.
     /// Default `/run/infrakata-sandbox`.
     pub state_dir: PathBuf,
     /// First uid (and gid) of the slots; slot `n` runs its job as `uid_base + n`. Default
-    /// 60000. Nothing else on the host may use these ids: a slot's previous holder may have
-    /// died, and its processes are killed by uid before the slot is used again.
+    /// 61000 (older versions, which take no slot locks, used 60000 up). Nothing else on the
+    /// host may use these ids: a slot's previous holder may have died, and its processes are
+    /// killed by uid before the slot is used again.
     pub uid_base: u32,
     /// Isolation slots on the whole host: jobs that may run at once across every grader
     /// process sharing `slot_dir`; further jobs wait for one. Default 64.
@@ -43,9 +46,9 @@ impl Default for SandboxConfig {
         SandboxConfig {
             stage_exe: PathBuf::from("/proc/self/exe"),
             cgroup_root: PathBuf::from("/sys/fs/cgroup"),
-            cgroup_prefix: "infrakata".to_string(),
+            cgroup_prefix: "infrakata-slots".to_string(),
             state_dir: PathBuf::from("/run/infrakata-sandbox"),
-            uid_base: 60_000,
+            uid_base: 61_000,
             slots: 64,
             slot_dir: PathBuf::from("/run/infrakata/slots"),
             rustc: PathBuf::from("rustc"),

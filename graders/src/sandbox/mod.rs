@@ -15,7 +15,7 @@
 //! |---|---|
 //! | mount namespace + pivot_root into a read-only tmpfs root with only the profile's binds | reading host files (`/etc/shadow`, `/root`, other jobs' dirs), `include_str!` of secrets |
 //! | empty environment (`env_clear` at every stage, `execve` with exactly `Job::env`) | `option_env!`/`env!` or `/proc/1/environ` leaking the supervisor's secrets |
-//! | per-job uid from a host-wide slot (60000+slot, an `flock`ed file per slot shared by every grader process), no groups, all capabilities dropped | privileged operations, signalling/tracing helpers or other jobs, per-uid `RLIMIT_NPROC` shared with other jobs |
+//! | per-job uid from a host-wide slot (61000+slot, an `flock`ed file per slot shared by every grader process), no groups, all capabilities dropped | privileged operations, signalling/tracing helpers or other jobs, per-uid `RLIMIT_NPROC` shared with other jobs |
 //! | user namespace, created after the drop | capabilities in any namespace that owns something |
 //! | pid namespace, program under a small init, `/proc` with `hidepid=invisible,subset=pid` | seeing or signalling host processes; kernel/hardware info in `/proc` |
 //! | net namespace (no interfaces up) + Landlock TCP rules + no socket syscalls | any network |

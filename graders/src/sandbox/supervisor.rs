@@ -38,8 +38,8 @@ impl Sandbox {
     /// Probes the host once (root, cgroup v2 or v1 controllers, namespaces, unprivileged
     /// user namespaces, Landlock ABI, seccomp — the last ones by running the `probe` stage
     /// through `stage_exe`) and returns an error saying exactly what is missing if the
-    /// sandbox cannot be enforced. Never silently degrades. Also removes job groups left by
-    /// a supervisor of an older version that died (those named by its pid).
+    /// sandbox cannot be enforced. Never silently degrades. (What a supervisor that died left
+    /// is removed by the next holder of its slots: see [`slot`](Sandbox::slot).)
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
         probe::require_root()?;
         let slots = SlotPool::new(&config.slot_dir, config.uid_base, config.slots)?;
@@ -59,7 +59,6 @@ impl Sandbox {
             landlock_abi: 0,
             toolchain: OnceLock::new(),
         };
-        sandbox.remove_orphans();
         // The probe drops to a job uid too, so it holds a slot like a job.
         sandbox.landlock_abi = {
             let mut slot = sandbox.slot()?;
@@ -280,23 +279,6 @@ impl Sandbox {
 
     fn status_file(&self, name: &str) -> PathBuf {
         self.config.state_dir.join(format!("{name}.status"))
-    }
-
-    /// Job groups of an older version, named `<pid>-<n>`, whose supervisor process is gone:
-    /// kill and remove. (Groups named by a slot are cleaned by the slot's next holder.)
-    fn remove_orphans(&self) {
-        for name in self.cgroups.job_names() {
-            let Some(pid) = name
-                .split_once('-')
-                .and_then(|(p, _)| p.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if !PathBuf::from(format!("/proc/{pid}")).exists() {
-                let _ = cgroup::destroy(self.cgroups.open(&name).as_ref());
-                let _ = fs::remove_file(self.config.state_dir.join(format!("{name}.status")));
-            }
-        }
     }
 }
 
