@@ -2,7 +2,7 @@
 //! the sandbox against the prebuilt `katas` library.
 
 use crate::GradeError;
-use crate::cache::CompileCache;
+use crate::cache::{Binary, CompileCache};
 use crate::diagnostics::{self, Diagnostic};
 use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
@@ -21,7 +21,8 @@ const MAX_BINARY_BYTES: u64 = 256 << 20;
 #[derive(Debug)]
 pub enum Compiled {
     Binary {
-        path: PathBuf,
+        /// Valid until dropped, even if the cache evicts the entry meanwhile.
+        path: Binary,
         cached: bool,
         wall: Duration,
         diagnostics: Vec<Diagnostic>,
@@ -84,7 +85,9 @@ pub fn compile(
             diagnostics: Vec::new(),
         });
     }
-    let build = BuildDir::new_in(cache.dir())?;
+    // The slot before its build folder, so the folder goes first.
+    let mut slot = sandbox.slot()?;
+    let build = BuildDir::for_slot(cache.dir(), &slot)?;
     build.write(LEARNER_FILE, source.as_bytes())?;
     build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
@@ -108,7 +111,7 @@ pub fn compile(
         stdin: Vec::new(),
         limits: limits(),
     };
-    let outcome = sandbox.run(&job, &mut sandbox::NoWatch)?;
+    let outcome = sandbox.run_in(&mut slot, &job, &mut sandbox::NoWatch)?;
     let wall = started.elapsed();
     let diagnostics = diagnostics::parse(&String::from_utf8_lossy(&outcome.stderr));
     if let Some(limit) = outcome.limit {

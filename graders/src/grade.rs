@@ -2,7 +2,7 @@
 //! `infrakata grade` and by the server's workers.
 
 use crate::GradeError;
-use crate::cache::CompileCache;
+use crate::cache::{CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
@@ -44,6 +44,8 @@ pub struct GraderConfig {
     pub workspace_root: PathBuf,
     /// Compile cache, prebuilt library and build folders.
     pub cache_dir: PathBuf,
+    /// Bounds of the compile cache under `cache_dir`.
+    pub cache_limits: CacheLimits,
     /// Gradings at once; defaults to the number of cores.
     pub parallel: usize,
     pub sandbox: SandboxConfig,
@@ -58,6 +60,7 @@ impl GraderConfig {
             .unwrap_or_default();
         Self {
             cache_dir: workspace_root.join("target").join("infrakata"),
+            cache_limits: CacheLimits::default(),
             workspace_root,
             parallel: std::thread::available_parallelism().map_or(1, |n| n.get()),
             sandbox: SandboxConfig::default(),
@@ -93,7 +96,7 @@ impl Grader {
             &config.workspace_root,
             &config.cache_dir.join("katas-target"),
         )?;
-        let cache = CompileCache::new(config.cache_dir.join("bin"))
+        let cache = CompileCache::new(config.cache_dir.join("bin"), config.cache_limits)
             .map_err(|e| GradeError::io("creating the compile cache", e))?;
         let gpu = crate::gpu::probe()
             .ok()

@@ -37,13 +37,13 @@ fn scratch_dir() -> PathBuf {
     std::env::temp_dir().join(format!("infrakata-sandbox-test-{}", std::process::id()))
 }
 
-/// A uid range and cgroup prefix of our own, so concurrent test processes (or a grader on
-/// the same host) never share a uid.
+/// A uid range and cgroup prefix of our own. Slots are host-wide, so concurrent test
+/// processes (and graders) share them safely; `offset` gives a test a range of its own.
 fn test_config(offset: u32) -> SandboxConfig {
     SandboxConfig {
-        cgroup_prefix: "infrakata-test".into(),
+        cgroup_prefix: "infrakata-slots-test".into(),
         state_dir: "/run/infrakata-sandbox-test".into(),
-        uid_base: 200_000 + (std::process::id() % 10_000) * 64 + offset,
+        uid_base: 200_000 + offset,
         slots: 8,
         ..SandboxConfig::default()
     }
@@ -428,7 +428,7 @@ fn thread_bomb_is_contained(env: &Env) -> Result<(), String> {
 /// Spinning children outlive their parents; afterwards nothing may be left.
 fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
     let mut config = test_config(32);
-    config.cgroup_prefix = "infrakata-test-bomb".into();
+    config.cgroup_prefix = "infrakata-slots-test-bomb".into();
     config.slots = 1;
     let uid = config.uid_base;
     let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;
@@ -478,8 +478,8 @@ fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
         &format!("processes left: {survivors:?}"),
         &o,
     )?;
-    // Job groups are named `<supervisor pid>-<n>`: none of ours may be left.
-    let ours = format!("{}-", std::process::id());
+    // The job's group is named by its slot's uid; it must be gone.
+    let ours = format!("uid-{uid}");
     for controller in ["memory", "pids", "cpuacct", ""] {
         let parent = config
             .cgroup_root
@@ -491,7 +491,7 @@ fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
                     .collect()
             })
             .unwrap_or_default();
-        let left: Vec<&String> = left.iter().filter(|n| n.starts_with(&ours)).collect();
+        let left: Vec<&String> = left.iter().filter(|n| **n == ours).collect();
         ensure(
             left.is_empty(),
             &format!("groups left under {}: {left:?}", parent.display()),
@@ -499,6 +499,82 @@ fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// A grader that died mid-job leaves its slot's lock file saying so, a process under the
+/// slot's uid, the slot's cgroup (with the process in it) and its status file. The next job
+/// in that slot removes all of it before it starts.
+fn dead_holders_leftovers_are_removed(env: &Env) -> Result<(), String> {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let mut config = test_config(40);
+    config.cgroup_prefix = "infrakata-slots-test-stale".into();
+    config.slots = 1;
+    let uid = config.uid_base;
+    let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;
+    let name = format!("uid-{uid}");
+    let leftover = std::process::Command::new("/bin/sleep")
+        .arg("600")
+        .uid(uid)
+        .gid(uid)
+        .spawn()
+        .map_err(|e| format!("sleep as uid {uid}: {e}"))?;
+    let leftover_pid = leftover.id();
+    // Reaped at once, as init reaps a dead grader's orphans.
+    let reaper = std::thread::spawn(move || {
+        let mut leftover = leftover;
+        leftover.wait()
+    });
+    let v2 = config.cgroup_root.join("cgroup.controllers").exists();
+    let groups: Vec<PathBuf> = if v2 {
+        vec![config.cgroup_root.join(&config.cgroup_prefix).join(&name)]
+    } else {
+        ["memory", "pids", "cpuacct"]
+            .iter()
+            .map(|c| {
+                config
+                    .cgroup_root
+                    .join(c)
+                    .join(&config.cgroup_prefix)
+                    .join(&name)
+            })
+            .collect()
+    };
+    for group in &groups {
+        fs::create_dir_all(group).map_err(|e| format!("{}: {e}", group.display()))?;
+        fs::write(group.join("cgroup.procs"), leftover_pid.to_string())
+            .map_err(|e| format!("join {}: {e}", group.display()))?;
+    }
+    let status = config.state_dir.join(format!("{name}.status"));
+    fs::write(&status, "left behind").map_err(|e| e.to_string())?;
+    // No pid is that large: its holder is dead, and the lock (held by nobody) is free.
+    fs::write(
+        config.slot_dir.join(uid.to_string()),
+        "held by pid 999999999\n",
+    )
+    .map_err(|e| e.to_string())?;
+
+    let job = run_job(env, "hello", Limits::run_default())?;
+    let o = sandbox.run(&job, &mut NoWatch).map_err(|e| e.to_string())?;
+    ensure(o.status.success(), "the job ran in the cleaned slot", &o)?;
+    let ended = reaper
+        .join()
+        .map_err(|_| "reaper panicked".to_string())?
+        .map_err(|e| e.to_string())?;
+    ensure(
+        ended.signal() == Some(SIGKILL),
+        "the leftover process was killed",
+        &o,
+    )?;
+    ensure(!status.exists(), "the stale status file is gone", &o)?;
+    let left: Vec<&PathBuf> = groups.iter().filter(|g| g.exists()).collect();
+    ensure(left.is_empty(), &format!("groups left: {left:?}"), &o)?;
+    let mark =
+        fs::read_to_string(config.slot_dir.join(uid.to_string())).map_err(|e| e.to_string())?;
+    ensure(
+        mark == "free\n",
+        &format!("the slot is marked free ({mark:?})"),
+        &o,
+    )
 }
 
 fn huge_allocation_is_refused(env: &Env) -> Result<(), String> {
@@ -860,7 +936,7 @@ fn concurrent_jobs(env: &Env) -> Result<(), String> {
 fn main() -> ExitCode {
     run_stage_if_requested();
     let args = Arguments::from_args();
-    let checks: [(&'static str, Check); 25] = [
+    let checks: [(&'static str, Check); 26] = [
         ("hello", hello),
         ("gpu_profile_is_minimal_too", gpu_profile_is_minimal_too),
         ("identity_and_environment", identity_and_environment),
@@ -874,6 +950,10 @@ fn main() -> ExitCode {
         (
             "fork_bomb_is_contained_and_cleaned_up",
             fork_bomb_is_contained_and_cleaned_up,
+        ),
+        (
+            "dead_holders_leftovers_are_removed",
+            dead_holders_leftovers_are_removed,
         ),
         ("huge_allocation_is_refused", huge_allocation_is_refused),
         ("memory_limit_is_reported", memory_limit_is_reported),

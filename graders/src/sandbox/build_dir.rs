@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use nix::libc;
 
-use super::SandboxError;
+use super::{SandboxError, Slot};
 
 /// A fresh directory for one compile job, removed (safely) on drop.
 #[derive(Debug)]
@@ -35,6 +35,21 @@ impl BuildDir {
     pub fn new_in(parent: &Path) -> Result<BuildDir, SandboxError> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let path = parent.join(format!("build-{}-{n}", std::process::id()));
+        fs::DirBuilder::new()
+            .mode(0o755)
+            .create(&path)
+            .map_err(|e| SandboxError::io(format!("create {}", path.display()), e))?;
+        Ok(BuildDir { path })
+    }
+
+    /// Creates `parent/build-<slot name>` for a job run in `slot`, after removing the one a
+    /// previous holder of the slot may have left when it died. Drop it before the slot: once
+    /// the slot is released, its next holder owns that name.
+    pub fn for_slot(parent: &Path, slot: &Slot<'_>) -> Result<BuildDir, SandboxError> {
+        let path = parent.join(format!("build-{}", slot.name()));
+        if fs::symlink_metadata(&path).is_ok() {
+            drop(BuildDir { path: path.clone() });
+        }
         fs::DirBuilder::new()
             .mode(0o755)
             .create(&path)

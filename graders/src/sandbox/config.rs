@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Host-side settings of a [`Sandbox`](super::Sandbox). One per host: two sandboxes must not
-/// share a uid range or a cgroup prefix (each job relies on owning its uid and its cgroup).
+/// Host-side settings of a [`Sandbox`](super::Sandbox). Any number of sandboxes, in any
+/// number of processes, may run on one host with the same settings: they share the host-wide
+/// slots in `slot_dir`, so no two jobs ever hold the same uid or cgroup at once.
 #[derive(Clone, Debug)]
 pub struct SandboxConfig {
     /// Binary re-executed for the helper stages; its `main` must call
@@ -15,17 +16,24 @@ pub struct SandboxConfig {
     /// Where the cgroup hierarchies are mounted. Default `/sys/fs/cgroup`. On a cgroup2 host
     /// this may be a delegated subtree, as long as it holds no processes of its own.
     pub cgroup_root: PathBuf,
-    /// Name of the parent group under which every job gets its own group. Default `infrakata`.
+    /// Name of the parent group under which each slot's job gets its group. Default
+    /// `infrakata-slots`, a group older versions never touch: they removed every child of their
+    /// `infrakata` group not named by a live pid.
     pub cgroup_prefix: String,
     /// Root-only directory for status files and the mount point of the sandbox root.
     /// Default `/run/infrakata-sandbox`.
     pub state_dir: PathBuf,
-    /// First uid (and gid) of the pool; job slot `n` runs as `uid_base + n`. Default 60000.
-    /// Nothing else on the host may use these ids.
+    /// First uid (and gid) of the slots; slot `n` runs its job as `uid_base + n`. Default
+    /// 61000 (older versions, which take no slot locks, used 60000 up). Nothing else on the
+    /// host may use these ids: a slot's previous holder may have died, and its processes are
+    /// killed by uid before the slot is used again.
     pub uid_base: u32,
-    /// Number of jobs that may run at once (one uid each); further `run` calls wait.
-    /// Default 16.
+    /// Isolation slots on the whole host: jobs that may run at once across every grader
+    /// process sharing `slot_dir`; further jobs wait for one. Default 64.
     pub slots: u32,
+    /// Host-wide folder of the slot lock files (one per uid, created 0700). Every grader
+    /// process on the host must use the same one. Default `/run/infrakata/slots`.
+    pub slot_dir: PathBuf,
     /// `rustc` asked once for its sysroot when the first compile job arrives. Default `rustc`.
     pub rustc: PathBuf,
     /// C compiler driver used as linker inside the compile sandbox (must live under `/usr`).
@@ -38,10 +46,11 @@ impl Default for SandboxConfig {
         SandboxConfig {
             stage_exe: PathBuf::from("/proc/self/exe"),
             cgroup_root: PathBuf::from("/sys/fs/cgroup"),
-            cgroup_prefix: "infrakata".to_string(),
+            cgroup_prefix: "infrakata-slots".to_string(),
             state_dir: PathBuf::from("/run/infrakata-sandbox"),
-            uid_base: 60_000,
-            slots: 16,
+            uid_base: 61_000,
+            slots: 64,
+            slot_dir: PathBuf::from("/run/infrakata/slots"),
             rustc: PathBuf::from("rustc"),
             linker: None,
         }

@@ -15,7 +15,7 @@
 //! |---|---|
 //! | mount namespace + pivot_root into a read-only tmpfs root with only the profile's binds | reading host files (`/etc/shadow`, `/root`, other jobs' dirs), `include_str!` of secrets |
 //! | empty environment (`env_clear` at every stage, `execve` with exactly `Job::env`) | `option_env!`/`env!` or `/proc/1/environ` leaking the supervisor's secrets |
-//! | per-job uid from a pool (60000+slot), no groups, all capabilities dropped | privileged operations, signalling/tracing helpers or other jobs, per-uid `RLIMIT_NPROC` shared with other jobs |
+//! | per-job uid from a host-wide slot (61000+slot, an `flock`ed file per slot shared by every grader process), no groups, all capabilities dropped | privileged operations, signalling/tracing helpers or other jobs, per-uid `RLIMIT_NPROC` shared with other jobs |
 //! | user namespace, created after the drop | capabilities in any namespace that owns something |
 //! | pid namespace, program under a small init, `/proc` with `hidepid=invisible,subset=pid` | seeing or signalling host processes; kernel/hardware info in `/proc` |
 //! | net namespace (no interfaces up) + Landlock TCP rules + no socket syscalls | any network |
@@ -55,17 +55,18 @@ mod probe;
 mod pump;
 mod remove_tree;
 mod seccomp;
+mod slots;
 mod spec;
 pub mod stage;
 mod status;
 mod supervisor;
 mod toolchain;
-mod uid_pool;
 
 pub use build_dir::{BuildDir, read_output};
 pub use config::{Job, Limits, MEASURE_TOOL_INSIDE, Profile, SandboxConfig};
 pub use error::SandboxError;
 pub use outcome::{ExitStatus, LimitHit, NoWatch, Outcome, Watch};
+pub use slots::Slot;
 pub use stage::run_stage_if_requested;
 pub use supervisor::Sandbox;
 pub use toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};

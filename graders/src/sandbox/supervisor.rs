@@ -1,5 +1,5 @@
-//! [`Sandbox`]: probes the host once, then runs jobs, each in its own cgroup under its own
-//! uid. Safe to share between threads.
+//! [`Sandbox`]: probes the host once, then runs jobs, each in its own host-wide slot (uid,
+//! cgroup, status file). Safe to share between threads.
 
 use std::fs::{self, DirBuilder, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt, lchown};
@@ -7,18 +7,17 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use nix::libc;
 
 use super::cgroup::{self, Driver, Group, GroupLimits};
 use super::layout::{layout, validate};
 use super::pump::{pump, stop};
+use super::slots::{Slot, SlotPool, kill_uid};
 use super::spec::{Rlimits, StageSpec};
 use super::stage::STAGE_ARG;
 use super::status::StatusReport;
 use super::toolchain::Toolchain;
-use super::uid_pool::UidPool;
 use super::{
     ExitStatus, Job, LimitHit, Outcome, Profile, SandboxConfig, SandboxError, Watch, probe,
 };
@@ -31,24 +30,19 @@ pub struct Sandbox {
     config: SandboxConfig,
     cgroups: Box<dyn Driver>,
     landlock_abi: i32,
-    uids: UidPool,
+    slots: SlotPool,
     toolchain: OnceLock<Result<Toolchain, String>>,
-    next_job: AtomicU64,
 }
 
 impl Sandbox {
     /// Probes the host once (root, cgroup v2 or v1 controllers, namespaces, unprivileged
     /// user namespaces, Landlock ABI, seccomp — the last ones by running the `probe` stage
     /// through `stage_exe`) and returns an error saying exactly what is missing if the
-    /// sandbox cannot be enforced. Never silently degrades. Also removes job groups left by
-    /// a supervisor that died.
+    /// sandbox cannot be enforced. Never silently degrades. (What a supervisor that died left
+    /// is removed by the next holder of its slots: see [`slot`](Sandbox::slot).)
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
         probe::require_root()?;
-        if config.slots == 0 {
-            return Err(SandboxError::InvalidJob(
-                "SandboxConfig::slots must be positive".into(),
-            ));
-        }
+        let slots = SlotPool::new(&config.slot_dir, config.uid_base, config.slots)?;
         let cgroups = cgroup::detect(&config.cgroup_root, &config.cgroup_prefix)?;
         let root_dir = config.state_dir.join("root");
         DirBuilder::new()
@@ -58,16 +52,21 @@ impl Sandbox {
             .map_err(|e| SandboxError::io(format!("create {}", root_dir.display()), e))?;
         fs::set_permissions(&config.state_dir, fs::Permissions::from_mode(0o700))
             .map_err(|e| SandboxError::io(format!("chmod {}", config.state_dir.display()), e))?;
-        let landlock_abi = probe::kernel(&config.stage_exe, config.uid_base)?;
-        let sandbox = Sandbox {
-            uids: UidPool::new(config.uid_base, config.slots),
+        let mut sandbox = Sandbox {
+            slots,
             config,
             cgroups,
-            landlock_abi,
+            landlock_abi: 0,
             toolchain: OnceLock::new(),
-            next_job: AtomicU64::new(0),
         };
-        sandbox.remove_orphans();
+        // The probe drops to a job uid too, so it holds a slot like a job.
+        sandbox.landlock_abi = {
+            let mut slot = sandbox.slot()?;
+            slot.dirty = true;
+            let abi = probe::kernel(&sandbox.config.stage_exe, slot.uid())?;
+            slot.dirty = false;
+            abi
+        };
         Ok(sandbox)
     }
 
@@ -75,11 +74,12 @@ impl Sandbox {
     pub fn describe(&self) -> String {
         format!(
             "{}, landlock ABI {}, seccomp allow-lists, namespaces user+pid+net+mount+ipc+uts, \
-             uid {}+slot ({} slots)",
+             uid {}+slot ({} host-wide slots in {})",
             self.cgroups.describe(),
             self.landlock_abi,
             self.config.uid_base,
-            self.config.slots
+            self.config.slots,
+            self.config.slot_dir.display()
         )
     }
 
@@ -94,25 +94,61 @@ impl Sandbox {
             .map_err(|e| SandboxError::Toolchain(e.clone()))
     }
 
-    /// Runs one job to completion. Safe to call concurrently from several threads (each
-    /// concurrent job gets its own uid from the pool and its own cgroup; a call waits while
-    /// every uid is taken). `Err` only when our side failed; whatever the program does is an
-    /// `Ok(Outcome)`.
+    /// Waits for a free host-wide slot and takes it. If its previous holder did not finish
+    /// cleanly (it died, or its clean-up failed), first kills every process of the slot's uid
+    /// and removes the slot's cgroup and status file: holding the lock means nobody else uses
+    /// them now. A caller that needs a folder named by the slot (see
+    /// [`BuildDir::for_slot`](super::BuildDir::for_slot)) takes the slot first and runs its
+    /// job with [`run_in`](Sandbox::run_in).
+    pub fn slot(&self) -> Result<Slot<'_>, SandboxError> {
+        let mut slot = self.slots.acquire()?;
+        if slot.dirty {
+            let name = slot.name();
+            kill_uid(slot.uid())?;
+            cgroup::destroy(self.cgroups.open(&name).as_ref())?;
+            match fs::remove_file(self.status_file(&name)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(SandboxError::io("remove a stale status file", e)),
+            }
+            slot.dirty = false;
+        }
+        Ok(slot)
+    }
+
+    /// Runs one job to completion in a slot of its own. Safe to call concurrently from
+    /// several threads and processes (a call waits while every host-wide slot is taken).
+    /// `Err` only when our side failed; whatever the program does is an `Ok(Outcome)`.
     pub fn run(&self, job: &Job, watch: &mut dyn Watch) -> Result<Outcome, SandboxError> {
+        validate(job)?;
+        let mut slot = self.slot()?;
+        self.run_in(&mut slot, job, watch)
+    }
+
+    /// Runs one job in `slot` (taken from this sandbox with [`slot`](Sandbox::slot)).
+    pub fn run_in(
+        &self,
+        slot: &mut Slot<'_>,
+        job: &Job,
+        watch: &mut dyn Watch,
+    ) -> Result<Outcome, SandboxError> {
+        if !slot.belongs_to(&self.slots) {
+            return Err(SandboxError::InvalidJob(
+                "the slot was taken from another sandbox".into(),
+            ));
+        }
         validate(job)?;
         let toolchain = match job.profile {
             Profile::Compile { .. } => Some(self.toolchain()?),
             Profile::Run { .. } | Profile::Gpu { .. } | Profile::Measure { .. } => None,
         };
         let layout = layout(job, toolchain)?;
-        let lease = self.uids.acquire();
-        let name = format!(
-            "{}-{}",
-            std::process::id(),
-            self.next_job.fetch_add(1, Ordering::Relaxed)
-        );
+        let uid = slot.uid();
+        let name = slot.name();
+        // Clean again only once everything below is undone.
+        slot.dirty = true;
         let mut job_state = JobState {
-            status_file: self.config.state_dir.join(format!("{name}.status")),
+            status_file: self.status_file(&name),
             group: None,
             build_dir: None,
         };
@@ -123,7 +159,7 @@ impl Sandbox {
             .open(&job_state.status_file)
             .map_err(|e| SandboxError::io("create status file", e))?;
         if let Profile::Compile { build_dir, .. } = &job.profile {
-            lchown(build_dir, Some(lease.uid), Some(lease.uid))
+            lchown(build_dir, Some(uid), Some(uid))
                 .map_err(|e| SandboxError::io(format!("chown {}", build_dir.display()), e))?;
             job_state.build_dir = Some(build_dir.clone());
         }
@@ -143,8 +179,8 @@ impl Sandbox {
             mounts: layout.mounts,
             landlock: layout.landlock,
             syscalls: layout.syscalls,
-            uid: lease.uid,
-            gid: lease.uid,
+            uid,
+            gid: uid,
             rlimits: Rlimits {
                 // A backstop only: the group's CPU is checked every few ms and stops the
                 // job first.
@@ -188,7 +224,7 @@ impl Sandbox {
                 .map_err(|e| SandboxError::io("read status file", e))?,
         );
         job_state.finish()?;
-        drop(lease);
+        slot.dirty = false;
 
         if let Some((stage, message)) = report.setup_error {
             return Err(SandboxError::Setup { stage, message });
@@ -241,15 +277,8 @@ impl Sandbox {
         })
     }
 
-    /// Job groups whose supervisor process is gone (named `<pid>-<n>`): kill and remove.
-    fn remove_orphans(&self) {
-        for name in self.cgroups.job_names() {
-            let pid = name.split('-').next().unwrap_or("");
-            if !pid.is_empty() && !PathBuf::from(format!("/proc/{pid}")).exists() {
-                let _ = cgroup::destroy(self.cgroups.open(&name).as_ref());
-                let _ = fs::remove_file(self.config.state_dir.join(format!("{name}.status")));
-            }
-        }
+    fn status_file(&self, name: &str) -> PathBuf {
+        self.config.state_dir.join(format!("{name}.status"))
     }
 }
 

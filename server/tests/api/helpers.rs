@@ -9,7 +9,7 @@ use std::time::Duration;
 
 pub const WORKER_TOKEN: &str = "wk_test_token";
 
-/// One grader for the whole test binary: one sandbox uid pool per process.
+/// One grader for the whole test binary (sandbox slots are host-wide; the library builds once).
 pub fn grader() -> Option<Arc<Grader>> {
     static GRADER: OnceLock<Option<Arc<Grader>>> = OnceLock::new();
     GRADER

@@ -8,6 +8,7 @@ mod edge;
 mod faults;
 mod gpu;
 mod helpers;
+mod host_slots;
 mod limits;
 mod openapi;
 mod pages;

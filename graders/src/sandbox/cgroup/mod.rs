@@ -44,8 +44,6 @@ pub(crate) trait Driver: fmt::Debug + Send + Sync {
     fn create(&self, name: &str, limits: GroupLimits) -> Result<Box<dyn Group>, SandboxError>;
     /// Existing job group `name` (for cleaning up after a crashed supervisor).
     fn open(&self, name: &str) -> Box<dyn Group>;
-    /// Names of the job groups under our parent group.
-    fn job_names(&self) -> Vec<String>;
 }
 
 /// One job's group (in v1: one directory per controller).
@@ -162,16 +160,4 @@ fn read_key(path: &Path, key: &str) -> u64 {
         .find(|(k, _)| *k == key)
         .and_then(|(_, v)| v.trim().parse().ok())
         .unwrap_or(0)
-}
-
-/// Sub-directory names of `dir`.
-fn child_dirs(dir: &Path) -> Vec<String> {
-    fs::read_dir(dir)
-        .map(|it| {
-            it.filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect()
-        })
-        .unwrap_or_default()
 }

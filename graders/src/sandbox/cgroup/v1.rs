@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{Group as _, GroupLimits, GroupStats, child_dirs, mkdir, read_key, read_u64, write};
+use super::{Group as _, GroupLimits, GroupStats, mkdir, read_key, read_u64, write};
 use crate::sandbox::SandboxError;
 
 const CONTROLLERS: [&str; 3] = ["memory", "pids", "cpuacct"];
@@ -65,13 +65,6 @@ impl super::Driver for Driver {
 
     fn open(&self, name: &str) -> Box<dyn super::Group> {
         Box::new(self.group(name))
-    }
-
-    fn job_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.parents.iter().flat_map(|p| child_dirs(p)).collect();
-        names.sort();
-        names.dedup();
-        names
     }
 }
 

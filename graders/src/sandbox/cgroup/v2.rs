@@ -4,7 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{GroupLimits, GroupStats, child_dirs, mkdir, read_key, read_u64, write};
+use super::{GroupLimits, GroupStats, mkdir, read_key, read_u64, write};
 use crate::sandbox::SandboxError;
 
 const CONTROLLERS: [&str; 3] = ["memory", "pids", "cpu"];
@@ -63,10 +63,6 @@ impl super::Driver for Driver {
         Box::new(Group {
             dir: self.parent.join(name),
         })
-    }
-
-    fn job_names(&self) -> Vec<String> {
-        child_dirs(&self.parent)
     }
 }
 
@@ -157,7 +153,6 @@ mod tests {
             group.procs_files(),
             vec![root.path().join("kata/job-1/cgroup.procs")]
         );
-        assert_eq!(driver.job_names(), vec!["job-1".to_string()]);
 
         group.kill_native();
         assert_eq!(read("kata/job-1/cgroup.kill"), "1");
