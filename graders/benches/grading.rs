@@ -1,6 +1,7 @@
 //! End-to-end grading (sandboxed compile + sandboxed run + trusted checks) of an accepted
 //! `fast-power` submission, beside bare `rustc` compiling the same learner file in the same run.
-//! Also: a compile-error submission, and a cache hit (identical resubmission).
+//! Also: a compile-error submission, a cache hit (identical resubmission), and an accepted
+//! `submit` (every case, then the instruction-count measurement) with the measurement alone.
 //!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
@@ -10,7 +11,8 @@ use katas::Mode;
 use std::hint::black_box;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 fn main() {
     graders::sandbox::run_stage_if_requested();
@@ -98,6 +100,39 @@ fn bench(c: &mut Criterion, grader: &Grader) {
                     .grade("fast-power", source, Mode::Run, &|_| {})
                     .expect("grades"),
             )
+        })
+    });
+    g.bench_function("grade submit, accepted: compile + all cases + measurement", |b| {
+        b.iter(|| {
+            let r = grader
+                .grade("fast-power", &unique(source), Mode::Submit, &|_| {})
+                .expect("grades");
+            assert!(r.performance.is_some(), "{:?}", r.performance_missing);
+            black_box(r)
+        })
+    });
+    // Only the measuring stage of the same gradings (reference counts are cached per input
+    // set once the first gradings have drawn each set).
+    g.bench_function("grade submit: the measurement stage alone", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let started = Cell::new(None);
+                let ended = Cell::new(None);
+                let progress = |stage: graders::Stage| match stage {
+                    graders::Stage::Measuring => started.set(Some(Instant::now())),
+                    graders::Stage::Done => ended.set(Some(Instant::now())),
+                    _ => {}
+                };
+                let r = grader
+                    .grade("fast-power", &unique(source), Mode::Submit, &progress)
+                    .expect("grades");
+                black_box(r);
+                if let (Some(a), Some(b)) = (started.get(), ended.get()) {
+                    total += b - a;
+                }
+            }
+            total
         })
     });
     let broken = "pub fn power(base: f64, exponent: i32) -> f64 { base * exponent }\npub fn pow_mod(b: u64, e: u64, m: u64) -> u64 { b + e + m }\n";

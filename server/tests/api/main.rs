@@ -13,3 +13,4 @@ mod limits;
 mod openapi;
 mod pages;
 mod submissions;
+mod survival;
