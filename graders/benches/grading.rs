@@ -8,10 +8,10 @@
 use criterion::Criterion;
 use graders::{Grader, GraderConfig};
 use katas::Mode;
+use std::cell::Cell;
 use std::hint::black_box;
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -102,15 +102,18 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             )
         })
     });
-    g.bench_function("grade submit, accepted: compile + all cases + measurement", |b| {
-        b.iter(|| {
-            let r = grader
-                .grade("fast-power", &unique(source), Mode::Submit, &|_| {})
-                .expect("grades");
-            assert!(r.performance.is_some(), "{:?}", r.performance_missing);
-            black_box(r)
-        })
-    });
+    g.bench_function(
+        "grade submit, accepted: compile + all cases + measurement",
+        |b| {
+            b.iter(|| {
+                let r = grader
+                    .grade("fast-power", &unique(source), Mode::Submit, &|_| {})
+                    .expect("grades");
+                assert!(r.performance.is_some(), "{:?}", r.performance_missing);
+                black_box(r)
+            })
+        },
+    );
     // Only the measuring stage of the same gradings (reference counts are cached per input
     // set once the first gradings have drawn each set).
     g.bench_function("grade submit: the measurement stage alone", |b| {

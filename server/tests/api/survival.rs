@@ -76,7 +76,10 @@ async fn hostile_submissions_through_the_api_leave_the_server_answering() {
     stop.store(true, Ordering::Relaxed);
     let (ok, failed) = health.await.expect("health poller");
     assert!(ok > 0, "health was never asked");
-    assert!(failed.is_empty(), "health check failed during the burst: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "health check failed during the burst: {failed:?}"
+    );
     let peak = std::fs::read_to_string("/proc/self/status")
         .unwrap_or_default()
         .lines()
