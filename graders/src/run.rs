@@ -22,8 +22,10 @@ use std::time::{Duration, Instant};
 
 /// Time the submission may take to generate its cases before the first one starts.
 const SETUP_ALLOWANCE: Duration = Duration::from_secs(5);
-/// How much slower a program runs under the instruction counter (measured ~16×, with room).
-const MEASURE_SLOWDOWN: u32 = 40;
+/// How much slower a program runs under the instruction counter (measured ~16×, with room):
+/// time limits of a measured run are the kata's times this. Also what a hostile accepted
+/// submission can make a worker spend on its measurement, so no more than needed.
+const MEASURE_SLOWDOWN: u32 = 25;
 /// valgrind's own memory beside the program's (its translation cache and tables).
 const MEASURE_MEMORY_BYTES: u64 = 384 << 20;
 /// Threads beyond `max_threads` the sandbox tolerates: a thread that has returned is still

@@ -23,7 +23,7 @@
 //! | `unsafe extern` block (`safe fn`, or empty with `#[link]`) | no: "usage of an `unsafe extern` block"; a plain `extern` block is an error in 2024 | libc's `syscall`; a native library linked in | `link` in attributes, `link_name` everywhere |
 //! | `#[panic_handler]` | no: duplicate lang item (E0152) | replaces panicking | `panic_handler` everywhere |
 //! | `#[no_mangle]`, `#[naked]`… without `unsafe(…)` | no: an error in edition 2024 (so `-D unsafe_attr_outside_unsafe` adds nothing) | — | — |
-//! | `#![allow(unsafe_code)]`, `#![expect(unsafe_code)]` | no: E0453 under `forbid` | — | — |
+//! | `allow` or `expect` of the `unsafe_code` lint | no: E0453 under `forbid` | — | — |
 //! | `#[instruction_set]`, `#[ffi_pure]`, `#[ffi_const]`, `#[linkage]`, `#[rustc_*]` | no: unsupported on x86-64, or unstable (E0658) | — | — |
 //! | `#![feature]`, `#![no_std]`, `#![no_main]`, `#![no_builtins]` in the module | yes, a warning | none: crate-root attributes, and the root is ours | — |
 //! | `extern crate libc`, `extern crate compiler_builtins` | no: `rustc_private` (E0658) | — | — |

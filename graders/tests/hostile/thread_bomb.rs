@@ -1,7 +1,7 @@
 //! expected-verdict: runtime_error
 //! mode: run
 //! attack: spawns threads in a loop (64 KiB stacks, each parked forever) until spawning fails
-//! defence: the pids cgroup (max_threads + 2 + 8 headroom for threads still being released = 11 tasks for the sandbox) makes the tenth spawn fail with EAGAIN; the solution panics on it -> runtime_error; more than 9 live extra threads -> wrong_answer
+//! defence: the pids cgroup (max_threads + 2 + 8 headroom for threads still being released = 11 tasks for the sandbox) stops the spawning by the eleventh extra thread with EAGAIN; the solution panics on it -> runtime_error; more than 10 live extra threads -> wrong_answer
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,8 +28,9 @@ fn attack_once() -> bool {
                 }
             }
         }
-        // max_threads = 1 plus the sandbox's headroom of 8 (see graders/src/run.rs).
-        if spawned > 9 {
+        // The pids limit is max_threads + 2 + 8 = 11 (see graders/src/run.rs): at most 10
+        // threads beside the main one.
+        if spawned > 10 {
             println!("thread bomb: {spawned} threads alive");
             BREACHED.store(true, Ordering::SeqCst);
         } else {
