@@ -128,18 +128,21 @@
     if (panel) showSteps(panel, { state: panel.dataset.state });
     const events = new EventSource(`/api/submissions/${id}/events`);
     let finished = false;
-    const finish = async () => {
+    // The verdict may come before the performance figure (state "measuring"): show it at
+    // once and keep listening until the submission is done.
+    let marked = false;
+    const verdict = async (e) => {
       if (finished) return;
-      finished = true;
-      events.close();
-      try { await loadPanel(result, id); } catch (e) { showError(result, e.message); }
-      afterVerdict(result, editor);
+      const done = JSON.parse(e.data).state === "done";
+      if (done) { finished = true; events.close(); }
+      try { await loadPanel(result, id); } catch (err) { showError(result, err.message); }
+      if (!marked) { marked = true; afterVerdict(result, editor); }
     };
     events.addEventListener("state", (e) => {
       const p = result.querySelector(".panel");
       if (p) showSteps(p, JSON.parse(e.data));
     });
-    events.addEventListener("verdict", finish);
+    events.addEventListener("verdict", verdict);
     events.onerror = () => {
       // The stream ended or broke: ask the server once more for where things stand.
       if (finished) return;

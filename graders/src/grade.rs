@@ -2,7 +2,7 @@
 //! `infrakata grade` and by the server's workers.
 
 use crate::GradeError;
-use crate::cache::{CacheLimits, CompileCache};
+use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
@@ -129,8 +129,9 @@ impl Grader {
         text
     }
 
-    /// Grades `source` for the kata `slug`. `Err` only for bad requests (unknown kata, source
-    /// too large) and for our own failures; everything the source does is in the report.
+    /// Grades `source` for the kata `slug`: [`Grader::judge`], then [`Grader::measure`].
+    /// `Err` only for bad requests (unknown kata, source too large) and for our own failures;
+    /// everything the source does is in the report.
     pub fn grade(
         &self,
         slug: &str,
@@ -138,6 +139,20 @@ impl Grader {
         mode: Mode,
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
+        let judged = self.judge(slug, source, mode, progress)?;
+        self.measure(judged, progress)
+    }
+
+    /// Compiles and runs the cases: the verdict, final the moment it is returned. An accepted
+    /// `submit` still owes its performance figure ([`Judged::measurement_owed`]), which
+    /// [`Grader::measure`] adds; callers publish the verdict in between.
+    pub fn judge(
+        &self,
+        slug: &str,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Judged, GradeError> {
         let kata = katas::catalogue::find(slug)
             .ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
         if source.len() > MAX_SOURCE_BYTES {
@@ -164,18 +179,21 @@ impl Grader {
             kata.meta(),
             source,
         )?;
+        let done = |report: GradeReport| {
+            progress(Stage::Done);
+            Ok(Judged { report, owed: None })
+        };
         let (binary, mut resources, diagnostics) = match compiled {
             Compiled::Failed {
                 diagnostics,
                 message,
                 wall,
             } => {
-                progress(Stage::Done);
                 let resources = Resources {
                     compile_ms: ms(wall),
                     ..Resources::default()
                 };
-                return Ok(GradeReport::compile_error(
+                return done(GradeReport::compile_error(
                     slug,
                     mode,
                     diagnostics,
@@ -202,14 +220,13 @@ impl Grader {
             .map_err(|e| GradeError::io("reading the compiled program's size", e))?
             .len();
         if program_bytes > MAX_PROGRAM_BYTES {
-            progress(Stage::Done);
             let message = format!(
                 "the compiled program is {} MiB; the limit is {} MiB — large tables or statics \
                  belong in code that computes them at run time",
                 program_bytes >> 20,
                 MAX_PROGRAM_BYTES >> 20
             );
-            return Ok(GradeReport::compile_error(
+            return done(GradeReport::compile_error(
                 slug,
                 mode,
                 diagnostics,
@@ -252,8 +269,7 @@ impl Grader {
             if let Some(log) = &log {
                 diagnostics.extend(crate::diagnostics::from_nvrtc(log, source));
             }
-            progress(Stage::Done);
-            return Ok(GradeReport::compile_error(
+            return done(GradeReport::compile_error(
                 slug,
                 mode,
                 diagnostics,
@@ -261,23 +277,12 @@ impl Grader {
                 resources,
             ));
         }
-        let measure = judged.verdict == Verdict::Accepted && mode == Mode::Submit;
-        let (performance, performance_missing) = if measure && !is_gpu {
-            progress(Stage::Measuring);
-            match self.performance(kata, &binary, &selected)? {
-                Ok(figure) => (Some(figure), None),
-                Err(why) => (None, Some(why)),
-            }
-        } else {
-            (None, None)
-        };
-        let gpu_performance = if measure && is_gpu {
-            Some(self.gpu_performance(kata, &judged.cases, &selected)?)
-        } else {
-            None
-        };
-        progress(Stage::Done);
-        Ok(GradeReport {
+        let owed = (judged.verdict == Verdict::Accepted && mode == Mode::Submit).then(|| Owed {
+            kata,
+            binary,
+            selected,
+        });
+        let report = GradeReport {
             kata: slug.to_string(),
             mode,
             verdict: judged.verdict,
@@ -287,14 +292,70 @@ impl Grader {
             },
             cases: judged.cases,
             diagnostics,
-            performance,
-            performance_missing,
+            performance: None,
+            performance_missing: None,
             resources,
             message: ran.message,
             output: ran.output,
-            gpu_performance,
-        })
+            gpu_performance: None,
+        };
+        if owed.is_none() {
+            return done(report);
+        }
+        Ok(Judged { report, owed })
     }
+
+    /// Adds the performance figure an accepted `submit` owes (instruction counts on a secret
+    /// input set, or device timings); a grading that owes nothing is returned as it is.
+    pub fn measure(
+        &self,
+        judged: Judged,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        let Judged {
+            mut report,
+            owed: Some(owed),
+        } = judged
+        else {
+            return Ok(judged.report);
+        };
+        let _slot = self.slots.acquire();
+        progress(Stage::Measuring);
+        if owed.kata.meta().kind == KataKind::Gpu {
+            report.gpu_performance =
+                Some(self.gpu_performance(owed.kata, &report.cases, &owed.selected)?);
+        } else {
+            match self.performance(owed.kata, &owed.binary, &owed.selected)? {
+                Ok(figure) => report.performance = Some(figure),
+                Err(why) => report.performance_missing = Some(why),
+            }
+        }
+        progress(Stage::Done);
+        Ok(report)
+    }
+}
+
+/// A grading whose verdict is known and final. An accepted `submit` also owes its performance
+/// figure until [`Grader::measure`] has run.
+#[derive(Debug)]
+pub struct Judged {
+    /// Verdict, cases and diagnostics; `performance` is still empty while a figure is owed.
+    pub report: GradeReport,
+    owed: Option<Owed>,
+}
+
+impl Judged {
+    pub fn measurement_owed(&self) -> bool {
+        self.owed.is_some()
+    }
+}
+
+/// What measuring needs from the judging run: the same program, the same selection.
+#[derive(Debug)]
+struct Owed {
+    kata: &'static dyn Kata,
+    binary: Binary,
+    selected: Vec<CaseInfo>,
 }
 
 impl Grader {

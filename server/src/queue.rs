@@ -1,5 +1,6 @@
 //! The worker protocol's server side, used both by the HTTP worker API (remote workers) and
-//! directly by the built-in workers: one implementation of claim, heartbeat, finish, release.
+//! directly by the built-in workers: one implementation of claim, heartbeat, verdict, finish,
+//! release.
 
 use crate::db::jobs::{self, Claimed};
 use crate::db::submissions::{self, State};
@@ -97,6 +98,21 @@ pub async fn finish(
         state.publish(id, State::Done);
     }
     Ok(stored)
+}
+
+/// Publishes the verdict of a job whose performance figure is still being measured; `false`
+/// if the lease is lost.
+pub async fn judged(
+    state: &AppState,
+    job_id: i64,
+    token: &str,
+    report: &GradeReport,
+) -> Result<bool, sqlx::Error> {
+    let published = jobs::publish_verdict(&state.db, job_id, token, report).await?;
+    if let Some(id) = published {
+        state.publish(id, State::Measuring);
+    }
+    Ok(published.is_some())
 }
 
 /// Gives a job back after a failure on the worker's side.

@@ -8,7 +8,7 @@ use super::submissions;
 use super::users::random_secret;
 use super::{Db, now_ms};
 use graders::GradeReport;
-use katas::Mode;
+use katas::{Mode, Verdict};
 
 pub const MAX_ATTEMPTS: i64 = 3;
 
@@ -174,9 +174,47 @@ pub async fn finish_with(
         .bind(job_id)
         .fetch_one(&mut *tx)
         .await?;
-    submissions::record(&mut tx, submission_id, report).await?;
+    // A published verdict is final: when measuring then fails on our side, the learner keeps
+    // it and learns why there is no figure.
+    let report = match submissions::published_verdict(&mut tx, submission_id).await? {
+        Some(mut published) if report.verdict == Verdict::InternalError => {
+            published.performance_missing = Some(
+                report
+                    .message
+                    .clone()
+                    .unwrap_or_else(|| "measuring failed on our side".into()),
+            );
+            published
+        }
+        _ => report.clone(),
+    };
+    submissions::record(&mut tx, submission_id, &report).await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// Publishes the verdict of a leased job whose performance figure is still being measured;
+/// returns the submission, or `None` if `token` no longer holds the lease.
+pub async fn publish_verdict(
+    db: &Db,
+    job_id: i64,
+    token: &str,
+    report: &GradeReport,
+) -> Result<Option<i64>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let submission_id: Option<i64> = sqlx::query_scalar(
+        "SELECT submission_id FROM jobs WHERE id = ? AND lease_token = ? AND state = 'leased'",
+    )
+    .bind(job_id)
+    .bind(token)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(submission_id) = submission_id else {
+        return Ok(None);
+    };
+    submissions::record_verdict(&mut tx, submission_id, report).await?;
+    tx.commit().await?;
+    Ok(Some(submission_id))
 }
 
 /// A worker could not grade (our failure, e.g. its sandbox broke): give the job back for

@@ -134,11 +134,15 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
 }
 
 pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE submissions SET state = ? WHERE id = ? AND state != 'done'")
-        .bind(state.as_str())
-        .bind(id)
-        .execute(db)
-        .await?;
+    // Once the verdict is published the stage no longer moves (a late heartbeat saying
+    // `running` must not hide it).
+    sqlx::query(
+        "UPDATE submissions SET state = ? WHERE id = ? AND state != 'done' AND verdict IS NULL",
+    )
+    .bind(state.as_str())
+    .bind(id)
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -148,17 +152,52 @@ pub async fn record(
     id: i64,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
+    write_report(tx, id, State::Done, report).await
+}
+
+/// Writes a report whose verdict is final but whose performance figure is still being
+/// measured: the learner sees the verdict now (state `measuring`).
+pub async fn record_verdict(
+    tx: &mut Transaction<'_, Sqlite>,
+    id: i64,
+    report: &GradeReport,
+) -> Result<(), sqlx::Error> {
+    write_report(tx, id, State::Measuring, report).await
+}
+
+/// The report published ahead of its performance figure, if this submission has one.
+pub async fn published_verdict(
+    tx: &mut Transaction<'_, Sqlite>,
+    id: i64,
+) -> Result<Option<GradeReport>, sqlx::Error> {
+    let report: Option<String> = sqlx::query_scalar(
+        "SELECT report FROM submissions WHERE id = ? AND state = 'measuring' AND report IS NOT NULL",
+    )
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(report.and_then(|r| serde_json::from_str(&r).ok()))
+}
+
+async fn write_report(
+    tx: &mut Transaction<'_, Sqlite>,
+    id: i64,
+    state: State,
+    report: &GradeReport,
+) -> Result<(), sqlx::Error> {
     let json = serde_json::to_string(report).unwrap_or_default();
+    let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
-        "UPDATE submissions SET state = 'done', verdict = ?, passed = ?, total = ?, perf_ratio = ?,
+        "UPDATE submissions SET state = ?, verdict = ?, passed = ?, total = ?, perf_ratio = ?,
            report = ?, finished_at = ? WHERE id = ?",
     )
+    .bind(state.as_str())
     .bind(report.verdict.as_str())
     .bind(report.score.passed as i64)
     .bind(report.score.total as i64)
     .bind(report.performance.as_ref().map(|p| p.ratio))
     .bind(json)
-    .bind(now_ms())
+    .bind(finished_at)
     .bind(id)
     .execute(&mut **tx)
     .await?;

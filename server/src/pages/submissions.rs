@@ -47,7 +47,7 @@ pub async fn history(
         .await?
         .into_iter()
         .map(|s| {
-            let (verdict, verdict_class) = if s.state == "done" {
+            let (verdict, verdict_class) = if s.verdict.is_some() {
                 view::verdict_badge(s.verdict.as_deref())
             } else {
                 (s.state.clone(), "muted")
@@ -98,7 +98,7 @@ async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
             .await?
             .map(|w| jobs::waiting_for_display(&w)),
         report: match (&s.report, s.state) {
-            (Some(r), SubState::Done) => ReportView::from_json(r),
+            (Some(r), SubState::Done | SubState::Measuring) => ReportView::from_json(r),
             _ => None,
         },
     })

@@ -44,6 +44,7 @@ pub fn router(state: AppState) -> Router {
             "/api/worker/jobs/{id}/heartbeat",
             post(worker_api::heartbeat),
         )
+        .route("/api/worker/jobs/{id}/verdict", post(worker_api::verdict))
         .route("/api/worker/jobs/{id}/result", post(worker_api::result))
         .route("/api/worker/jobs/{id}/release", post(worker_api::release));
     let header = |name, value: &'static str| {

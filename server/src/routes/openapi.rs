@@ -52,7 +52,7 @@ pub fn document() -> Value {
                 },
                 "Submission": {
                     "type": "object",
-                    "description": "While not done: id, kata, mode, state, queue_position, waiting_for. Once done: the same report as `infrakata grade --json` (see README), plus id, state, queue_position and waiting_for (null).",
+                    "description": "Before the verdict: id, kata, mode, state, queue_position, waiting_for. From the verdict on: the same report as `infrakata grade --json` (see README), plus id, state, queue_position and waiting_for (null). An accepted submit shows its verdict in state `measuring` with `performance` null; state `done` adds the figure (or `performance_missing`).",
                     "required": ["id", "state"],
                     "properties": {
                         "id": { "type": "integer" },
@@ -106,7 +106,7 @@ pub fn document() -> Value {
                 }
             } },
             "/api/submissions/{id}/events": { "get": {
-                "summary": "Server-sent events: `state` events (the Submission object) until one `verdict` event with the report.",
+                "summary": "Server-sent events (each the Submission object): `state` events until the verdict is known, then `verdict` (an accepted submit's verdict comes in state `measuring`, its figure in a later `verdict` event in state `done`); the stream ends after state `done`.",
                 "security": bearer,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved)."), "429": error_response("Too many live event streams of this user (8 at once).") }
@@ -120,6 +120,11 @@ pub fn document() -> Value {
                 "summary": "Renews the lease and reports the stage.", "security": worker,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "204": { "description": "Renewed." }, "409": error_response("The lease is lost.") }
+            } },
+            "/api/worker/jobs/{id}/verdict": { "post": {
+                "summary": "Publishes the verdict while the performance figure is measured, if the lease still holds.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Published." }, "409": error_response("The lease is lost; the verdict was dropped.") }
             } },
             "/api/worker/jobs/{id}/result": { "post": {
                 "summary": "Stores the report if the lease still holds.", "security": worker,

@@ -105,7 +105,8 @@ pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submissi
 
 async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     let mut body = match (&s.report, s.state) {
-        (Some(report), State::Done) => report.clone(),
+        // The verdict is final once published; an accepted submit is then `measuring`.
+        (Some(report), State::Done | State::Measuring) => report.clone(),
         _ => json!({ "kata": s.kata, "mode": s.mode, "verdict": null }),
     };
     body["id"] = json!(s.id);
@@ -151,7 +152,7 @@ pub async fn events(
 }
 
 /// The initial view, then a fresh view after every event about this submission; ends right
-/// after the view that carries the verdict.
+/// after the view in state `done` (an accepted submit's verdict comes earlier, in `measuring`).
 fn updates(
     state: AppState,
     id: i64,
@@ -190,10 +191,10 @@ fn updates(
 
 fn sse(v: &Value) -> SseEvent {
     SseEvent::default()
-        .event(if v["state"] == "done" {
-            "verdict"
-        } else {
+        .event(if v["verdict"].is_null() {
             "state"
+        } else {
+            "verdict"
         })
         .data(v.to_string())
 }

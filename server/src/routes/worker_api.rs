@@ -1,5 +1,5 @@
 //! The remote worker protocol over HTTP (`infrakata worker`): long-poll claim, heartbeats,
-//! result, release. Authenticated by the server's worker token.
+//! verdict (ahead of the performance figure), result, release. Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
 use crate::db::submissions::State;
@@ -75,6 +75,20 @@ pub async fn result(
     Json(done): Json<Finished>,
 ) -> Result<StatusCode, AppError> {
     if queue::finish(&state, job_id, &done.lease_token, &done.report).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}
+
+/// The verdict ahead of the performance figure (`result` follows with the whole report).
+pub async fn verdict(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(judged): Json<Finished>,
+) -> Result<StatusCode, AppError> {
+    if queue::judged(&state, job_id, &judged.lease_token, &judged.report).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(lease_lost())

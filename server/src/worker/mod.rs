@@ -27,6 +27,13 @@ pub trait JobSource: Send + Sync + 'static {
         job: &Claimed,
         stage: State,
     ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    /// The verdict is known; the performance figure follows with [`JobSource::finish`].
+    /// `Ok(false)`: the lease is lost.
+    fn judged(
+        &self,
+        job: &Claimed,
+        report: &GradeReport,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
     fn finish(
         &self,
         job: &Claimed,
@@ -84,6 +91,40 @@ pub async fn run(source: Arc<impl JobSource>, grader: Arc<Grader>) {
     }
 }
 
+/// Judges, publishes the verdict when a performance figure is still owed, then measures: the
+/// learner sees the verdict without waiting for the measurement.
+async fn grade(
+    source: &Arc<impl JobSource>,
+    grader: &Arc<Grader>,
+    job: &Claimed,
+    progress: impl Fn(Stage) + Send + Sync + 'static,
+) -> Result<Result<GradeReport, graders::GradeError>, tokio::task::JoinError> {
+    let progress = Arc::new(progress);
+    let judged = {
+        let (grader, job, progress) = (Arc::clone(grader), job.clone(), Arc::clone(&progress));
+        tokio::task::spawn_blocking(move || {
+            grader.judge(&job.kata, &job.source, job.mode, &*progress)
+        })
+        .await?
+    };
+    let judged = match judged {
+        Ok(judged) => judged,
+        Err(e) => return Ok(Err(e)),
+    };
+    if judged.measurement_owed() {
+        match source.judged(job, &judged.report).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::info!(job = job.job_id, "verdict dropped: the lease had moved on")
+            }
+            // The final report carries the verdict too; only the early view is lost.
+            Err(e) => tracing::warn!(job = job.job_id, "publishing the verdict failed: {e:#}"),
+        }
+    }
+    let grader = Arc::clone(grader);
+    tokio::task::spawn_blocking(move || grader.measure(judged, &*progress)).await
+}
+
 async fn work(
     source: &Arc<impl JobSource>,
     grader: &Arc<Grader>,
@@ -107,23 +148,16 @@ async fn work(
             }
         })
     };
-    let graded = {
-        let grader = Arc::clone(grader);
-        let job = job.clone();
-        tokio::task::spawn_blocking(move || {
-            let progress = |stage: Stage| {
-                let state = match stage {
-                    Stage::Queued | Stage::Compiling => State::Compiling,
-                    Stage::Running => State::Running,
-                    Stage::Measuring => State::Measuring,
-                    Stage::Done => return,
-                };
-                let _ = stage_tx.send(state);
-            };
-            grader.grade(&job.kata, &job.source, job.mode, &progress)
-        })
-        .await
+    let progress = move |stage: Stage| {
+        let state = match stage {
+            Stage::Queued | Stage::Compiling => State::Compiling,
+            Stage::Running => State::Running,
+            Stage::Measuring => State::Measuring,
+            Stage::Done => return,
+        };
+        let _ = stage_tx.send(state);
     };
+    let graded = grade(source, grader, job, progress).await;
     beats.abort();
     match graded {
         Ok(Ok(report)) => {

@@ -85,6 +85,54 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
 }
 
 #[tokio::test]
+async fn a_remote_worker_publishes_the_verdict_before_the_figure() {
+    if grader().is_none() {
+        return;
+    }
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let token = app.user("ivan").await;
+    let id = app
+        .submit_id(&token, "fast-power", reference("fast-power"), "submit")
+        .await;
+    // Connected before any worker exists, so no event can be missed.
+    let events = app
+        .get(&token, &format!("/api/submissions/{id}/events"))
+        .await;
+    let mut worker = remote_worker(&app.app.url());
+    let text = tokio::time::timeout(WAIT, events.text())
+        .await
+        .expect("the stream ends with the submission done")
+        .unwrap();
+    worker.kill().unwrap();
+    let _ = worker.wait();
+    let states: Vec<(String, bool)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str::<serde_json::Value>(d).unwrap())
+        .map(|v| {
+            (
+                v["state"].as_str().unwrap().to_string(),
+                !v["verdict"].is_null(),
+            )
+        })
+        .collect();
+    let first = states.iter().position(|(_, verdict)| *verdict).unwrap();
+    assert_eq!(states[first].0, "measuring", "{text}");
+    assert_eq!(
+        states.last().unwrap(),
+        &("done".to_string(), true),
+        "{text}"
+    );
+}
+
+#[tokio::test]
 async fn queued_jobs_survive_a_restart() {
     let Some(grader) = grader() else { return };
     let app = spawn_idle().await;

@@ -86,6 +86,41 @@ async fn events_stream_states_then_the_verdict() {
 }
 
 #[tokio::test]
+async fn an_accepted_submit_shows_its_verdict_before_its_figure() {
+    let Some(grader) = grader() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let token = app.user("bob").await;
+    let id = app
+        .submit_id(&token, "fast-power", reference("fast-power"), "submit")
+        .await;
+    let text = app
+        .get(&token, &format!("/api/submissions/{id}/events"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let views: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let first_verdict = views
+        .iter()
+        .find(|v| !v["verdict"].is_null())
+        .expect("a verdict event");
+    assert_eq!(first_verdict["state"], "measuring", "{text}");
+    assert_eq!(first_verdict["verdict"], "accepted", "{text}");
+    assert!(first_verdict["performance"].is_null(), "{text}");
+    let last = views.last().unwrap();
+    assert_eq!(last["state"], "done", "{text}");
+    assert_eq!(last["verdict"], "accepted", "{text}");
+    assert!(
+        !last["performance"].is_null() || !last["performance_missing"].is_null(),
+        "the figure, or why there is none: {text}"
+    );
+}
+
+#[tokio::test]
 async fn queue_position_is_visible_while_waiting() {
     // No worker: jobs stay queued.
     let app = spawn_idle().await;
