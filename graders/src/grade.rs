@@ -93,6 +93,7 @@ impl Grader {
     pub fn new(config: GraderConfig) -> Result<Self, GradeError> {
         let sandbox = Sandbox::new(config.sandbox)?;
         let toolchain = Toolchain::prepare(
+            &sandbox,
             &config.workspace_root,
             &config.cache_dir.join("katas-target"),
         )?;

@@ -2,15 +2,28 @@
 //! sees it, is `sandbox::Toolchain`).
 //!
 //! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
-//! built here with `cargo` from the same toolchain, once per grader start, into a target dir of
-//! its own (never the workspace's, whose lock a running `cargo test` may hold).
+//! built with `cargo` driving that compiler, into a target dir of its own (never the
+//! workspace's, whose lock a running `cargo test` may hold). A successful preparation is
+//! recorded in `prepared.json` beside it; the next start reuses it without running `cargo` or
+//! `rustc` when nothing it was made from has changed (the catalogue, `Cargo.lock`, the
+//! compiler's files, the library's file), so `infrakata grade` starts in milliseconds. A grader
+//! keeps the toolchain it prepared with until that toolchain's files change (`rustup update`)
+//! or the record is removed; switching rustup's default does not move an existing cache.
 
 use crate::GradeError;
+use crate::sandbox::{self, Sandbox};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::UNIX_EPOCH;
 
-#[derive(Debug, Clone)]
+/// The record of a finished preparation, beside the library's target dir.
+const RECORD: &str = "prepared.json";
+/// Bumped when the record's meaning changes.
+const RECORD_VERSION: &str = "prepared v1";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
     /// `rustc -vV`, part of every cache key.
     pub version: String,
@@ -20,11 +33,47 @@ pub struct Toolchain {
     pub deps_dir: PathBuf,
     /// Hash of the rlib: a changed catalogue invalidates cached binaries.
     pub katas_hash: String,
+    /// This start reused an earlier preparation (no `cargo`, no `rustc` run).
+    #[serde(skip)]
+    pub reused: bool,
+}
+
+/// What `prepared.json` holds: the result and what it was made from.
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    key: String,
+    compiler: sandbox::Toolchain,
+    rustc: Stamp,
+    rlib: Stamp,
+    toolchain: Toolchain,
+}
+
+/// A file as it was: a replaced or rewritten file gets a new length or modification time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    len: u64,
+    modified_ns: u128,
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        Some(Stamp {
+            len: meta.len(),
+            modified_ns: modified.as_nanos(),
+        })
+    }
 }
 
 impl Toolchain {
-    /// Finds `rustc` and builds the `katas` library (release) into `target_dir`.
-    pub fn prepare(workspace_root: &Path, target_dir: &Path) -> Result<Self, GradeError> {
+    /// The `katas` library for this checkout, built with the compiler `sandbox` compiles
+    /// submissions with — or the one an earlier start recorded, when still valid.
+    pub fn prepare(
+        sandbox: &Sandbox,
+        workspace_root: &Path,
+        target_dir: &Path,
+    ) -> Result<Self, GradeError> {
         // The runner library is built from this checkout; the trusted side is compiled into
         // this binary. They must be the same catalogue, or a judge would grade the wrong kata.
         let katas_dir = workspace_root.join("katas");
@@ -38,57 +87,122 @@ impl Toolchain {
                 katas::CATALOGUE_HASH
             )));
         }
-        let version = output(Command::new("rustc").arg("-vV"))?;
-        let built = output(
-            Command::new("cargo")
-                .current_dir(workspace_root)
-                // Without `solutions`: a submission must not reach the reference or the wrong
-                // solutions (re-exporting the reference would pass every case).
-                .args([
-                    "build",
-                    "--release",
-                    "--quiet",
-                    "-p",
-                    "katas",
-                    "--lib",
-                    "--no-default-features",
-                    "--message-format=json",
-                ])
-                .arg("--target-dir")
-                .arg(target_dir)
-                // Outer flags (e.g. from a developer's shell) would make the library differ from
-                // what submissions are compiled with.
-                .env_remove("RUSTFLAGS")
-                .env_remove("CARGO_ENCODED_RUSTFLAGS")
-                .env_remove("INFRAKATA_WORKSPACE"),
-        )?;
-        let katas_rlib = built
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "katas")
-            .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
-            .filter_map(|f| f.as_str().map(PathBuf::from))
-            .find_map(|f| {
-                // cargo reports `release/libkatas.rlib` (a hard-linked copy) and the deps rmeta;
-                // the deps folder holds the hashed rlib that dependents must name.
-                let rmeta = f.file_name()?.to_str()?.strip_suffix(".rmeta")?.to_string();
-                Some(f.with_file_name(format!("{rmeta}.rlib")))
-            })
-            .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
-        let deps_dir = katas_rlib
-            .parent()
-            .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
-            .to_path_buf();
-        let bytes = std::fs::read(&katas_rlib)
-            .map_err(|e| GradeError::Toolchain(format!("{}: {e}", katas_rlib.display())))?;
-        let katas_hash = hex(&Sha256::digest(&bytes));
-        Ok(Self {
-            version,
-            katas_rlib,
-            deps_dir,
-            katas_hash,
-        })
+        let key = record_key(sandbox, workspace_root);
+        let record_path = target_dir.join(RECORD);
+        if let Some(record) = read_record(&record_path)
+            && record.key == key
+            && Stamp::of(&record.compiler.rustc_host()) == Some(record.rustc)
+            && Stamp::of(&record.toolchain.katas_rlib) == Some(record.rlib)
+            && sandbox.adopt_toolchain(record.compiler.clone())
+        {
+            return Ok(Toolchain {
+                reused: true,
+                ..record.toolchain
+            });
+        }
+        let compiler = sandbox.toolchain()?.clone();
+        let toolchain = build(workspace_root, target_dir, &compiler)?;
+        let record = Record {
+            key,
+            rustc: Stamp::of(&compiler.rustc_host())
+                .ok_or_else(|| GradeError::Toolchain("the compiler vanished".into()))?,
+            rlib: Stamp::of(&toolchain.katas_rlib)
+                .ok_or_else(|| GradeError::Toolchain("the library vanished".into()))?,
+            compiler,
+            toolchain: toolchain.clone(),
+        };
+        write_record(&record_path, &record)
+            .map_err(|e| GradeError::io("recording the prepared library", e))?;
+        Ok(toolchain)
     }
+}
+
+/// What a preparation depends on besides files with stamps: the catalogue this binary was
+/// built with, the locked dependency versions, and how the sandbox finds its compiler.
+fn record_key(sandbox: &Sandbox, workspace_root: &Path) -> String {
+    let mut h = Sha256::new();
+    h.update(RECORD_VERSION);
+    h.update(katas::CATALOGUE_HASH);
+    h.update(std::fs::read(workspace_root.join("Cargo.lock")).unwrap_or_default());
+    h.update(format!("{:?}", sandbox.compiler_choice()));
+    hex(&h.finalize())
+}
+
+fn read_record(path: &Path) -> Option<Record> {
+    let text = std::fs::read(path).ok()?;
+    // Ours, but a damaged or huge file is simply not reused.
+    (text.len() < 64 << 10)
+        .then(|| serde_json::from_slice(&text).ok())
+        .flatten()
+}
+
+fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
+    let json = serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?;
+    let partial = path.with_extension(format!("partial-{}", std::process::id()));
+    std::fs::write(&partial, json)?;
+    std::fs::rename(&partial, path)
+}
+
+/// Builds the library (release, without the `solutions` feature) with `compiler`.
+fn build(
+    workspace_root: &Path,
+    target_dir: &Path,
+    compiler: &sandbox::Toolchain,
+) -> Result<Toolchain, GradeError> {
+    let rustc = compiler.rustc_host();
+    let version = output(Command::new(&rustc).arg("-vV"))?;
+    let built = output(
+        Command::new("cargo")
+            .current_dir(workspace_root)
+            // Without `solutions`: a submission must not reach the reference or the wrong
+            // solutions (re-exporting the reference would pass every case).
+            .args([
+                "build",
+                "--release",
+                "--quiet",
+                "-p",
+                "katas",
+                "--lib",
+                "--no-default-features",
+                "--message-format=json",
+            ])
+            .arg("--target-dir")
+            .arg(target_dir)
+            // The compiler submissions are compiled with, not whatever rustup picks for cargo.
+            .env("RUSTC", &rustc)
+            // Outer flags (e.g. from a developer's shell) would make the library differ from
+            // what submissions are compiled with.
+            .env_remove("RUSTC_WRAPPER")
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("INFRAKATA_WORKSPACE"),
+    )?;
+    let katas_rlib = built
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "katas")
+        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f.as_str().map(PathBuf::from))
+        .find_map(|f| {
+            // cargo reports `release/libkatas.rlib` (a hard-linked copy) and the deps rmeta;
+            // the deps folder holds the hashed rlib that dependents must name.
+            let rmeta = f.file_name()?.to_str()?.strip_suffix(".rmeta")?.to_string();
+            Some(f.with_file_name(format!("{rmeta}.rlib")))
+        })
+        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
+    let deps_dir = katas_rlib
+        .parent()
+        .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
+        .to_path_buf();
+    let bytes = std::fs::read(&katas_rlib)
+        .map_err(|e| GradeError::Toolchain(format!("{}: {e}", katas_rlib.display())))?;
+    Ok(Toolchain {
+        version,
+        katas_hash: hex(&Sha256::digest(&bytes)),
+        katas_rlib,
+        deps_dir,
+        reused: false,
+    })
 }
 
 fn output(cmd: &mut Command) -> Result<String, GradeError> {

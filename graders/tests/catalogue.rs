@@ -36,7 +36,10 @@ fn grader() -> Result<&'static Grader, String> {
 }
 
 fn trials() -> Vec<Trial> {
-    let mut out = Vec::new();
+    let mut out = vec![Trial::test(
+        "toolchain::a_start_reuses_the_prepared_library_until_it_changes",
+        reuses_the_prepared_library,
+    )];
     for &kata in katas::catalogue::all() {
         let slug = kata.meta().slug.clone();
         out.push(Trial::test(format!("{slug}::reference"), move || {
@@ -182,4 +185,37 @@ fn expect(report: &graders::GradeReport, verdict: Verdict) -> Result<(), Failed>
             .collect::<Vec<_>>()
     )
     .into())
+}
+
+/// `infrakata grade` starts without running cargo or rustc when the recorded preparation
+/// still matches; a changed library file is noticed and prepared again.
+fn reuses_the_prepared_library() -> Result<(), Failed> {
+    use graders::sandbox::{Sandbox, SandboxConfig};
+    use graders::toolchain::Toolchain;
+    grader()?;
+    let config = GraderConfig::for_checkout();
+    let target = config.cache_dir.join("katas-target");
+    let prepare = || {
+        let sandbox = Sandbox::new(SandboxConfig::default()).map_err(|e| e.to_string())?;
+        Toolchain::prepare(&sandbox, &config.workspace_root, &target).map_err(|e| e.to_string())
+    };
+    let first = prepare()?;
+    let again = prepare()?;
+    if !again.reused || again.katas_hash != first.katas_hash || again.version != first.version {
+        return Err(format!("not reused as it was: {first:?} then {again:?}").into());
+    }
+    let rlib = std::fs::File::options()
+        .append(true)
+        .open(&first.katas_rlib)
+        .map_err(|e| e.to_string())?;
+    rlib.set_modified(std::time::SystemTime::now())
+        .map_err(|e| e.to_string())?;
+    let changed = prepare()?;
+    if changed.reused || changed.katas_hash != first.katas_hash {
+        return Err(format!("a touched library was trusted: {changed:?}").into());
+    }
+    if !prepare()?.reused {
+        return Err("the new preparation was not recorded".into());
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@
 use std::fs::{self, DirBuilder, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt, lchown};
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -92,6 +92,18 @@ impl Sandbox {
         resolved
             .as_ref()
             .map_err(|e| SandboxError::Toolchain(e.clone()))
+    }
+
+    /// How this sandbox finds its compiler (`rustc` to ask, linker override), for records of
+    /// what was prepared with it.
+    pub fn compiler_choice(&self) -> (&Path, Option<&Path>) {
+        (&self.config.rustc, self.config.linker.as_deref())
+    }
+
+    /// Uses `toolchain` for compile jobs instead of asking `rustc` (a grader start that found
+    /// it recorded and still in place). `false` if a toolchain was already resolved.
+    pub fn adopt_toolchain(&self, toolchain: Toolchain) -> bool {
+        self.toolchain.set(Ok(toolchain)).is_ok()
     }
 
     /// Waits for a free host-wide slot and takes it. If its previous holder did not finish

@@ -12,8 +12,9 @@ pub const SYSROOT_INSIDE: &str = "/rust";
 /// Where `Profile::Compile`'s `build_dir` appears inside.
 pub const BUILD_INSIDE: &str = "/build";
 
-/// Resolved once per [`Sandbox`](super::Sandbox), on the first compile job.
-#[derive(Clone, Debug)]
+/// Resolved once per [`Sandbox`](super::Sandbox), on the first compile job (or adopted from
+/// what an earlier grader start resolved, see `graders::toolchain`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Toolchain {
     /// Host path of the sysroot (`rustc --print sysroot`).
     pub sysroot: PathBuf,
@@ -60,6 +61,11 @@ impl Toolchain {
             )));
         }
         Ok(toolchain)
+    }
+
+    /// The real compiler binary (not a rustup proxy).
+    pub fn rustc_host(&self) -> PathBuf {
+        self.sysroot.join("bin/rustc")
     }
 
     fn gcc_ld_host(&self) -> PathBuf {
