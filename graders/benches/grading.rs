@@ -114,6 +114,19 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             })
         },
     );
+    // What a learner waits for since the verdict is published first.
+    g.bench_function(
+        "grade submit, accepted: the verdict (compile + all cases)",
+        |b| {
+            b.iter(|| {
+                let judged = grader
+                    .judge("fast-power", &unique(source), Mode::Submit, &|_| {})
+                    .expect("grades");
+                assert!(judged.measurement_owed());
+                black_box(judged.report)
+            })
+        },
+    );
     // Only the measuring stage of the same gradings (reference counts are cached per input
     // set once the first gradings have drawn each set).
     g.bench_function("grade submit: the measurement stage alone", |b| {

@@ -1,12 +1,13 @@
 //! One grading path: every kata's reference, starter and known-wrong solutions go through the
 //! real sandboxed pipeline (`Grader::grade`, as `infrakata grade` and the server use it) and
-//! must get the same verdicts the package tests give them in-process.
+//! must keep the same package rules (`katas::rules`) the package tests check in-process.
 //!
 //! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
 //! instead under `INFRAKATA_CI=1`.
 
 use graders::{Grader, GraderConfig};
-use katas::{Kata, Mode, Verdict};
+use katas::rules::{self, Checked, Observed, Part};
+use katas::{Kata, Verdict};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::sync::OnceLock;
 
@@ -42,55 +43,28 @@ fn trials() -> Vec<Trial> {
     )];
     for &kata in katas::catalogue::all() {
         let slug = kata.meta().slug.clone();
-        out.push(Trial::test(format!("{slug}::reference"), move || {
-            let report = match grade(
-                kata,
-                kata.package().reference,
-                Mode::Submit,
-                Verdict::Accepted,
-            )? {
-                Ok(report) => report,
-                Err(skip) => return skip,
-            };
-            expect(&report, Verdict::Accepted)?;
-            if kata.meta().kind == katas::KataKind::Gpu {
-                return gpu_reference_figures(&report);
-            }
-            let perf = report
-                .performance
-                .as_ref()
-                .ok_or("an accepted submit has a performance figure")?;
-            // Single-threaded katas count identically run to run; ranks on threads wait on
-            // condition variables and vary by a little (measured ≤ 0.12%).
-            if (perf.ratio - 1.0).abs() > 0.005 {
-                return Err(format!(
-                    "the reference against itself should be 1.0 ± 0.5%, got {perf:?}"
-                )
-                .into());
-            }
-            Ok(())
-        }));
-        out.push(Trial::test(format!("{slug}::starter"), move || {
-            let report = match grade(
-                kata,
-                kata.package().starter,
-                Mode::Run,
-                Verdict::RuntimeError,
-            )? {
-                Ok(report) => report,
-                Err(skip) => return skip,
-            };
-            expect(&report, Verdict::RuntimeError)
-        }));
-        for wrong in kata.package().wrong {
+        for rule in rules::rules(kata) {
             out.push(Trial::test(
-                format!("{slug}::wrong::{}", wrong.name),
+                format!("{slug}::{}", rule.test_name()),
                 move || {
-                    let report = match grade(kata, wrong.source, Mode::Submit, wrong.expected)? {
-                        Ok(report) => report,
-                        Err(skip) => return skip,
-                    };
-                    expect(&report, wrong.expected)
+                    let mut reports = Vec::new();
+                    for &mode in rule.modes {
+                        let graded =
+                            grader()?.grade(&kata.meta().slug, rule.source(kata), mode, &|_| {});
+                        match rule.check(mode, &observed(&graded)?) {
+                            Checked::Held => reports.extend(graded.ok()),
+                            Checked::Broken { why, .. } => return Err(why.into()),
+                            Checked::Skipped(missing) => {
+                                println!("{}", missing.skip_note());
+                                return Ok(());
+                            }
+                        }
+                    }
+                    // Beyond the package rule, the grader's own figure for the reference.
+                    match (rule.part, reports.last()) {
+                        (Part::Reference, Some(report)) => reference_figures(kata, report),
+                        _ => Ok(()),
+                    }
                 },
             ));
         }
@@ -98,29 +72,43 @@ fn trials() -> Vec<Trial> {
     out
 }
 
-/// A GPU kata graded where its sandbox found no device (or no NVRTC): skip, saying why, unless
-/// the run is required here. Reaching this point means the runner was built, started in the
-/// GPU sandbox and (with NVRTC) compiled the kernel there.
-fn cannot_run_here(
-    report: &Result<graders::GradeReport, graders::GradeError>,
-    expected: Verdict,
-) -> Option<Result<(), Failed>> {
-    let missing = match report {
-        Err(graders::GradeError::Unavailable(why)) => katas::gpu::Unavailable::from_message(why)?,
-        _ => return None,
-    };
-    if expected == Verdict::InternalError {
-        return None;
+/// A sandboxed grading as the package rules see it: a GPU kata whose sandbox found no device
+/// (or no NVRTC) comes back as `GradeError::Unavailable`; any other error is ours and fails.
+fn observed(
+    graded: &Result<graders::GradeReport, graders::GradeError>,
+) -> Result<Observed, Failed> {
+    match graded {
+        Ok(report) => Ok(Observed {
+            verdict: report.verdict,
+            unavailable: None,
+            details: details(report),
+        }),
+        Err(graders::GradeError::Unavailable(why)) => Ok(Observed {
+            verdict: Verdict::InternalError,
+            unavailable: katas::gpu::Unavailable::from_message(why),
+            details: why.clone(),
+        }),
+        Err(e) => Err(format!("the grader failed: {e}").into()),
     }
-    if missing.is_required() {
-        return Some(Err(format!(
-            "this run is required here, but: {}",
-            missing.why
-        )
-        .into()));
+}
+
+/// The reference graded as a submission: its performance figure against itself is 1.
+fn reference_figures(kata: &dyn Kata, report: &graders::GradeReport) -> Result<(), Failed> {
+    if kata.meta().kind == katas::KataKind::Gpu {
+        return gpu_reference_figures(report);
     }
-    println!("{}", missing.skip_note());
-    Some(Ok(()))
+    let perf = report
+        .performance
+        .as_ref()
+        .ok_or("an accepted submit has a performance figure")?;
+    // Single-threaded katas count identically run to run; ranks on threads wait on
+    // condition variables and vary by a little (measured ≤ 0.12%).
+    if (perf.ratio - 1.0).abs() > 0.005 {
+        return Err(
+            format!("the reference against itself should be 1.0 ± 0.5%, got {perf:?}").into(),
+        );
+    }
+    Ok(())
 }
 
 /// The reference timed against itself: every performance case has a device timing, nothing
@@ -149,33 +137,14 @@ fn gpu_reference_figures(report: &graders::GradeReport) -> Result<(), Failed> {
     Ok(())
 }
 
-/// Grades `source`; a GPU kata where no device is usable skips (see [`cannot_run_here`]).
-fn grade(
-    kata: &dyn Kata,
-    source: &str,
-    mode: Mode,
-    expected: Verdict,
-) -> Result<Result<graders::GradeReport, Result<(), Failed>>, Failed> {
-    let graded = grader()?.grade(&kata.meta().slug, source, mode, &|_| {});
-    if let Some(skip) = cannot_run_here(&graded, expected) {
-        return Ok(Err(skip));
-    }
-    graded
-        .map(Ok)
-        .map_err(|e| format!("the grader failed: {e}").into())
-}
-
-fn expect(report: &graders::GradeReport, verdict: Verdict) -> Result<(), Failed> {
-    if report.verdict == verdict {
-        return Ok(());
-    }
+/// What a person needs when a rule breaks: the message, the first failing case, diagnostics.
+fn details(report: &graders::GradeReport) -> String {
     let first = report
         .cases
         .iter()
         .find(|c| c.outcome != katas::Outcome::Passed);
-    Err(format!(
-        "expected {verdict}, got {}: message {:?}, first failing case {:?}, diagnostics {:?}",
-        report.verdict,
+    format!(
+        "message {:?}, first failing case {:?}, diagnostics {:?}",
         report.message,
         first.map(|c| (&c.name, c.outcome, &c.message, &c.mismatch)),
         report
@@ -184,7 +153,6 @@ fn expect(report: &graders::GradeReport, verdict: Verdict) -> Result<(), Failed>
             .map(|d| &d.rendered)
             .collect::<Vec<_>>()
     )
-    .into())
 }
 
 /// `infrakata grade` starts without running cargo or rustc when the recorded preparation

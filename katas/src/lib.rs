@@ -23,6 +23,7 @@ pub mod lint;
 pub mod meta;
 pub mod ranks;
 pub mod report;
+pub mod rules;
 pub mod runner;
 pub mod scaffold;
 pub mod spec;

@@ -1,6 +1,7 @@
-//! The catalogue checks itself, one test per package part:
+//! The catalogue checks itself, one test per package part (the rules are `katas::rules`, shared
+//! with the grader's catalogue test and `infrakata kata check`):
 //! - `<slug>::package`   the folder is complete (statement sections, hints, markers, ≥3 wrong);
-//! - `<slug>::reference` the reference passes every case;
+//! - `<slug>::reference` the reference passes every case, in `run` and `submit`;
 //! - `<slug>::starter`   the starter compiles warning-free (workspace lints) and fails;
 //! - `<slug>::wrong::*`  every known-wrong solution gets exactly the verdict it is marked with;
 //! - `<slug>::learner`   the learner's own `katas/workspace/<slug>.rs`, when it exists, passes.
@@ -15,7 +16,8 @@
 //! script installs NVRTC (`scripts/install-nvrtc.sh`).
 
 use katas::catalogue::{self, Which};
-use katas::{Kata, KataKind, Mode, Report, Verdict};
+use katas::rules::{self, Checked};
+use katas::{Kata, Mode, Report, Verdict};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// A solution file from `katas/workspace/`, compiled into this test binary by `build.rs`.
@@ -36,16 +38,10 @@ fn main() {
         trials.push(Trial::test(format!("{slug}::package"), move || {
             package_is_complete(kata)
         }));
-        trials.push(Trial::test(format!("{slug}::reference"), move || {
-            reference_passes(kata)
-        }));
-        trials.push(Trial::test(format!("{slug}::starter"), move || {
-            starter_fails(kata)
-        }));
-        for wrong in kata.package().wrong {
+        for rule in rules::rules(kata) {
             trials.push(Trial::test(
-                format!("{slug}::wrong::{}", wrong.name),
-                move || wrong_gets_its_verdict(kata, wrong.name, wrong.expected),
+                format!("{slug}::{}", rule.test_name()),
+                move || outcome(rules::check_in_process(kata, &rule)),
             ));
         }
     }
@@ -123,78 +119,16 @@ fn package_is_complete(kata: &dyn Kata) -> Result<(), Failed> {
     .into())
 }
 
-fn reference_passes(kata: &dyn Kata) -> Result<(), Failed> {
-    for mode in [Mode::Run, Mode::Submit] {
-        let report = kata
-            .evaluate_own(Which::Reference, mode)
-            .expect("reference exists");
-        if let Some(skip) = cannot_run_here(kata, &report) {
-            return skip;
-        }
-        if report.verdict != Verdict::Accepted {
-            return Err(format!("the reference fails ({mode:?}):\n{}", report.explain()).into());
+/// A rule's answer as a test result: a run this machine cannot do prints why and passes.
+fn outcome(checked: Checked) -> Result<(), Failed> {
+    match checked {
+        Checked::Held => Ok(()),
+        Checked::Broken { why, .. } => Err(why.into()),
+        Checked::Skipped(missing) => {
+            println!("{}", missing.skip_note());
+            Ok(())
         }
     }
-    Ok(())
-}
-
-fn starter_fails(kata: &dyn Kata) -> Result<(), Failed> {
-    let report = kata
-        .evaluate_own(Which::Starter, Mode::Run)
-        .expect("starter exists");
-    if let Some(skip) = cannot_run_here(kata, &report) {
-        return skip;
-    }
-    match report.verdict {
-        Verdict::RuntimeError => Ok(()),
-        other => Err(format!(
-            "the starter should fail with runtime_error (todo!), got {other}\n{}",
-            report.explain()
-        )
-        .into()),
-    }
-}
-
-fn wrong_gets_its_verdict(kata: &dyn Kata, name: &str, expected: Verdict) -> Result<(), Failed> {
-    let report = kata
-        .evaluate_own(Which::Wrong(name), Mode::Submit)
-        .expect("listed by the package");
-    if report.verdict != expected
-        && let Some(skip) = cannot_run_here(kata, &report)
-    {
-        return skip;
-    }
-    if report.verdict == expected {
-        Ok(())
-    } else {
-        Err(format!(
-            "wrong/{name} is marked {expected} but got {}\n{}",
-            report.verdict,
-            report.explain()
-        )
-        .into())
-    }
-}
-
-/// A GPU kata's report from a machine that cannot run it: `Some(Ok)` after printing why (the
-/// kernel compiled, when NVRTC is here), or `Some(Err)` where the run is required.
-fn cannot_run_here(kata: &dyn Kata, report: &Report) -> Option<Result<(), Failed>> {
-    if kata.meta().kind != KataKind::Gpu || report.verdict != Verdict::InternalError {
-        return None;
-    }
-    let missing = report
-        .cases
-        .iter()
-        .find_map(|c| katas::gpu::Unavailable::from_message(c.message.as_deref()?))?;
-    if missing.is_required() {
-        return Some(Err(format!(
-            "this run is required here, but: {}",
-            missing.why
-        )
-        .into()));
-    }
-    println!("{}", missing.skip_note());
-    Some(Ok(()))
 }
 
 fn learner_passes(learner: &LearnerSolution) -> Result<(), Failed> {

@@ -3,9 +3,10 @@
 use crate::cli::KataCommand;
 use crate::table;
 use anyhow::{Context as _, bail};
-use katas::catalogue::{self, Which};
+use katas::catalogue;
 use katas::lint::{self, Finding};
-use katas::{Kata, Mode, Report, Verdict};
+use katas::rules::{self, Checked};
+use katas::{Kata, Mode};
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -190,56 +191,40 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// One row per package rule (`katas::rules`), run in this process as `cargo test -p katas`
+/// runs them.
 fn run_solutions(kata: &dyn Kata) -> Vec<Row> {
-    let verdict_row = |part: String, expected: Verdict, report: Option<Report>| {
-        // A GPU kata on a machine without a GPU (or NVRTC): say so instead of failing.
-        let missing = report.as_ref().and_then(|r| {
-            (r.verdict == Verdict::InternalError && expected != Verdict::InternalError)
-                .then(|| {
-                    r.cases
-                        .iter()
-                        .find_map(|c| katas::gpu::Unavailable::from_message(c.message.as_deref()?))
-                })
-                .flatten()
-        });
-        if let Some(missing) = missing {
-            return Row {
-                part,
-                expected: expected.to_string(),
-                got: if missing.no_nvrtc {
-                    "not run: no NVRTC here".into()
-                } else {
-                    "kernel compiles; not run: no GPU here".into()
-                },
-                ok: !missing.is_required(),
+    rules::rules(kata)
+        .into_iter()
+        .map(|rule| {
+            let modes: Vec<&str> = rule.modes.iter().map(|m| mode_name(*m)).collect();
+            let (got, ok) = match rules::check_in_process(kata, &rule) {
+                Checked::Held => (rule.expected.to_string(), true),
+                Checked::Broken { got, .. } => (got.to_string(), false),
+                Checked::Skipped(missing) => (
+                    if missing.no_nvrtc {
+                        "not run: no NVRTC here".into()
+                    } else {
+                        "kernel compiles; not run: no GPU here".into()
+                    },
+                    true,
+                ),
             };
-        }
-        let got = report.map_or(Verdict::InternalError, |r| r.verdict);
-        Row {
-            part,
-            expected: expected.to_string(),
-            got: got.to_string(),
-            ok: got == expected,
-        }
-    };
-    let mut rows = vec![verdict_row(
-        "reference (submit)".into(),
-        Verdict::Accepted,
-        kata.evaluate_own(Which::Reference, Mode::Submit),
-    )];
-    rows.push(verdict_row(
-        "starter (run)".into(),
-        Verdict::RuntimeError,
-        kata.evaluate_own(Which::Starter, Mode::Run),
-    ));
-    for w in kata.package().wrong {
-        rows.push(verdict_row(
-            format!("wrong/{}", w.name),
-            w.expected,
-            kata.evaluate_own(Which::Wrong(w.name), Mode::Submit),
-        ));
+            Row {
+                part: format!("{} ({})", rule.label(), modes.join(", ")),
+                expected: rule.expected.to_string(),
+                got,
+                ok,
+            }
+        })
+        .collect()
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Run => "run",
+        Mode::Submit => "submit",
     }
-    rows
 }
 
 fn print_findings(findings: &[Finding]) {
