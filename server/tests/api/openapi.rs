@@ -1,7 +1,7 @@
 use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 11] = [
+const ROUTES: [(&str, &str); 12] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -11,6 +11,7 @@ const ROUTES: [(&str, &str); 11] = [
     ("get", "/api/submissions/{id}/events"),
     ("post", "/api/worker/claim"),
     ("post", "/api/worker/jobs/{id}/heartbeat"),
+    ("post", "/api/worker/jobs/{id}/verdict"),
     ("post", "/api/worker/jobs/{id}/result"),
     ("post", "/api/worker/jobs/{id}/release"),
 ];
