@@ -26,6 +26,7 @@ pub mod report;
 pub mod rules;
 pub mod runner;
 pub mod scaffold;
+pub mod session;
 pub mod spec;
 pub mod statement;
 pub mod verdict;
