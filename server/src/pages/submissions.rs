@@ -54,7 +54,7 @@ pub async fn history(
             };
             Row {
                 id: s.id,
-                when: view::datetime(s.created_at),
+                when: view::datetime_seconds(s.created_at),
                 mode: s.mode,
                 verdict,
                 verdict_class,
@@ -114,7 +114,8 @@ struct SubmissionPage {
     title: String,
     mode: String,
     when: String,
-    source: String,
+    /// The source, one entry per line (the page numbers them and links `#L{n}`).
+    lines: Vec<String>,
     panel: Panel,
 }
 
@@ -136,8 +137,8 @@ pub async fn show(
         slug: s.kata,
         title,
         mode: s.mode,
-        when: view::datetime(s.created_at),
-        source: s.source,
+        when: view::datetime_seconds(s.created_at),
+        lines: s.source.lines().map(str::to_string).collect(),
     })
 }
 

@@ -14,3 +14,4 @@ mod openapi;
 mod pages;
 mod submissions;
 mod survival;
+mod workbench;
