@@ -494,6 +494,10 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     setupHeader();
+    // Code blocks and wide tables scroll inside themselves: keyboard users must reach them.
+    document.querySelectorAll("pre, .table-scroll, .prose table").forEach((el) => {
+      if (!el.hasAttribute("tabindex")) el.tabIndex = 0;
+    });
     const form = document.getElementById("editor-form");
     const editor = form ? setupWorkbench(form) : null;
     const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));

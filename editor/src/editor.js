@@ -75,6 +75,8 @@ function mount(textarea, { onRun, onSubmit, onChange, onEscape }) {
         search({ top: true }),
         syntaxHighlighting(highlight),
         indentUnit.of("    "), EditorState.tabSize.of(4),
+        // Long lines wrap: a phone shows the whole line, and nobody scrolls sideways.
+        EditorView.lineWrapping,
         rust(), lintGutter(), theme,
         keymap.of([
           { key: "Mod-Enter", run: call(onSubmit) },
@@ -91,7 +93,7 @@ function mount(textarea, { onRun, onSubmit, onChange, onEscape }) {
           textarea.value = u.state.doc.toString();
           if (onChange) onChange(textarea.value);
         }),
-        EditorView.contentAttributes.of({ "aria-label": "Your solution", "aria-multiline": "true" }),
+        EditorView.contentAttributes.of({ "aria-label": "Your solution", "aria-multiline": "true", tabindex: "0" }),
       ],
     }),
   });

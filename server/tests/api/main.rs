@@ -15,3 +15,4 @@ mod pages;
 mod submissions;
 mod survival;
 mod workbench;
+mod workbench_browser;
