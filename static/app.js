@@ -224,6 +224,8 @@
     const tabs = Array.from(bench.querySelectorAll(".wb-tabs [role=tab]"));
     const select = (pane) => {
       bench.dataset.tab = pane;
+      const result = document.getElementById("pane-result");
+      if (pane === "result" && result) result.hidden = false;
       tabs.forEach((t) => {
         const on = t.dataset.pane === pane;
         t.setAttribute("aria-selected", String(on));

@@ -349,6 +349,11 @@ async fn the_learner_loop_on_a_phone() {
         assert_eq!(b.eval("document.getElementById('solution-link').hidden"), false);
         assert_eq!(b.eval("!!document.getElementById('solution-locked')"), false);
         assert_fits(&mut b, PHONE.0, "the Result tab on a phone");
+        if let Some(dir) = screens() {
+            b.screenshot(&dir.join("kata-accepted-phone.png"));
+            b.viewport(DESKTOP.0, DESKTOP.1, false);
+            b.screenshot(&dir.join("kata-accepted-desktop.png"));
+        }
     })
     .await
     .unwrap();
@@ -357,6 +362,7 @@ async fn the_learner_loop_on_a_phone() {
 #[tokio::test]
 async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
     let Some(binary) = browser() else { return };
+    let Some(axe_js) = axe() else { return };
     let app = spawn_app(
         Options {
             workers: 0,
@@ -377,6 +383,19 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
             "rgb(18, 21, 28)",
             "dark from the system"
         );
+        // The dark palette keeps its contrast too.
+        for (name, url) in [("kata-dark", "/katas/fast-power"), ("catalogue-dark", "/")] {
+            goto(&mut b, &format!("{base}{url}"));
+            for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
+                b.viewport(w, h, size == "phone");
+                assert_accessible(&mut b, &axe_js, &format!("{name} at {w}×{h}"));
+                if let Some(dir) = screens() {
+                    b.screenshot(&dir.join(format!("{name}-{size}.png")));
+                }
+            }
+        }
+        b.viewport(DESKTOP.0, DESKTOP.1, false);
+        goto(&mut b, &format!("{base}/katas/fast-power"));
         assert_eq!(
             b.eval("document.getElementById('theme-toggle').getAttribute('aria-pressed')"),
             "true"
