@@ -40,8 +40,10 @@ pub fn router() -> Router<AppState> {
         .route("/katas/{slug}/leaderboard", get(progress::leaderboard))
         .route("/submissions/{id}", get(submissions::show))
         .route("/submissions/{id}/report", get(submissions::report))
+        .route("/submissions/{id}/cancel", post(submissions::cancel))
         .route("/progress", get(progress::show))
         .route("/admin", get(admin::show))
+        .route("/admin/submissions/{id}/{action}", post(admin::act))
         .route("/static/{file}", get(assets::serve))
 }
 
