@@ -193,8 +193,15 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
         log_in(&mut b, &base);
         let broken = "pub fn power(_b: f64, e: i32) -> f64 {\n    e // returned as it is\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
         let failed = submit_and_wait(&mut b, broken, "run");
-        let wrong = "pub fn power(_b: f64, _e: i32) -> f64 {\n    0.0\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
-        let wrong = submit_and_wait(&mut b, wrong, "submit");
+        // A fresh name each run: a cached build keeps no compiler messages.
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let wrong = format!(
+            "pub fn power(_b: f64, _e: i32) -> f64 {{\n    let unused_{nonce} = 1;\n    0.0\n}}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 {{ 0 }}\n"
+        );
+        let wrong = submit_and_wait(&mut b, &wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
         sweep(
             &mut b,
@@ -223,6 +230,15 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
             "document.getElementById(document.querySelector('.diag.error a.place').getAttribute('href').slice(1)).textContent",
         );
         assert!(target.as_str().unwrap().contains("returned as it is"), "{target}");
+        goto(&mut b, &format!("{base}/submissions/{wrong}"));
+        let warnings = b.eval(
+            "[document.querySelectorAll('details.warnings').length, document.querySelector('details.warnings summary').textContent]",
+        );
+        assert_eq!(warnings[0], 1, "warnings fold into one line: {warnings}");
+        assert!(
+            warnings[1].as_str().unwrap().contains("unused variable"),
+            "{warnings}"
+        );
     })
     .await
     .unwrap();
