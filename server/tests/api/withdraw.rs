@@ -189,3 +189,39 @@ async fn an_admin_requeues_and_cancels_any_job() {
         "{body}"
     );
 }
+
+/// Reads the event stream until `needle` shows up (or fails after a while).
+async fn read_until(resp: &mut reqwest::Response, seen: &mut String, needle: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    while !seen.contains(needle) {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let chunk = tokio::time::timeout(left, resp.chunk())
+            .await
+            .unwrap_or_else(|_| panic!("no {needle} on the stream: {seen}"))
+            .unwrap()
+            .unwrap_or_else(|| panic!("the stream ended before {needle}: {seen}"));
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+#[tokio::test]
+async fn the_queue_position_moves_live_on_the_event_stream() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let first = app.submit_id(&token, "fast-power", "// one", "run").await;
+    let second = app.submit_id(&token, "fast-power", "// two", "run").await;
+    let mut stream = app
+        .get(&token, &format!("/api/submissions/{second}/events"))
+        .await;
+    let mut seen = String::new();
+    read_until(&mut stream, &mut seen, "\"queue_position\":1").await;
+    let cancelled = app
+        .client
+        .post(app.url(&format!("/api/submissions/{first}/cancel")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cancelled.status(), 200);
+    read_until(&mut stream, &mut seen, "\"queue_position\":0").await;
+}
