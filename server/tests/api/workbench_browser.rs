@@ -436,3 +436,55 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
     .await
     .unwrap();
 }
+
+#[tokio::test]
+async fn the_textarea_fallback_stays_usable_without_the_editor_bundle() {
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/signup"));
+        // As if the bundle were missing: the page keeps its textarea.
+        b.call("Network.enable", serde_json::json!({}));
+        b.call(
+            "Network.setBlockedURLs",
+            serde_json::json!({ "urls": ["*/static/editor.js"] }),
+        );
+        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
+        b.eval(
+            "(() => { const f = document.querySelector('form.stack');
+               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
+               f.submit(); return true; })()",
+        );
+        b.wait_for("!!document.querySelector('.who')", WAIT);
+        goto(&mut b, &format!("{base}/katas/fast-power"));
+        assert_eq!(b.eval("!!document.querySelector('.cm-host')"), false);
+        b.eval(FOCUS_EDITOR);
+        assert_eq!(b.eval("document.activeElement.id"), "source");
+        b.key("Tab", "Tab", 9, 0);
+        assert_eq!(b.eval("document.getElementById('source').value"), "    ");
+        b.key("z", "KeyZ", 90, 2);
+        assert_eq!(b.eval("document.getElementById('source').value"), "", "Ctrl+Z undoes the Tab");
+        b.key("Escape", "Escape", 27, 0);
+        assert_eq!(b.eval("document.activeElement.value"), "run", "Escape leaves the textarea");
+        b.eval(FOCUS_EDITOR);
+        b.type_text("// typed in the fallback\n");
+        b.wait_for("document.getElementById('draft-status').textContent === 'Draft saved'", WAIT);
+        reload(&mut b);
+        assert_eq!(b.eval("document.getElementById('source').value"), "// typed in the fallback\n");
+        b.eval("document.getElementById('source').focus(); true");
+        b.key("'", "Quote", 222, 2);
+        b.wait_for("!!document.querySelector('#result .panel[data-submission]')", WAIT);
+        assert_eq!(b.eval("document.querySelector('button[value=\"run\"]').disabled"), true, "disabled while it waits");
+    })
+    .await
+    .unwrap();
+}
