@@ -47,6 +47,8 @@ struct KataPage {
     next: Option<NextKata>,
     /// A GPU kata while no GPU worker is connected.
     gpu_waiting: bool,
+    /// How long a submission may wait for a worker (the server's `max_queue_wait`).
+    max_wait_minutes: u64,
     limits: String,
     codemirror: bool,
 }
@@ -150,6 +152,7 @@ pub async fn show(
         solved,
         next: next_kata(&slug, &solved_set),
         gpu_waiting,
+        max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),
         limits: format!(
             "{} ms per case · {} MiB memory · {} thread{}",
             l.case_time_ms,
