@@ -100,7 +100,11 @@ pub async fn show(
     let mut opened = Vec::new();
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
+            // Only the learner's own submissions open in their editor (the draft saves it).
             let s = crate::routes::submissions::visible(&state, u.id, id).await?;
+            if s.user_id != u.id {
+                return Err(AppError::NotFound(format!("no submission {id} of yours")));
+            }
             if s.kata == slug {
                 (source, source_from, from_id) = (Some(s.source), "submission", id);
             }
