@@ -319,6 +319,22 @@ async fn the_learner_loop_on_a_phone() {
         assert!(cases.as_str().unwrap().contains("failed"), "{cases}");
         assert_fits(&mut b, PHONE.0, "the Cases tab on a phone");
 
+        // A compile error: rustc's label reaches the card and the editor's marker, and the
+        // card's line link puts the caret on that line.
+        b.eval("document.getElementById('tab-code').click(); true");
+        b.eval(FOCUS_EDITOR);
+        b.type_text("pub fn power(_b: f64, e: i32) -> f64 {\n    e\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n");
+        b.eval("document.querySelector('button[value=\"run\"]').click(); true");
+        let verdict = b.wait_for(&format!("{VERDICT} === 'Compile error' && {VERDICT}"), WAIT);
+        assert_eq!(verdict, "Compile error");
+        let tooltip = b.eval("document.querySelector('#result .diag.error .diag-text').textContent");
+        assert_eq!(tooltip, "mismatched types: expected `f64`, found `i32`; expected `f64` because of return type");
+        b.wait_for("!!document.querySelector('.cm-host').shadowRoot.querySelector('.cm-lint-marker-error')", WAIT);
+        b.eval("document.querySelector('#result .diag.error a.place').click(); true");
+        assert_eq!(b.eval("document.getElementById('workbench').dataset.tab"), "code");
+        assert_eq!(b.eval(EDITOR_FOCUSED), true);
+        b.wait_for("!document.querySelector('button[value=\"submit\"]').disabled", WAIT);
+
         // The draft survives a reload (saved on the server a moment after typing).
         b.eval("document.getElementById('tab-code').click(); true");
         b.eval(FOCUS_EDITOR);
