@@ -19,7 +19,8 @@ use axum::response::{IntoResponse, Response};
 #[derive(Debug)]
 struct Row {
     id: i64,
-    when: String,
+    /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
+    when: (String, String),
     mode: String,
     verdict: String,
     verdict_class: &'static str,
@@ -55,7 +56,10 @@ pub async fn history(
             };
             Row {
                 id: s.id,
-                when: view::datetime_seconds(s.created_at),
+                when: view::datetime_seconds(s.created_at)
+                    .split_once(' ')
+                    .map(|(day, clock)| (day.to_string(), clock.to_string()))
+                    .unwrap_or_default(),
                 mode: s.mode,
                 verdict,
                 verdict_class,
