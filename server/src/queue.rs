@@ -127,8 +127,8 @@ pub async fn release(
     Ok(released)
 }
 
-/// Ends the submissions that waited in the queue longer than the configured wait (no worker
-/// that can grade them came), so none waits for ever; runs until the app stops.
+/// Ends the submissions that waited in the queue longer than the configured wait while no
+/// worker that can grade them is connected, so none waits for ever; runs until the app stops.
 pub async fn expire_waiting(state: AppState) {
     let max = state.config.max_queue_wait;
     let every = (max / 4).clamp(Duration::from_millis(200), Duration::from_secs(10));
@@ -146,6 +146,11 @@ pub async fn expire_waiting(state: AppState) {
             continue;
         };
         for id in ids {
+            // A long queue with workers at it is only slow: time out only what no connected
+            // worker can grade.
+            if !matches!(jobs::waiting_for(&state.db, id).await, Ok(Some(_))) {
+                continue;
+            }
             if let Ok(true) =
                 jobs::withdraw(&state.db, id, jobs::Withdrawn::TimedOut, &message, true).await
             {

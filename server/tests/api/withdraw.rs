@@ -225,3 +225,37 @@ async fn the_queue_position_moves_live_on_the_event_stream() {
     assert_eq!(cancelled.status(), 200);
     read_until(&mut stream, &mut seen, "\"queue_position\":0").await;
 }
+
+#[tokio::test]
+async fn a_slow_queue_with_a_worker_connected_does_not_time_out() {
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            configure: |c| c.max_queue_wait = Duration::from_millis(300),
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let (b, token) = learner(&app, "ada").await;
+    let caps = server::db::workers::Capabilities {
+        cores: 1,
+        kinds: vec!["cpu".into()],
+        gpu: None,
+    };
+    server::db::workers::seen(&app.app.state.db, "busy", "busy", &caps, false)
+        .await
+        .unwrap();
+    let id = submit(&b, &token).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let body: Value = b
+        .get(&format!("/api/submissions/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        body["state"], "queued",
+        "a worker of its kind is connected: {body}"
+    );
+}
