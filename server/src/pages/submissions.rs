@@ -14,17 +14,19 @@ use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 #[derive(Debug)]
 struct Row {
     id: i64,
-    when: String,
+    /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
+    when: (String, String),
     mode: String,
     verdict: String,
     verdict_class: &'static str,
     score: String,
     ratio: String,
+    withdrawn: Option<String>,
 }
 
 #[derive(Template)]
@@ -54,7 +56,10 @@ pub async fn history(
             };
             Row {
                 id: s.id,
-                when: view::datetime(s.created_at),
+                when: view::datetime_seconds(s.created_at)
+                    .split_once(' ')
+                    .map(|(day, clock)| (day.to_string(), clock.to_string()))
+                    .unwrap_or_default(),
                 mode: s.mode,
                 verdict,
                 verdict_class,
@@ -63,6 +68,7 @@ pub async fn history(
                     _ => "—".into(),
                 },
                 ratio: s.perf_ratio.map_or("—".into(), view::ratio),
+                withdrawn: s.withdrawn,
             }
         })
         .collect();
@@ -87,11 +93,17 @@ struct Panel {
     /// e.g. "GPU worker" while none that can grade it is connected.
     waiting_for: Option<String>,
     report: Option<ReportView>,
+    /// `cancelled` or `timed_out`: ended without being graded (the report says why).
+    withdrawn: Option<String>,
+    /// For the Cancel button's form (the page's own token).
+    csrf: String,
 }
 
-async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
+async fn panel(state: &AppState, s: &Submission, viewer: &Viewer) -> Result<Panel, AppError> {
     Ok(Panel {
         id: s.id,
+        withdrawn: submissions::withdrawn(&state.db, s.id).await?,
+        csrf: viewer.csrf.clone(),
         state: s.state.as_str(),
         queue_position: jobs::position(&state.db, s.id).await?,
         waiting_for: jobs::waiting_for(&state.db, s.id)
@@ -114,7 +126,8 @@ struct SubmissionPage {
     title: String,
     mode: String,
     when: String,
-    source: String,
+    /// The source, one entry per line (the page numbers them and links `#L{n}`).
+    lines: Vec<String>,
     panel: Panel,
 }
 
@@ -132,12 +145,12 @@ pub async fn show(
     render(&SubmissionPage {
         author,
         layout: Layout::new(&viewer, "catalogue"),
-        panel: panel(&state, &s).await?,
+        panel: panel(&state, &s, &viewer).await?,
         slug: s.kata,
         title,
         mode: s.mode,
-        when: view::datetime(s.created_at),
-        source: s.source,
+        when: view::datetime_seconds(s.created_at),
+        lines: s.source.lines().map(str::to_string).collect(),
     })
 }
 
@@ -154,6 +167,26 @@ pub async fn report(
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
     render(&ReportFragment {
-        panel: panel(&state, &s).await?,
+        panel: panel(&state, &s, &viewer).await?,
     })
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// The panel's Cancel button without JavaScript.
+pub async fn cancel(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    body: Result<axum::Form<CsrfForm>, axum::extract::rejection::FormRejection>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    let f = super::accounts::form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    crate::routes::submissions::cancel_own(&state, user.id, id).await?;
+    Ok(axum::response::Redirect::to(&format!("/submissions/{id}")).into_response())
 }

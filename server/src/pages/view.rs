@@ -6,6 +6,12 @@ use katas::{Outcome, Verdict};
 
 /// `2026-12-02 11:20 UTC` for a Unix-epoch millisecond timestamp.
 pub fn datetime(ms: i64) -> String {
+    let full = datetime_seconds(ms);
+    format!("{} UTC", &full[..16])
+}
+
+/// `2026-12-02 11:20:07 UTC`: a learner's submissions minutes apart must stay apart.
+pub fn datetime_seconds(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Howard Hinnant's civil-from-days.
@@ -19,9 +25,10 @@ pub fn datetime(ms: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
         rem / 3600,
-        rem % 3600 / 60
+        rem % 3600 / 60,
+        rem % 60
     )
 }
 
@@ -72,16 +79,30 @@ pub fn verdict_badge(name: Option<&str>) -> (String, &'static str) {
     }
 }
 
+/// Failing cases shown open; the rest are folded under their count.
+pub const SHOWN_FAILURES: usize = 3;
+
 #[derive(Debug, Clone)]
 pub struct ReportView {
     pub verdict: String,
     pub verdict_class: &'static str,
     pub mode: &'static str,
+    /// `run` or `submit`: the page unlocks the reference after an accepted submit.
+    pub mode_key: &'static str,
     pub passed: usize,
     pub total: usize,
     pub message: Option<String>,
-    pub cases: Vec<CaseView>,
-    pub diagnostics: Vec<DiagnosticView>,
+    /// Failing cases first (each with its details), then the passed and the not-run ones, which
+    /// the page folds under their counts.
+    pub failed: Vec<CaseView>,
+    /// Failing cases beyond the first [`SHOWN_FAILURES`], folded (a long wrong answer must not
+    /// bury the page).
+    pub failed_more: Vec<CaseView>,
+    pub passed_cases: Vec<CaseView>,
+    pub not_run: Vec<CaseView>,
+    /// Errors, each on its own card; warnings, folded into one line the learner can open.
+    pub errors: Vec<DiagnosticView>,
+    pub warnings: Vec<DiagnosticView>,
     pub performance: Option<PerfView>,
     /// GPU katas: one row per timed performance case.
     pub gpu: Vec<GpuRowView>,
@@ -123,6 +144,10 @@ pub struct DiagnosticView {
     pub place: String,
     /// The line in the learner's file (0: none); the editor marks it.
     pub line: u32,
+    /// rustc's words at each place ("expected `u32`, found `&str`"), the primary one first.
+    pub labels: Vec<String>,
+    /// The message and its labels in one line: the editor marker's tooltip.
+    pub summary: String,
     pub rendered: String,
 }
 
@@ -133,6 +158,13 @@ pub struct PerfView {
     pub instructions: String,
     pub reference: String,
     pub cases: usize,
+}
+
+/// rustc's closing lines ("aborting due to 2 previous errors", "1 warning emitted") say
+/// nothing the other messages do not.
+fn closing_summary(d: &graders::diagnostics::Diagnostic) -> bool {
+    let warning_count = d.level == "warning" && d.line.is_none() && d.message.ends_with(" emitted");
+    d.message.starts_with("aborting due to") || warning_count
 }
 
 fn outcome_label(o: Outcome) -> String {
@@ -148,7 +180,7 @@ fn outcome_label(o: Outcome) -> String {
 
 impl ReportView {
     pub fn new(r: &GradeReport) -> Self {
-        let cases = r
+        let cases: Vec<CaseView> = r
             .cases
             .iter()
             .map(|c| CaseView {
@@ -176,11 +208,11 @@ impl ReportView {
                 notes: c.notes.clone(),
             })
             .collect();
-        let diagnostics = r
+        let diagnostics: Vec<DiagnosticView> = r
             .diagnostics
             .iter()
-            // rustc's closing summary says nothing the other messages do not.
-            .filter(|d| !d.message.starts_with("aborting due to"))
+            // rustc's closing summaries say nothing the other messages do not.
+            .filter(|d| !closing_summary(d))
             .map(|d| DiagnosticView {
                 level: d.level.clone(),
                 code: d.code.clone().unwrap_or_default(),
@@ -191,9 +223,18 @@ impl ReportView {
                     _ => String::new(),
                 },
                 line: d.line.unwrap_or(0),
+                labels: d.labels.clone(),
+                summary: if d.labels.is_empty() {
+                    d.message.clone()
+                } else {
+                    format!("{}: {}", d.message, d.labels.join("; "))
+                },
                 rendered: d.rendered.clone(),
             })
             .collect();
+        let (errors, warnings) = diagnostics
+            .into_iter()
+            .partition(|d: &DiagnosticView| d.level != "warning");
         let performance = r.performance.as_ref().map(|p| PerfView {
             ratio: ratio(p.ratio),
             summary: if (p.ratio - 1.0).abs() < 0.005 {
@@ -240,11 +281,36 @@ impl ReportView {
                 katas::Mode::Run => "Run (sample cases)",
                 katas::Mode::Submit => "Submit (all cases)",
             },
+            mode_key: match r.mode {
+                katas::Mode::Run => "run",
+                katas::Mode::Submit => "submit",
+            },
             passed: r.score.passed,
             total: r.score.total,
             message: r.message.clone(),
-            cases,
-            diagnostics,
+            failed: cases
+                .iter()
+                .filter(|c| c.outcome_class == "bad")
+                .take(SHOWN_FAILURES)
+                .cloned()
+                .collect(),
+            failed_more: cases
+                .iter()
+                .filter(|c| c.outcome_class == "bad")
+                .skip(SHOWN_FAILURES)
+                .cloned()
+                .collect(),
+            passed_cases: cases
+                .iter()
+                .filter(|c| c.outcome_class == "ok")
+                .cloned()
+                .collect(),
+            not_run: cases
+                .into_iter()
+                .filter(|c| c.outcome_class == "muted")
+                .collect(),
+            errors,
+            warnings,
             performance,
             gpu,
             output: r.output.clone().filter(|o| !o.is_empty()),
@@ -271,6 +337,10 @@ mod tests {
     fn formats_dates_numbers_and_ages() {
         assert_eq!(super::datetime(0), "1970-01-01 00:00 UTC");
         assert_eq!(super::datetime(1_796_210_400_000), "2026-12-02 11:20 UTC");
+        assert_eq!(
+            super::datetime_seconds(1_796_210_407_000),
+            "2026-12-02 11:20:07 UTC"
+        );
         assert_eq!(super::thousands(1_234_567), "1\u{202f}234\u{202f}567");
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::ago(0, 125_000), "2 min ago");

@@ -59,6 +59,7 @@ pub fn document() -> Value {
                         "state": { "$ref": "#/components/schemas/State" },
                         "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
                         "waiting_for": { "type": ["string", "null"], "description": "While queued with no worker that can grade it connected (seen in the last 60 s): what it waits for, e.g. `gpu worker`." },
+                        "withdrawn": { "type": ["string", "null"], "enum": ["cancelled", "timed_out", null], "description": "Set when the submission ended without being graded: cancelled while it waited, or no worker that can grade it took it within the server's maximum wait. Its report is then an `internal_error` whose message says why; it is not an attempt." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
                         "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },
                         "cases": { "type": "array", "items": { "type": "object" } },
@@ -80,6 +81,46 @@ pub fn document() -> Value {
                 "summary": "One kata: summary, statement (without hints and concept), starter, entry points.",
                 "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
                 "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown kata.") }
+            } },
+            "/api/katas/{slug}/draft": {
+                "get": {
+                    "summary": "The learner's autosaved draft of this kata (what the editor held), or nulls when there is none.",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "responses": {
+                        "200": { "description": "The draft.", "content": { "application/json": { "schema": { "type": "object", "properties": { "source": { "type": ["string", "null"] }, "updated_at": { "type": ["integer", "null"], "description": "Milliseconds since the Unix epoch." } } } } } },
+                        "401": error_response("No or unknown token."),
+                        "404": error_response("Unknown kata.")
+                    }
+                },
+                "put": {
+                    "summary": "Replaces the learner's draft of this kata (the editor saves it a moment after each edit).",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["source"], "additionalProperties": false, "properties": { "source": { "type": "string", "maxLength": 65536 } } } } } },
+                    "responses": {
+                        "200": { "description": "Saved.", "content": { "application/json": { "schema": { "type": "object", "properties": { "updated_at": { "type": "integer" } } } } } },
+                        "400": error_response("Malformed JSON or an unknown field."),
+                        "401": error_response("No or unknown token."),
+                        "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                        "404": error_response("Unknown kata."),
+                        "413": error_response("Draft over 64 KiB.")
+                    }
+                }
+            },
+            "/api/katas/{slug}/hints/{index}": { "put": {
+                "summary": "Records that the learner opened hint `index` (from 0); opened hints stay open on the kata page.",
+                "security": bearer,
+                "parameters": [
+                    { "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } },
+                    { "name": "index", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }
+                ],
+                "responses": {
+                    "204": { "description": "Recorded." },
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("Unknown kata or no such hint.")
+                }
             } },
             "/api/submissions": { "post": {
                 "summary": "Submit a solution; stored before the answer.",
@@ -110,6 +151,18 @@ pub fn document() -> Value {
                 "security": bearer,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved)."), "429": error_response("Too many live event streams of this user (8 at once).") }
+            } },
+            "/api/submissions/{id}/cancel": { "post": {
+                "summary": "Cancels one of your submissions that no worker has taken yet (e.g. a GPU kata waiting for a GPU worker); it ends as not graded and is not an attempt.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": {
+                    "200": { "description": "Cancelled; the submission as it now stands.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Submission" } } } },
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("No such submission of yours."),
+                    "409": error_response("A worker has already taken it, or it is done.")
+                }
             } },
             "/api/worker/claim": { "post": {
                 "summary": "A worker waits (long poll) for a job matching its capabilities.",

@@ -113,6 +113,7 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     body["state"] = json!(s.state);
     body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
     body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
+    body["withdrawn"] = json!(submissions::withdrawn(&state.db, s.id).await?);
     Ok(body)
 }
 
@@ -123,6 +124,35 @@ pub async fn show(
 ) -> Result<Json<Value>, AppError> {
     let s = visible(&state, user.id, id).await?;
     Ok(Json(view(&state, &s).await?))
+}
+
+/// `POST /api/submissions/{id}/cancel`: the learner withdraws a submission no worker has taken
+/// yet (a GPU kata waiting for a GPU worker). It ends as not graded and is not an attempt.
+pub async fn cancel(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    cancel_own(&state, user.id, id).await?;
+    let s = visible(&state, user.id, id).await?;
+    Ok(Json(view(&state, &s).await?))
+}
+
+/// Shared by the API and the submission page's form.
+pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
+    let s = visible(state, user_id, id).await?;
+    if s.user_id != user_id {
+        return Err(AppError::NotFound(format!("no submission {id} of yours")));
+    }
+    let message = "You cancelled this submission while it waited for a worker. It was not \
+                   graded and does not count as an attempt.";
+    if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, true).await? {
+        return Err(AppError::Conflict(format!(
+            "submission {id} can no longer be cancelled: a worker has taken it or it is done"
+        )));
+    }
+    state.publish(id, State::Done);
+    Ok(())
 }
 
 /// Server-sent events: the current state at once, then every change until the verdict. A user
@@ -153,6 +183,8 @@ pub async fn events(
 
 /// The initial view, then a fresh view after every event about this submission; ends right
 /// after the view in state `done` (an accepted submit's verdict comes earlier, in `measuring`).
+/// While it is queued, another submission's event (a job claimed or finished ahead of it) sends
+/// a fresh view too when the queue position changed, so the learner sees the queue move.
 fn updates(
     state: AppState,
     id: i64,
@@ -160,30 +192,36 @@ fn updates(
     changes: BroadcastStream<crate::state::Event>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
     futures_util::stream::unfold(
-        Some((state, changes, Some(initial))),
+        Some((state, changes, Some(initial), Value::Null)),
         move |step| async move {
-            let (state, mut changes, pending) = step?;
+            let (state, mut changes, pending, last) = step?;
             let next = |v: Value, state, changes| {
                 let done = v["state"] == "done";
-                Some((Ok(sse(&v)), (!done).then_some((state, changes, None))))
+                let event = sse(&v);
+                Some((Ok(event), (!done).then_some((state, changes, None, v))))
             };
             if let Some(v) = pending {
                 return next(v, state, changes);
             }
             loop {
-                match changes.next().await? {
-                    Ok(e) if e.submission_id != id => continue,
+                let ours = match changes.next().await? {
+                    Ok(e) if e.submission_id != id => false,
                     // An event for us, or `Lagged` (we may have missed ours): look again.
-                    _ => {
-                        let Ok(Some(s)) = submissions::get(&state.db, id).await else {
-                            continue;
-                        };
-                        let Ok(v) = view(&state, &s).await else {
-                            continue;
-                        };
-                        return next(v, state, changes);
-                    }
+                    _ => true,
+                };
+                if !ours && last["state"] != "queued" {
+                    continue;
                 }
+                let Ok(Some(s)) = submissions::get(&state.db, id).await else {
+                    continue;
+                };
+                let Ok(v) = view(&state, &s).await else {
+                    continue;
+                };
+                if !ours && v == last {
+                    continue;
+                }
+                return next(v, state, changes);
             }
         },
     )
