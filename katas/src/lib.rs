@@ -16,6 +16,7 @@
 extern crate self as katas;
 
 pub mod catalogue;
+pub mod drills;
 pub mod evaluate;
 pub mod gpu;
 pub mod layout;
