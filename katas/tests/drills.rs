@@ -127,6 +127,7 @@ fn single_choice_right_and_wrong_with_feedback() {
     assert!(g.correct && g.score == 1.0);
     let g = grade(&key, &respond(&[&wrong])).unwrap();
     assert!(!g.correct);
+    assert_eq!(g.score, 0.0, "a single choice earns all or nothing");
     let picked = g.parts.iter().find(|p| p.about == wrong).unwrap();
     assert!(!picked.ok && picked.feedback.is_some());
     assert!(

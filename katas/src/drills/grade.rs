@@ -253,7 +253,15 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
         }
     };
     let right = parts.iter().filter(|p| p.ok).count();
-    let score = if parts.is_empty() {
+    let all_or_nothing = matches!(
+        key.body,
+        KeyBody::Numeric { .. }
+            | KeyBody::Choice {
+                multiple: false,
+                ..
+            }
+    );
+    let score = if parts.is_empty() || (all_or_nothing && right != parts.len()) {
         0.0
     } else {
         right as f64 / parts.len() as f64
