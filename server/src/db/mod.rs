@@ -1,8 +1,10 @@
 //! SQLite storage: one file, WAL, foreign keys on, migrations from `migrations/` applied at start.
 
+pub mod drills;
 pub mod jobs;
 pub mod katas;
 pub mod progress;
+pub mod review;
 pub mod sessions;
 pub mod submissions;
 pub mod users;

@@ -6,6 +6,7 @@ mod accounts;
 mod admin;
 mod assets;
 mod catalogue;
+mod drills;
 mod kata;
 pub mod markdown;
 pub mod next;
@@ -41,6 +42,14 @@ pub fn router() -> Router<AppState> {
         .route("/submissions/{id}", get(submissions::show))
         .route("/submissions/{id}/report", get(submissions::report))
         .route("/progress", get(progress::show))
+        .route("/drills", get(drills::index))
+        .route("/drills/{set}", get(drills::set))
+        .route("/drills/{set}/{item}/start", post(drills::start))
+        .route(
+            "/drills/attempts/{id}",
+            get(drills::attempt).post(drills::answer),
+        )
+        .route("/review", get(drills::review_page))
         .route("/admin", get(admin::show))
         .route("/static/{file}", get(assets::serve))
 }

@@ -1,6 +1,7 @@
 //! The HTTP surface: the JSON API (one module per group of routes) and the pages
 //! ([`crate::pages`]), behind the security headers every response carries.
 
+pub mod drills;
 mod katas;
 pub mod openapi;
 pub mod submissions;
@@ -36,6 +37,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/openapi.json", get(openapi::spec))
         .route("/api/katas", get(katas::list))
         .route("/api/katas/{slug}", get(katas::show))
+        .route("/api/drills", get(drills::list))
+        .route("/api/drills/{set}", get(drills::show))
+        .route("/api/drills/{set}/{item}/attempts", post(drills::start))
+        .route("/api/drill-attempts/{id}", get(drills::show_attempt))
+        .route("/api/drill-attempts/{id}/answer", post(drills::answer))
+        .route("/api/review", get(drills::review_queue))
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))

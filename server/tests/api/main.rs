@@ -4,6 +4,7 @@
 mod browser;
 mod cdp;
 mod chromium;
+mod drills;
 mod edge;
 mod faults;
 mod gpu;

@@ -1,11 +1,17 @@
 use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 12] = [
+const ROUTES: [(&str, &str); 18] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
     ("get", "/api/katas/{slug}"),
+    ("get", "/api/drills"),
+    ("get", "/api/drills/{set}"),
+    ("post", "/api/drills/{set}/{item}/attempts"),
+    ("get", "/api/drill-attempts/{id}"),
+    ("post", "/api/drill-attempts/{id}/answer"),
+    ("get", "/api/review"),
     ("post", "/api/submissions"),
     ("get", "/api/submissions/{id}"),
     ("get", "/api/submissions/{id}/events"),
