@@ -99,7 +99,8 @@ pub async fn set(
     Query(q): Query<LangQuery>,
 ) -> Result<Response, AppError> {
     let l = q.code();
-    let s = catalogue()
+    let served = catalogue();
+    let s = served
         .set(&set)
         .map_err(|e| AppError::NotFound(e.to_string()))?;
     render(&SetPage {

@@ -6,6 +6,7 @@ mod accounts;
 mod admin;
 mod assets;
 mod catalogue;
+mod drill_stats;
 mod drills;
 mod kata;
 pub mod markdown;
@@ -51,6 +52,8 @@ pub fn router() -> Router<AppState> {
         )
         .route("/review", get(drills::review_page))
         .route("/admin", get(admin::show))
+        .route("/admin/drills", get(drill_stats::show))
+        .route("/admin/drills/reload", post(drill_stats::reload_from_disk))
         .route("/static/{file}", get(assets::serve))
 }
 

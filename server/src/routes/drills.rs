@@ -18,10 +18,30 @@ use axum::http::StatusCode;
 use katas::drills::{AnswerSpec, DrillError, DrillSet, Drills, Graded, Key, Presented, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
-/// The drill sets the server serves.
-pub fn catalogue() -> &'static Drills {
-    Drills::builtin()
+/// The drill sets being served: the ones built in until an instructor reloads them from disk.
+/// Process-wide, like the kata catalogue; an attempt keeps its own key, so a reload never
+/// changes an attempt in progress.
+static SERVED: LazyLock<RwLock<Arc<Drills>>> =
+    LazyLock::new(|| RwLock::new(Arc::new(Drills::builtin().clone())));
+
+pub fn catalogue() -> Arc<Drills> {
+    SERVED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// Reads and validates `dir` the way the build does; serves it only when every set is valid.
+pub fn reload(dir: &std::path::Path) -> Result<Arc<Drills>, DrillError> {
+    let known: Vec<String> = katas::catalogue::all()
+        .iter()
+        .map(|k| k.meta().slug.clone())
+        .collect();
+    let drills = Arc::new(Drills::load_dir(dir, &known)?);
+    *SERVED.write().unwrap_or_else(PoisonError::into_inner) = drills.clone();
+    Ok(drills)
 }
 
 pub fn kind_of(spec: &AnswerSpec) -> &'static str {
@@ -63,7 +83,8 @@ pub async fn list() -> Json<Value> {
 
 /// A set and its items, without anything that answers them.
 pub async fn show(Path(set): Path<String>) -> Result<Json<Value>, AppError> {
-    let s = catalogue().set(&set).map_err(not_found)?;
+    let served = catalogue();
+    let s = served.set(&set).map_err(not_found)?;
     let mut body = set_summary(s);
     body["items"] = Value::Array(
         s.items

@@ -6,6 +6,7 @@ use crate::browser::{Browser, csrf_of};
 use crate::helpers::{TestApp, spawn_idle};
 use katas::drills::{AnswerSpec, Drills, Key};
 use serde_json::{Value, json};
+use server::db::users::{self, Role};
 use std::collections::BTreeSet;
 
 async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::Response {
@@ -373,4 +374,110 @@ async fn drill_pages_need_a_login_to_practise() {
     assert_eq!(resp.status(), 303);
     let resp = b.get("/drills/attempts/1").await;
     assert_eq!(resp.status(), 303);
+}
+
+#[tokio::test]
+async fn instructors_see_item_statistics_and_reload_drills_from_disk() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    for wrong in [true, false] {
+        let started: Value = post(
+            &app,
+            &token,
+            "/api/drills/python-gil/pep-703/attempts",
+            json!({}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+        let id = started["id"].as_i64().unwrap();
+        let key = key_of(&app, id).await;
+        let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
+            panic!()
+        };
+        let pick = options
+            .iter()
+            .find(|o| o.correct != wrong)
+            .unwrap()
+            .label
+            .clone();
+        let resp = post(
+            &app,
+            &token,
+            &format!("/api/drill-attempts/{id}/answer"),
+            json!({ "parts": [pick] }),
+        )
+        .await;
+        assert_eq!(resp.status(), 200);
+    }
+
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&app.app.state.db, "ines", Role::Instructor, Some(&hash))
+        .await
+        .unwrap();
+    let learner = Browser::new(&app);
+    learner.signup("lea", "long enough pw").await;
+    assert_eq!(learner.get("/admin/drills").await.status(), 403);
+
+    let staff = Browser::new(&app);
+    assert_eq!(staff.login("ines", "long enough pw").await.status(), 303);
+    let page = staff.page("/admin/drills").await;
+    let row = page
+        .lines()
+        .find(|l| l.contains("<td>pep-703"))
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(
+        row.contains(">2</td>") && row.contains(">50%</td>"),
+        "{row}"
+    );
+    // The answered item comes first (weakest first).
+    assert!(page.find("pep-703").unwrap() < page.find("why-gil").unwrap());
+
+    let csrf = csrf_of(&page);
+    assert_eq!(
+        staff.post_form("/admin/drills/reload", &[]).await.status(),
+        403
+    );
+    let resp = staff
+        .post_form("/admin/drills/reload", &[("csrf", &csrf)])
+        .await;
+    assert_eq!(resp.status(), 200);
+    let html = resp.text().await.unwrap();
+    let count = Drills::builtin().item_count();
+    assert!(
+        html.contains(&format!("Reloaded 5 sets, {count} items from disk.")),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn a_solved_kata_enters_the_review_queue() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let user_id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    // A week-old accepted submit: its first review is due by now.
+    let week_ago = server::db::now_ms() - 7 * 86_400_000;
+    sqlx::query(
+        "INSERT INTO submissions (user_id, kata, mode, source, state, verdict, created_at)
+         VALUES (?, 'fast-power', 'submit', '', 'done', 'accepted', ?)",
+    )
+    .bind(user_id)
+    .bind(week_ago)
+    .execute(&app.app.state.db)
+    .await
+    .unwrap();
+    let review: Value = app.get(&token, "/api/review").await.json().await.unwrap();
+    let due = review["due"].as_array().unwrap();
+    assert!(
+        due.iter()
+            .any(|d| d["kind"] == "kata" && d["subject"] == "fast-power"),
+        "{review}"
+    );
+    // Read twice, still one card.
+    let again: Value = app.get(&token, "/api/review").await.json().await.unwrap();
+    assert_eq!(again["due"].as_array().unwrap().len(), due.len());
 }
