@@ -17,6 +17,8 @@ pub struct Attempt {
     pub result: Option<String>,
     pub score: Option<f64>,
     pub correct: Option<bool>,
+    /// The interview the attempt belongs to, if any.
+    pub interview_id: Option<i64>,
 }
 
 pub async fn create(
@@ -39,6 +41,24 @@ pub async fn create(
     .bind(now_ms())
     .fetch_one(db)
     .await
+}
+
+/// Makes an attempt part of an interview.
+pub async fn join_interview(db: &Db, id: i64, interview_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE drill_attempts SET interview_id = ? WHERE id = ?")
+        .bind(interview_id)
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// An interview's attempts, in the order they were made.
+pub async fn of_interview(db: &Db, interview_id: i64) -> Result<Vec<Attempt>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM drill_attempts WHERE interview_id = ? ORDER BY id")
+        .bind(interview_id)
+        .fetch_all(db)
+        .await
 }
 
 /// The user's own attempt; `None` for another user's, so ids reveal nothing.

@@ -1,6 +1,7 @@
 //! SQLite storage: one file, WAL, foreign keys on, migrations from `migrations/` applied at start.
 
 pub mod drills;
+pub mod interviews;
 pub mod jobs;
 pub mod katas;
 pub mod progress;

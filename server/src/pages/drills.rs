@@ -11,7 +11,8 @@ use crate::db::drills::Attempt;
 use crate::db::{now_ms, review};
 use crate::error::AppError;
 use crate::routes::drills::{
-    answer_attempt, catalogue, kind_of, own_attempt, start_attempt, sync_solved_katas,
+    answer_attempt, catalogue, kind_of, own_attempt, result_withheld, start_attempt,
+    sync_solved_katas,
 };
 use crate::state::AppState;
 use askama::Template;
@@ -200,6 +201,8 @@ struct AttemptPage {
     score: String,
     result: Vec<ResultPart>,
     explanation: String,
+    /// During an interview: the answer is recorded, its result waits for the report.
+    interview: Option<i64>,
 }
 
 fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
@@ -216,12 +219,14 @@ fn attempt_page(
     a: &Attempt,
     l: &'static str,
     error: Option<String>,
+    withheld: bool,
 ) -> Result<AttemptPage, AppError> {
     let shown: Presented =
         serde_json::from_str(&a.presented).map_err(|e| AppError::Internal(e.into()))?;
     let graded: Option<Graded> = a
         .result
         .as_deref()
+        .filter(|_| !withheld)
         .map(serde_json::from_str)
         .transpose()
         .map_err(|e| AppError::Internal(e.into()))?;
@@ -244,11 +249,12 @@ fn attempt_page(
         right: Vec::new(),
         parts: Vec::new(),
         error,
-        answered: graded.is_some(),
+        answered: a.answered_at.is_some(),
         correct: false,
         score: String::new(),
         result: Vec::new(),
         explanation: String::new(),
+        interview: a.interview_id,
     };
     match &shown.body {
         Body::Numeric { unit } => {
@@ -317,7 +323,8 @@ pub async fn attempt(
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let a = own_attempt(&state.db, id, user.id).await?;
-    render(&attempt_page(&viewer, &a, q.code(), None)?)
+    let withheld = result_withheld(&state.db, &a).await?;
+    render(&attempt_page(&viewer, &a, q.code(), None, withheld)?)
 }
 
 /// The answer from the form: every `pick` for options, else `p0`, `p1`, … in order.
@@ -358,10 +365,20 @@ pub async fn answer(
     viewer.check_csrf(field(&f, "csrf"))?;
     let l = lang_of(&f);
     match answer_attempt(&state.db, user.id, id, &answer_of(&f)).await {
-        Ok(_) => Ok(Redirect::to(&format!("/drills/attempts/{id}?lang={l}")).into_response()),
+        Ok(_) => {
+            let a = own_attempt(&state.db, id, user.id).await?;
+            let to = match a.interview_id {
+                Some(i) if result_withheld(&state.db, &a).await? => {
+                    format!("/interviews/{i}?lang={l}")
+                }
+                _ => format!("/drills/attempts/{id}?lang={l}"),
+            };
+            Ok(Redirect::to(&to).into_response())
+        }
         Err(AppError::BadRequest(why)) => {
             let a = own_attempt(&state.db, id, user.id).await?;
-            let page = attempt_page(&viewer, &a, l, Some(why))?;
+            let withheld = result_withheld(&state.db, &a).await?;
+            let page = attempt_page(&viewer, &a, l, Some(why), withheld)?;
             Ok((StatusCode::BAD_REQUEST, render(&page)?).into_response())
         }
         Err(e) => Err(e),

@@ -8,6 +8,7 @@ mod assets;
 mod catalogue;
 mod drill_stats;
 mod drills;
+mod interviews;
 mod kata;
 pub mod markdown;
 pub mod next;
@@ -51,6 +52,12 @@ pub fn router() -> Router<AppState> {
             get(drills::attempt).post(drills::answer),
         )
         .route("/review", get(drills::review_page))
+        .route("/interviews", get(interviews::list).post(interviews::start))
+        .route("/interviews/{id}", get(interviews::show))
+        .route("/interviews/{id}/hint", post(interviews::hint))
+        .route("/interviews/{id}/submit", post(interviews::submit))
+        .route("/interviews/{id}/finish", post(interviews::finish))
+        .route("/interviews/{id}/report", get(interviews::report))
         .route("/admin", get(admin::show))
         .route("/admin/drills", get(drill_stats::show))
         .route("/admin/drills/reload", post(drill_stats::reload_from_disk))

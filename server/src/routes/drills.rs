@@ -140,10 +140,29 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, AppError> {
     serde_json::from_str(text).map_err(|e| AppError::Internal(e.into()))
 }
 
-/// An attempt as the API shows it: the result (with the explanation) only once answered.
-pub fn attempt_json(a: &Attempt) -> Result<Value, AppError> {
+/// Whether the attempt belongs to an interview whose clock has run out (or that was finished).
+pub async fn interview_closed(db: &Db, a: &Attempt) -> Result<bool, AppError> {
+    let Some(iid) = a.interview_id else {
+        return Ok(false);
+    };
+    let i = crate::db::interviews::by_id(db, iid).await?;
+    Ok(i.is_none_or(|i| !i.open(now_ms())))
+}
+
+/// Whether the attempt's result is withheld: during an interview, results wait for the report.
+pub async fn result_withheld(db: &Db, a: &Attempt) -> Result<bool, AppError> {
+    Ok(a.interview_id.is_some() && !interview_closed(db, a).await?)
+}
+
+/// An attempt as the API shows it: the result (with the explanation) only once answered, and
+/// for an interview's attempt only once the interview is over.
+pub fn attempt_json(a: &Attempt, withheld: bool) -> Result<Value, AppError> {
     let presented: Value = parse(&a.presented)?;
-    let result: Option<Value> = a.result.as_deref().map(parse).transpose()?;
+    let result: Option<Value> = if withheld {
+        None
+    } else {
+        a.result.as_deref().map(parse).transpose()?
+    };
     Ok(json!({
         "id": a.id,
         "set": a.drill_set,
@@ -160,7 +179,8 @@ pub async fn show_attempt(
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
     let a = own_attempt(&state.db, id, user.id).await?;
-    Ok(Json(attempt_json(&a)?))
+    let withheld = result_withheld(&state.db, &a).await?;
+    Ok(Json(attempt_json(&a, withheld)?))
 }
 
 /// Grades and stores an answer, updates the review card and the streak. A response that cannot
@@ -172,6 +192,11 @@ pub async fn answer_attempt(
     response: &Response,
 ) -> Result<(Graded, i64), AppError> {
     let a = own_attempt(db, id, user_id).await?;
+    if interview_closed(db, &a).await? {
+        return Err(AppError::Conflict(
+            "the interview is over: its answers are locked".into(),
+        ));
+    }
     if a.answered_at.is_some() {
         return Err(AppError::Conflict(format!(
             "drill attempt {id} is already answered; start a new one"
@@ -232,6 +257,12 @@ pub async fn answer(
     })?;
     let (graded, due) =
         answer_attempt(&state.db, user.id, id, &Response { parts: body.parts }).await?;
+    let a = own_attempt(&state.db, id, user.id).await?;
+    if result_withheld(&state.db, &a).await? {
+        return Ok(Json(
+            json!({ "id": id, "recorded": true, "interview": a.interview_id }),
+        ));
+    }
     Ok(Json(
         json!({ "id": id, "result": graded, "next_review_ms": due }),
     ))

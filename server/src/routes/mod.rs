@@ -2,6 +2,7 @@
 //! ([`crate::pages`]), behind the security headers every response carries.
 
 pub mod drills;
+pub mod interviews;
 mod katas;
 pub mod openapi;
 pub mod submissions;
@@ -43,6 +44,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/drill-attempts/{id}", get(drills::show_attempt))
         .route("/api/drill-attempts/{id}/answer", post(drills::answer))
         .route("/api/review", get(drills::review_queue))
+        .route("/api/interviews", post(interviews::create))
+        .route("/api/interviews/{id}", get(interviews::show))
+        .route("/api/interviews/{id}/finish", post(interviews::finish))
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))

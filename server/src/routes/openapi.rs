@@ -188,13 +188,31 @@ pub fn document() -> Value {
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
                     "404": error_response("No such attempt of yours."),
-                    "409": error_response("Already answered.")
+                    "409": error_response("Already answered, or the attempt's interview is over.")
                 }
             } },
             "/api/review": { "get": {
                 "summary": "Your review queue: drill items and solved katas due by the end of today (UTC), scheduled by FSRS; and your daily streak.",
                 "security": bearer,
                 "responses": { "200": { "description": "Due cards and the streak." }, "401": error_response("No or unknown token.") }
+            } },
+            "/api/interviews": { "post": {
+                "summary": "Starts a timed mock interview: one kata picked for your history (difficulty hidden) and 5 drill attempts on the same topics. Drill results are withheld until the interview ends; answers lock at the end.",
+                "security": bearer,
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "additionalProperties": false, "properties": { "minutes": { "type": "integer", "minimum": 1, "maximum": 180, "default": 45 } } } } } },
+                "responses": { "201": { "description": "The session: id, kata, started_ms, ends_ms, items (attempt ids)." }, "400": error_response("Minutes out of range or a malformed body."), "401": error_response("No or unknown token."), "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`.") }
+            } },
+            "/api/interviews/{id}": { "get": {
+                "summary": "One of your interviews; once over (finished, or the clock ran out), with its kept report: per item outcome, time, explanation; the kata's verdict and hints used; score of 100; what to review next.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "The session." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours.") }
+            } },
+            "/api/interviews/{id}/finish": { "post": {
+                "summary": "Ends the interview now and keeps its report (the first report stands).",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "The session with its report." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours.") }
             } },
             "/api/openapi.json": { "get": { "summary": "This document.", "responses": { "200": { "description": "OpenAPI 3.1." } } } }
         }

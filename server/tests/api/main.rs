@@ -10,6 +10,7 @@ mod faults;
 mod gpu;
 mod helpers;
 mod host_slots;
+mod interviews;
 mod limits;
 mod openapi;
 mod pages;

@@ -1,7 +1,7 @@
 use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 18] = [
+const ROUTES: [(&str, &str); 21] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -12,6 +12,9 @@ const ROUTES: [(&str, &str); 18] = [
     ("get", "/api/drill-attempts/{id}"),
     ("post", "/api/drill-attempts/{id}/answer"),
     ("get", "/api/review"),
+    ("post", "/api/interviews"),
+    ("get", "/api/interviews/{id}"),
+    ("post", "/api/interviews/{id}/finish"),
     ("post", "/api/submissions"),
     ("get", "/api/submissions/{id}"),
     ("get", "/api/submissions/{id}/events"),
