@@ -4,6 +4,7 @@
 mod browser;
 mod cdp;
 mod chromium;
+mod chromium_drills;
 mod drills;
 mod edge;
 mod faults;
