@@ -43,6 +43,16 @@ pub async fn create(
     .await
 }
 
+/// How many of the user's attempts await an answer.
+pub async fn open_count(db: &Db, user_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM drill_attempts WHERE user_id = ? AND answered_at IS NULL",
+    )
+    .bind(user_id)
+    .fetch_one(db)
+    .await
+}
+
 /// Makes an attempt part of an interview.
 pub async fn join_interview(db: &Db, id: i64, interview_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE drill_attempts SET interview_id = ? WHERE id = ?")

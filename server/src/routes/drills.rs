@@ -101,6 +101,10 @@ fn secret_seed() -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// Unanswered attempts one learner may hold: every started attempt is a stored row, so a
+/// script cannot grow the database without bound.
+pub const MAX_OPEN_ATTEMPTS: i64 = 100;
+
 /// Starts an attempt: draws parameters and shuffles with a secret seed, stores the key.
 pub async fn start_attempt(
     db: &Db,
@@ -108,6 +112,11 @@ pub async fn start_attempt(
     set: &str,
     item: &str,
 ) -> Result<(i64, Presented), AppError> {
+    if drills::open_count(db, user_id).await? >= MAX_OPEN_ATTEMPTS {
+        return Err(AppError::TooManyRequests(format!(
+            "you have {MAX_OPEN_ATTEMPTS} unanswered drill attempts; answer some first"
+        )));
+    }
     let (shown, key) = catalogue()
         .start(set, item, secret_seed())
         .map_err(not_found)?;

@@ -168,7 +168,8 @@ pub fn document() -> Value {
                     "201": { "description": "The attempt.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" }, "presented": { "$ref": "#/components/schemas/DrillPresented" } } } } } },
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
-                    "404": error_response("Unknown set or item.")
+                    "404": error_response("Unknown set or item."),
+                    "429": error_response("100 unanswered attempts already: answer some first.")
                 }
             } },
             "/api/drill-attempts/{id}": { "get": {

@@ -481,3 +481,37 @@ async fn a_solved_kata_enters_the_review_queue() {
     let again: Value = app.get(&token, "/api/review").await.json().await.unwrap();
     assert_eq!(again["due"].as_array().unwrap().len(), due.len());
 }
+
+#[tokio::test]
+async fn unanswered_attempts_are_bounded_per_learner() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let cap = server::routes::drills::MAX_OPEN_ATTEMPTS;
+    for _ in 0..cap {
+        let resp = post(
+            &app,
+            &token,
+            "/api/drills/python-gil/why-gil/attempts",
+            json!({}),
+        )
+        .await;
+        assert_eq!(resp.status(), 201);
+    }
+    let resp = post(
+        &app,
+        &token,
+        "/api/drills/python-gil/why-gil/attempts",
+        json!({}),
+    )
+    .await;
+    assert_eq!(resp.status(), 429);
+    let other = app.user("eve").await;
+    let resp = post(
+        &app,
+        &other,
+        "/api/drills/python-gil/why-gil/attempts",
+        json!({}),
+    )
+    .await;
+    assert_eq!(resp.status(), 201, "the bound is per learner");
+}
