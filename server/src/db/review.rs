@@ -215,3 +215,82 @@ pub async fn practised(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::
     .await?;
     Ok(new)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400_000;
+
+    async fn db_with_user() -> (tempfile::TempDir, Db, i64) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::db::open(&dir.path().join("t.sqlite")).await.unwrap();
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (name, role, created_at) VALUES ('u', 'learner', 0) RETURNING id",
+        )
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        (dir, db, id)
+    }
+
+    #[tokio::test]
+    async fn the_streak_grows_by_day_holds_within_a_day_and_restarts_after_a_gap() {
+        let (_dir, db, user) = db_with_user().await;
+        let day0 = 20_000 * DAY + 5_000;
+        assert_eq!(practised(&db, user, day0).await.unwrap().current, 1);
+        assert_eq!(
+            practised(&db, user, day0 + 3_600_000)
+                .await
+                .unwrap()
+                .current,
+            1
+        );
+        assert_eq!(practised(&db, user, day0 + DAY).await.unwrap().current, 2);
+        assert_eq!(
+            practised(&db, user, day0 + 2 * DAY).await.unwrap().current,
+            3
+        );
+        // A day missed: shown as lapsed, and the next practice starts again at 1.
+        assert_eq!(streak(&db, user, day0 + 4 * DAY).await.unwrap().current, 0);
+        let s = practised(&db, user, day0 + 4 * DAY).await.unwrap();
+        assert_eq!((s.current, s.best), (1, 3));
+    }
+
+    #[tokio::test]
+    async fn a_miss_comes_back_sooner_than_a_right_answer() {
+        let (_dir, db, user) = db_with_user().await;
+        let now = 20_000 * DAY;
+        let missed = review(&db, user, Kind::Drill, "s/missed", rating(0.0), now)
+            .await
+            .unwrap();
+        let right = review(&db, user, Kind::Drill, "s/right", rating(1.0), now)
+            .await
+            .unwrap();
+        assert!(missed < right, "{missed} vs {right}");
+        assert!(missed <= end_of_day(now), "a miss is due again today");
+        let due: Vec<String> = due(&db, user, end_of_day(now))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|d| d.subject)
+            .collect();
+        assert!(due.contains(&"s/missed".to_string()));
+        // Reviewing again updates the one card.
+        review(&db, user, Kind::Drill, "s/missed", rating(1.0), missed)
+            .await
+            .unwrap();
+        let cards: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM review_cards")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        assert_eq!(cards, 2);
+    }
+
+    #[test]
+    fn ratings_follow_the_score() {
+        assert_eq!(rating(1.0), Rating::Good);
+        assert_eq!(rating(0.75), Rating::Hard);
+        assert_eq!(rating(0.2), Rating::Again);
+    }
+}
