@@ -132,6 +132,8 @@ struct SessionPage {
     hints: Vec<String>,
     hints_left: usize,
     hint_cost: u32,
+    /// The starter file, to edit in place.
+    starter: String,
     submitted: Option<String>,
     items: Vec<ItemRow>,
 }
@@ -180,6 +182,7 @@ pub async fn show(
         hints: all_hints[..used].iter().map(|h| to_html(h)).collect(),
         hints_left: all_hints.len() - used,
         hint_cost: (HINT_COST * 100.0).round() as u32,
+        starter: kata.package().starter.to_string(),
         submitted: best.map(|b| b.0.unwrap_or_else(|| "pending".into())),
         items,
     })
