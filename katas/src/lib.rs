@@ -16,6 +16,8 @@
 extern crate self as katas;
 
 pub mod catalogue;
+#[cfg(feature = "drills")]
+pub mod drills;
 pub mod evaluate;
 pub mod gpu;
 pub mod layout;

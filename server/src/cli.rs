@@ -71,6 +71,9 @@ pub enum Command {
     /// Manage accounts.
     #[command(subcommand)]
     User(UserCommand),
+    /// Practise concept drills at a prompt (`drill [TOPIC]`), list the drill sets, or check a
+    /// folder of drill sets the way the build does.
+    Drill(DrillArgs),
     /// Grade a solution file in the sandbox: the same path the server's workers use.
     Grade {
         slug: String,
@@ -225,4 +228,57 @@ pub struct ProblemsDir {
 
 fn default_dir(name: &str) -> PathBuf {
     PathBuf::from(katas::CRATE_DIR).join(name)
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DrillArgs {
+    #[command(subcommand)]
+    pub command: Option<DrillCommand>,
+    /// A drill set (`python-gil`), or a tag or kata slug that items carry; all sets if omitted.
+    pub topic: Option<String>,
+    /// How many items to ask.
+    #[arg(long, default_value_t = 5)]
+    pub count: usize,
+    /// Seed for picking items, drawing parameters and shuffling options (random if omitted).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub lang: LangArg,
+}
+
+#[derive(Debug, Args)]
+pub struct LangArg {
+    /// Language of prompts and feedback.
+    #[arg(long, env = "INFRAKATA_LANG", value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::En => "en",
+            Self::Zh => "zh",
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DrillCommand {
+    /// Each concept question of the bank with its drill set and item count.
+    List {
+        #[command(flatten)]
+        lang: LangArg,
+    },
+    /// Validate a folder of drill sets (`<set>/set.toml`) with the build's rules.
+    Check {
+        #[arg(default_value_os_t = default_dir("drills"))]
+        dir: PathBuf,
+    },
 }

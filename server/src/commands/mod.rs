@@ -1,5 +1,6 @@
 //! One module per top-level subcommand.
 
+mod drill;
 mod grade;
 mod kata;
 mod serve;
@@ -13,6 +14,7 @@ use std::time::Duration;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Kata(cmd) => kata::run(cmd),
+        Command::Drill(args) => drill::run(args),
         Command::Grade {
             slug,
             file,

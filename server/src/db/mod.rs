@@ -1,9 +1,12 @@
 //! SQLite storage: one file, WAL, foreign keys on, migrations from `migrations/` applied at start.
 
 pub mod drafts;
+pub mod drills;
+pub mod interviews;
 pub mod jobs;
 pub mod katas;
 pub mod progress;
+pub mod review;
 pub mod sessions;
 pub mod submissions;
 pub mod users;

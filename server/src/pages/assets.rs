@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 const STYLE: &str = include_str!("../../../static/style.css");
 const APP_JS: &str = include_str!("../../../static/app.js");
 const THEME_JS: &str = include_str!("../../../static/theme.js");
+const INTERVIEW_JS: &str = include_str!("../../../static/interview.js");
 #[cfg(editor_bundle)]
 const EDITOR_JS: Option<&str> = Some(include_str!("../../../static/vendor/editor.js"));
 #[cfg(not(editor_bundle))]
@@ -23,6 +24,7 @@ pub async fn serve(Path(file): Path<String>) -> Result<Response, AppError> {
         "style.css" => (STYLE, "text/css; charset=utf-8"),
         "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
         "theme.js" => (THEME_JS, "text/javascript; charset=utf-8"),
+        "interview.js" => (INTERVIEW_JS, "text/javascript; charset=utf-8"),
         "editor.js" if HAS_EDITOR => (EDITOR_JS.unwrap_or(""), "text/javascript; charset=utf-8"),
         _ => return Err(AppError::NotFound(format!("no static file `{file}`"))),
     };

@@ -6,6 +6,9 @@ mod accounts;
 mod admin;
 mod assets;
 mod catalogue;
+mod drill_stats;
+mod drills;
+mod interviews;
 mod kata;
 pub mod markdown;
 pub mod next;
@@ -42,8 +45,24 @@ pub fn router() -> Router<AppState> {
         .route("/submissions/{id}/report", get(submissions::report))
         .route("/submissions/{id}/cancel", post(submissions::cancel))
         .route("/progress", get(progress::show))
+        .route("/drills", get(drills::index))
+        .route("/drills/{set}", get(drills::set))
+        .route("/drills/{set}/{item}/start", post(drills::start))
+        .route(
+            "/drills/attempts/{id}",
+            get(drills::attempt).post(drills::answer),
+        )
+        .route("/review", get(drills::review_page))
+        .route("/interviews", get(interviews::list).post(interviews::start))
+        .route("/interviews/{id}", get(interviews::show))
+        .route("/interviews/{id}/hint", post(interviews::hint))
+        .route("/interviews/{id}/submit", post(interviews::submit))
+        .route("/interviews/{id}/finish", post(interviews::finish))
+        .route("/interviews/{id}/report", get(interviews::report))
         .route("/admin", get(admin::show))
         .route("/admin/submissions/{id}/{action}", post(admin::act))
+        .route("/admin/drills", get(drill_stats::show))
+        .route("/admin/drills/reload", post(drill_stats::reload_from_disk))
         .route("/static/{file}", get(assets::serve))
 }
 

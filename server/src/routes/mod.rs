@@ -2,6 +2,8 @@
 //! ([`crate::pages`]), behind the security headers every response carries.
 
 mod drafts;
+pub mod drills;
+pub mod interviews;
 mod katas;
 pub mod openapi;
 pub mod submissions;
@@ -39,6 +41,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/katas/{slug}", get(katas::show))
         .route("/api/katas/{slug}/draft", get(drafts::get).put(drafts::put))
         .route("/api/katas/{slug}/hints/{index}", put(drafts::open_hint))
+        .route("/api/drills", get(drills::list))
+        .route("/api/drills/{set}", get(drills::show))
+        .route("/api/drills/{set}/{item}/attempts", post(drills::start))
+        .route("/api/drill-attempts/{id}", get(drills::show_attempt))
+        .route("/api/drill-attempts/{id}/answer", post(drills::answer))
+        .route("/api/review", get(drills::review_queue))
+        .route("/api/interviews", post(interviews::create))
+        .route("/api/interviews/{id}", get(interviews::show))
+        .route("/api/interviews/{id}/finish", post(interviews::finish))
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))

@@ -42,6 +42,21 @@ pub fn document() -> Value {
                         "topics": { "type": "array", "items": { "type": "string" } }
                     }
                 },
+                "Text": { "type": "object", "required": ["en", "zh"], "properties": { "en": { "type": "string" }, "zh": { "type": "string" } } },
+                "DrillSet": { "type": "object", "properties": { "slug": { "type": "string" }, "title": { "$ref": "#/components/schemas/Text" }, "question": { "$ref": "#/components/schemas/Text" }, "items": { "type": "integer" } } },
+                "DrillPresented": {
+                    "type": "object",
+                    "description": "What the learner sees: the prompt with this attempt's parameters, and `body` by `kind`: numeric (unit), choice (multiple, options with labels), ordering (steps with labels), matching (left numbered, right lettered), predict (parts with form `tuple`/`number`/`word` and choices).",
+                    "properties": { "set": { "type": "string" }, "item": { "type": "string" }, "prompt": { "$ref": "#/components/schemas/Text" }, "params": { "type": "object" }, "body": { "type": "object", "properties": { "kind": { "type": "string", "enum": ["numeric", "choice", "ordering", "matching", "predict"] } } } }
+                },
+                "DrillAnswer": {
+                    "type": "object", "required": ["parts"], "additionalProperties": false,
+                    "properties": { "parts": { "type": "array", "maxItems": 32, "items": { "type": "string", "maxLength": 200 }, "description": "numeric: [the number]; choice: the picked labels; ordering: every label in order; matching: one right-hand label per left entry, in order; predict: one text per part." } }
+                },
+                "DrillResult": {
+                    "type": "object",
+                    "properties": { "score": { "type": "number" }, "correct": { "type": "boolean" }, "parts": { "type": "array", "items": { "type": "object", "properties": { "about": { "type": "string" }, "ok": { "type": "boolean" }, "given": { "type": "string" }, "expected": { "type": "string" }, "feedback": { "oneOf": [{ "$ref": "#/components/schemas/Text" }, { "type": "null" }] } } } }, "explanation": { "$ref": "#/components/schemas/Text" } }
+                },
                 "NewSubmission": {
                     "type": "object", "required": ["kata", "source"], "additionalProperties": false,
                     "properties": {
@@ -188,6 +203,70 @@ pub fn document() -> Value {
                 "summary": "Gives the job back after a failure on the worker's side.", "security": worker,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "204": { "description": "Released." }, "409": error_response("The lease is lost.") }
+            } },
+            "/api/drills": { "get": {
+                "summary": "The drill sets, one per concept question of the bank, in order.",
+                "responses": { "200": { "description": "Every set.", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/DrillSet" } } } } } }
+            } },
+            "/api/drills/{set}": { "get": {
+                "summary": "One drill set and its items (id, answer kind, tags, katas); nothing that answers them.",
+                "parameters": [{ "name": "set", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "responses": { "200": { "description": "The set." }, "404": error_response("Unknown set.") }
+            } },
+            "/api/drills/{set}/{item}/attempts": { "post": {
+                "summary": "Starts an attempt: parameters drawn and options shuffled with a secret seed. The answer key stays on the server.",
+                "security": bearer,
+                "parameters": [{ "name": "set", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "item", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "responses": {
+                    "201": { "description": "The attempt.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" }, "presented": { "$ref": "#/components/schemas/DrillPresented" } } } } } },
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("Unknown set or item."),
+                    "429": error_response("100 unanswered attempts already: answer some first.")
+                }
+            } },
+            "/api/drill-attempts/{id}": { "get": {
+                "summary": "One of your attempts: what was shown, and once answered, the result with the explanation.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "The attempt." }, "401": error_response("No or unknown token."), "404": error_response("No such attempt of yours.") }
+            } },
+            "/api/drill-attempts/{id}/answer": { "post": {
+                "summary": "Commits an answer; graded on the server. The first answer stands.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DrillAnswer" } } } },
+                "responses": {
+                    "200": { "description": "The result: score 0–1, correct, per-part feedback, explanation; and when the item is next due for review.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" }, "result": { "$ref": "#/components/schemas/DrillResult" }, "next_review_ms": { "type": "integer" } } } } } },
+                    "400": error_response("An answer that cannot be graded (wrong number of parts, unknown label, not a number, over the size bounds); the attempt stays open."),
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("No such attempt of yours."),
+                    "409": error_response("Already answered, or the attempt's interview is over.")
+                }
+            } },
+            "/api/review": { "get": {
+                "summary": "Your review queue: drill items and solved katas due by the end of today (UTC), scheduled by FSRS; and your daily streak.",
+                "security": bearer,
+                "responses": { "200": { "description": "Due cards and the streak." }, "401": error_response("No or unknown token.") }
+            } },
+            "/api/interviews": { "post": {
+                "summary": "Starts a timed mock interview: one kata picked for your history (difficulty hidden) and 5 drill attempts on the same topics. Drill results are withheld until the interview ends; answers lock at the end.",
+                "security": bearer,
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "additionalProperties": false, "properties": { "minutes": { "type": "integer", "minimum": 1, "maximum": 180, "default": 45 } } } } } },
+                "responses": { "201": { "description": "The session: id, kata, started_ms, ends_ms, items (attempt ids)." }, "400": error_response("Minutes out of range or a malformed body."), "401": error_response("No or unknown token."), "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`.") }
+            } },
+            "/api/interviews/{id}": { "get": {
+                "summary": "One of your interviews; once over (finished, or the clock ran out), with its kept report: per item outcome, time, explanation; the kata's verdict and hints used; score of 100; what to review next.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "The session." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours.") }
+            } },
+            "/api/interviews/{id}/finish": { "post": {
+                "summary": "Ends the interview now and keeps its report (the first report stands).",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "200": { "description": "The session with its report." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours.") }
             } },
             "/api/openapi.json": { "get": { "summary": "This document.", "responses": { "200": { "description": "OpenAPI 3.1." } } } }
         }

@@ -4,11 +4,14 @@
 mod browser;
 mod cdp;
 mod chromium;
+mod chromium_drills;
+mod drills;
 mod edge;
 mod faults;
 mod gpu;
 mod helpers;
 mod host_slots;
+mod interviews;
 mod limits;
 mod openapi;
 mod pages;

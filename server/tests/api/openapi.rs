@@ -1,7 +1,7 @@
 use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 16] = [
+const ROUTES: [(&str, &str); 25] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -9,6 +9,15 @@ const ROUTES: [(&str, &str); 16] = [
     ("get", "/api/katas/{slug}/draft"),
     ("put", "/api/katas/{slug}/draft"),
     ("put", "/api/katas/{slug}/hints/{index}"),
+    ("get", "/api/drills"),
+    ("get", "/api/drills/{set}"),
+    ("post", "/api/drills/{set}/{item}/attempts"),
+    ("get", "/api/drill-attempts/{id}"),
+    ("post", "/api/drill-attempts/{id}/answer"),
+    ("get", "/api/review"),
+    ("post", "/api/interviews"),
+    ("get", "/api/interviews/{id}"),
+    ("post", "/api/interviews/{id}/finish"),
     ("post", "/api/submissions"),
     ("get", "/api/submissions/{id}"),
     ("get", "/api/submissions/{id}/events"),

@@ -1,0 +1,316 @@
+//! Grading one attempt: the learner's [`Response`] against the attempt's [`Key`]. The same code
+//! grades in the terminal (`infrakata drill`) and on the server.
+
+use super::formula::show;
+use super::instantiate::{Key, KeyBody, KeyPart, PartForm};
+use super::item::Text;
+use serde::{Deserialize, Serialize};
+
+/// Most entries a response may hold, and most bytes in one (every byte a learner sends is
+/// bounded).
+pub const MAX_PARTS: usize = 32;
+pub const MAX_PART_BYTES: usize = 200;
+
+/// What the learner answered: one text per thing asked — the number; the picked labels; the
+/// labels in order; the right-hand label for each left entry; or one text per predicted part.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Response {
+    pub parts: Vec<String>,
+}
+
+/// A response that cannot be graded as given; the attempt stays open so the learner can fix it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadResponse(pub String);
+
+/// The result of one attempt: data, whether right or wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Graded {
+    /// Share of the credit earned, `0.0..=1.0`.
+    pub score: f64,
+    /// Whether everything was right.
+    pub correct: bool,
+    pub parts: Vec<PartResult>,
+    pub explanation: Text,
+}
+
+/// Feedback on one part of the answer (one option, one position, one match, one prediction).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartResult {
+    /// What this part is about: an option's label, a position, a left entry's number, a part.
+    pub about: String,
+    pub ok: bool,
+    pub given: String,
+    pub expected: String,
+    pub feedback: Option<Text>,
+}
+
+fn bad(why: impl Into<String>) -> BadResponse {
+    BadResponse(why.into())
+}
+
+/// The first number in `text` (`"12.5 ms"`, `"≈ 3e-4"`), ignoring `,` and `_` digit groups.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let cleaned: String = text.chars().filter(|c| *c != ',' && *c != '_').collect();
+    let start = cleaned.find(|c: char| c.is_ascii_digit() || c == '-' || c == '.')?;
+    let tail = &cleaned[start..];
+    // The longest prefix that parses as a float.
+    let mut best = None;
+    for (end, _) in tail.char_indices().skip(1).chain([(tail.len(), ' ')]) {
+        if let Ok(v) = tail[..end].parse::<f64>() {
+            best = Some(v);
+        }
+    }
+    best.filter(|v| v.is_finite())
+}
+
+/// The integers in `text`, in order (`"(4, 1, 12)"`, `"torch.Size([3, 4])"`, `"3 4"`).
+pub fn parse_ints(text: &str) -> Result<Vec<i64>, BadResponse> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars().chain([' ']) {
+        if c.is_ascii_digit() || (c == '-' && current.is_empty()) {
+            current.push(c);
+        } else if !current.is_empty() {
+            if current != "-" {
+                out.push(
+                    current
+                        .parse()
+                        .map_err(|_| bad(format!("`{current}` is too large")))?,
+                );
+            }
+            current.clear();
+        }
+    }
+    Ok(out)
+}
+
+fn norm_label(text: &str) -> String {
+    text.trim().to_ascii_lowercase()
+}
+
+fn show_ints(form: PartForm, ints: &[i64]) -> String {
+    let list: Vec<String> = ints.iter().map(i64::to_string).collect();
+    match form {
+        PartForm::Tuple => format!("({})", list.join(", ")),
+        _ => list.join(", "),
+    }
+}
+
+/// Grades `response` against `key`.
+pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
+    if response.parts.len() > MAX_PARTS {
+        return Err(bad(format!("at most {MAX_PARTS} answers")));
+    }
+    if response.parts.iter().any(|p| p.len() > MAX_PART_BYTES) {
+        return Err(bad(format!(
+            "each answer is at most {MAX_PART_BYTES} bytes"
+        )));
+    }
+    let parts = match &key.body {
+        KeyBody::Numeric {
+            expected,
+            tolerance,
+            unit,
+        } => {
+            let [given] = response.parts.as_slice() else {
+                return Err(bad("give one number"));
+            };
+            let value =
+                parse_number(given).ok_or_else(|| bad(format!("`{given}` is not a number")))?;
+            vec![PartResult {
+                about: unit.clone(),
+                ok: (value - expected).abs() <= *tolerance,
+                given: given.trim().to_string(),
+                expected: format!("{} {unit}", show(*expected, 4)),
+                feedback: None,
+            }]
+        }
+        KeyBody::Choice { multiple, options } => {
+            let picked: Vec<String> = response.parts.iter().map(|p| norm_label(p)).collect();
+            for p in &picked {
+                if !options.iter().any(|o| norm_label(&o.label) == *p) {
+                    return Err(bad(format!("`{p}` is not one of the options")));
+                }
+            }
+            if !multiple && picked.len() != 1 {
+                return Err(bad("pick exactly one option"));
+            }
+            if picked.is_empty() {
+                return Err(bad("pick at least one option"));
+            }
+            options
+                .iter()
+                .map(|o| {
+                    let chose = picked.contains(&norm_label(&o.label));
+                    let word = |b: bool| if b { "picked" } else { "not picked" };
+                    PartResult {
+                        about: o.label.clone(),
+                        ok: chose == o.correct,
+                        given: word(chose).into(),
+                        expected: word(o.correct).into(),
+                        feedback: Some(o.feedback.clone()),
+                    }
+                })
+                .collect()
+        }
+        KeyBody::Ordering { order } => {
+            let given: Vec<String> = response.parts.iter().map(|p| norm_label(p)).collect();
+            let want: Vec<String> = order.iter().map(|l| norm_label(l)).collect();
+            let mut sorted_given = given.clone();
+            sorted_given.sort();
+            let mut sorted_want = want.clone();
+            sorted_want.sort();
+            if sorted_given != sorted_want {
+                return Err(bad(format!(
+                    "give every label exactly once, in order ({})",
+                    order.join(" ")
+                )));
+            }
+            let results: Vec<PartResult> = given
+                .iter()
+                .zip(&want)
+                .enumerate()
+                .map(|(i, (g, w))| PartResult {
+                    about: format!("{}", i + 1),
+                    ok: g == w,
+                    given: g.to_ascii_uppercase(),
+                    expected: w.to_ascii_uppercase(),
+                    feedback: None,
+                })
+                .collect();
+            // Credit is the share of pairs kept in their right relative order, so one step
+            // out of place costs little and a reversed list earns nothing.
+            let rank = |l: &String| want.iter().position(|w| w == l).unwrap_or(0);
+            let n = given.len();
+            let mut kept = 0usize;
+            for i in 0..n {
+                for j in i + 1..n {
+                    if rank(&given[i]) < rank(&given[j]) {
+                        kept += 1;
+                    }
+                }
+            }
+            let pairs = n * (n - 1) / 2;
+            let score = if pairs == 0 {
+                1.0
+            } else {
+                kept as f64 / pairs as f64
+            };
+            let correct = results.iter().all(|r| r.ok);
+            return Ok(Graded {
+                score,
+                correct,
+                parts: results,
+                explanation: key.explanation.clone(),
+            });
+        }
+        KeyBody::Matching {
+            answers,
+            right,
+            feedback,
+        } => {
+            if response.parts.len() != answers.len() {
+                return Err(bad(format!(
+                    "give one letter for each of the {} entries",
+                    answers.len()
+                )));
+            }
+            let mut results = Vec::new();
+            for (i, (given, want)) in response.parts.iter().zip(answers).enumerate() {
+                let g = norm_label(given);
+                if !right.iter().any(|r| norm_label(&r.label) == g) {
+                    return Err(bad(format!("`{g}` is not one of the letters")));
+                }
+                results.push(PartResult {
+                    about: format!("{}", i + 1),
+                    ok: g == norm_label(want),
+                    given: g,
+                    expected: want.clone(),
+                    feedback: feedback.get(i).cloned().flatten(),
+                });
+            }
+            results
+        }
+        KeyBody::Predict { parts } => {
+            if response.parts.len() != parts.len() {
+                return Err(bad(format!("give {} answers, one per part", parts.len())));
+            }
+            let mut results = Vec::new();
+            for (i, (given, want)) in response.parts.iter().zip(parts).enumerate() {
+                results.push(predict_part(i, given, want)?);
+            }
+            results
+        }
+    };
+    let right = parts.iter().filter(|p| p.ok).count();
+    let all_or_nothing = matches!(
+        key.body,
+        KeyBody::Numeric { .. }
+            | KeyBody::Choice {
+                multiple: false,
+                ..
+            }
+    );
+    let score = if parts.is_empty() || (all_or_nothing && right != parts.len()) {
+        0.0
+    } else {
+        right as f64 / parts.len() as f64
+    };
+    Ok(Graded {
+        score,
+        correct: right == parts.len(),
+        parts,
+        explanation: key.explanation.clone(),
+    })
+}
+
+fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, BadResponse> {
+    let (ok, expected) = match want.form {
+        PartForm::Word => {
+            let g = norm_label(given);
+            if g.is_empty() {
+                return Err(bad(format!("part {} is empty", i + 1)));
+            }
+            (g == norm_label(&want.word), want.word.clone())
+        }
+        form => {
+            let ints = parse_ints(given)?;
+            if ints.is_empty() {
+                return Err(bad(format!("part {}: write the integers", i + 1)));
+            }
+            (ints == want.ints, show_ints(form, &want.ints))
+        }
+    };
+    Ok(PartResult {
+        about: format!("{}", i + 1),
+        ok,
+        given: given.trim().to_string(),
+        expected,
+        feedback: None,
+    })
+}
+
+impl Key {
+    /// A response that earns full credit (for tests, `drill check` and the instructor's view).
+    pub fn model_response(&self) -> Response {
+        let parts = match &self.body {
+            KeyBody::Numeric { expected, .. } => vec![format!("{expected}")],
+            KeyBody::Choice { options, .. } => options
+                .iter()
+                .filter(|o| o.correct)
+                .map(|o| o.label.clone())
+                .collect(),
+            KeyBody::Ordering { order } => order.clone(),
+            KeyBody::Matching { answers, .. } => answers.clone(),
+            KeyBody::Predict { parts } => parts
+                .iter()
+                .map(|p| match p.form {
+                    PartForm::Word => p.word.clone(),
+                    form => show_ints(form, &p.ints),
+                })
+                .collect(),
+        };
+        Response { parts }
+    }
+}

@@ -1,0 +1,130 @@
+//! Interview sessions: one kata and drill items against a clock. Answers are locked once the
+//! clock runs out; the report is computed then and kept.
+
+use super::Db;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Interview {
+    pub id: i64,
+    pub user_id: i64,
+    pub kata: String,
+    pub started_at: i64,
+    pub ends_at: i64,
+    pub finished_at: Option<i64>,
+    pub hints_used: i64,
+    pub report: Option<String>,
+}
+
+impl Interview {
+    /// Whether answers are still taken at `now`.
+    pub fn open(&self, now: i64) -> bool {
+        self.finished_at.is_none() && now < self.ends_at
+    }
+}
+
+pub async fn create(
+    db: &Db,
+    user_id: i64,
+    kata: &str,
+    started_at: i64,
+    ends_at: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO interviews (user_id, kata, started_at, ends_at) VALUES (?, ?, ?, ?)
+         RETURNING id",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(started_at)
+    .bind(ends_at)
+    .fetch_one(db)
+    .await
+}
+
+/// The user's own interview; `None` for another user's.
+pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Interview>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM interviews WHERE id = ? AND user_id = ?")
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(db)
+        .await
+}
+
+/// Any interview by id (to lock its attempts).
+pub async fn by_id(db: &Db, id: i64) -> Result<Option<Interview>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM interviews WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+pub async fn list(db: &Db, user_id: i64) -> Result<Vec<Interview>, sqlx::Error> {
+    sqlx::query_as("SELECT * FROM interviews WHERE user_id = ? ORDER BY id DESC")
+        .bind(user_id)
+        .fetch_all(db)
+        .await
+}
+
+/// Takes one more hint while the interview is open and hints remain; `false` otherwise.
+pub async fn take_hint(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    max: i64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE interviews SET hints_used = hints_used + 1
+         WHERE id = ? AND user_id = ? AND hints_used < ? AND finished_at IS NULL AND ends_at > ?",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(max)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Stores the report once; `false` when it was already finished.
+pub async fn finish(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    report: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE interviews SET finished_at = ?, report = ?
+         WHERE id = ? AND user_id = ? AND finished_at IS NULL",
+    )
+    .bind(now)
+    .bind(report)
+    .bind(id)
+    .bind(user_id)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The best submit of `kata` by the user within the interview's window: accepted first, then
+/// most cases passed. `(verdict, passed, total, created_at)`.
+pub async fn best_submit(
+    db: &Db,
+    user_id: i64,
+    kata: &str,
+    from: i64,
+    to: i64,
+) -> Result<Option<(Option<String>, Option<i64>, Option<i64>, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT verdict, passed, total, created_at FROM submissions
+         WHERE user_id = ? AND kata = ? AND mode = 'submit' AND created_at >= ? AND created_at <= ?
+         ORDER BY verdict = 'accepted' DESC, COALESCE(passed, 0) DESC, id LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(from)
+    .bind(to)
+    .fetch_optional(db)
+    .await
+}

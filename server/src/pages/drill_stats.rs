@@ -1,0 +1,146 @@
+//! `/admin/drills`: for instructors — every drill item with its answer statistics (how many
+//! answers, share correct, median time to answer), weakest first, so items that mislead or
+//! are too hard stand out; and `POST /admin/drills/reload`, which reads the drill folder from
+//! disk, validates it as the build does and serves it without a restart.
+
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::drills::item_stats;
+use crate::db::users::{Role, User};
+use crate::error::AppError;
+use crate::routes::drills::{catalogue, kind_of, reload};
+use crate::state::AppState;
+use askama::Template;
+use axum::Form;
+use axum::extract::State;
+use axum::extract::rejection::FormRejection;
+use axum::response::Response;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+#[derive(Debug)]
+struct Row {
+    set: String,
+    item: String,
+    kind: &'static str,
+    answered: i64,
+    correct: String,
+    median: String,
+    /// Answered at least 5 times and right less than half the time.
+    weak: bool,
+}
+
+#[derive(Template)]
+#[template(path = "drill_stats.html")]
+struct StatsPage {
+    layout: Layout,
+    rows: Vec<Row>,
+    items: usize,
+    message: Option<String>,
+    problems: Vec<String>,
+}
+
+fn staff(viewer: &Viewer) -> Result<&User, AppError> {
+    let user = viewer.require()?;
+    if matches!(user.role, Role::Instructor | Role::Admin) {
+        Ok(user)
+    } else {
+        Err(AppError::Forbidden(
+            "This page is for instructors and admins.".into(),
+        ))
+    }
+}
+
+async fn page(
+    state: &AppState,
+    viewer: &Viewer,
+    message: Option<String>,
+    problems: Vec<String>,
+) -> Result<Response, AppError> {
+    let stats: HashMap<(String, String), _> = item_stats(&state.db)
+        .await?
+        .into_iter()
+        .map(|s| ((s.drill_set.clone(), s.item.clone()), s))
+        .collect();
+    let served = catalogue();
+    let mut rows: Vec<Row> = served
+        .sets()
+        .iter()
+        .flat_map(|set| set.items.iter().map(move |i| (set, i)))
+        .map(|(set, i)| {
+            let s = stats.get(&(set.slug.clone(), i.id.clone()));
+            Row {
+                set: set.slug.clone(),
+                item: i.id.clone(),
+                kind: kind_of(&i.answer),
+                answered: s.map_or(0, |s| s.answered),
+                correct: s.map_or("—".into(), |s| format!("{:.0}%", s.correct_share * 100.0)),
+                median: s
+                    .and_then(|s| s.median_ms)
+                    .map_or("—".into(), |ms| format!("{:.1} s", ms as f64 / 1000.0)),
+                weak: s.is_some_and(|s| s.answered >= 5 && s.correct_share < 0.5),
+            }
+        })
+        .collect();
+    // Weakest first: answered items by share correct, then the unanswered.
+    let share = |r: &Row| {
+        stats
+            .get(&(r.set.clone(), r.item.clone()))
+            .map_or(2.0, |s| s.correct_share)
+    };
+    rows.sort_by(|a, b| share(a).total_cmp(&share(b)));
+    render(&StatsPage {
+        layout: Layout::new(viewer, "admin"),
+        items: served.item_count(),
+        rows,
+        message,
+        problems,
+    })
+}
+
+pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+    staff(&viewer)?;
+    page(&state, &viewer, None, Vec::new()).await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ReloadForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn reload_from_disk(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    body: Result<Form<ReloadForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    staff(&viewer)?;
+    let Form(f) =
+        body.map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))?;
+    viewer.check_csrf(&f.csrf)?;
+    let dir = katas::drills::default_dir();
+    let outcome = tokio::task::spawn_blocking(move || reload(&dir))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    match outcome {
+        Ok(d) => {
+            let msg = format!(
+                "Reloaded {} sets, {} items from disk.",
+                d.sets().len(),
+                d.item_count()
+            );
+            page(&state, &viewer, Some(msg), Vec::new()).await
+        }
+        Err(katas::drills::DrillError::Invalid { path, problems }) => {
+            let msg = format!(
+                "{} is invalid; still serving the previous drills.",
+                path.display()
+            );
+            page(&state, &viewer, Some(msg), problems).await
+        }
+        Err(e) => {
+            let msg = format!("{e}; still serving the previous drills.");
+            page(&state, &viewer, Some(msg), Vec::new()).await
+        }
+    }
+}

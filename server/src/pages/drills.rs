@@ -1,0 +1,453 @@
+//! `/drills`: the drill sets; `/drills/{set}`: its items; `/drills/attempts/{id}`: one attempt
+//! (the question as a form, then the graded result with the explanation); `/review`: what is
+//! due today and the streak. `?lang=zh` shows everything in 中文.
+//!
+//! The page of an open attempt is rendered from what the learner may see (`Presented`) only; the
+//! key is read solely to grade.
+
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::drills::Attempt;
+use crate::db::{now_ms, review};
+use crate::error::AppError;
+use crate::routes::drills::{
+    answer_attempt, catalogue, kind_of, own_attempt, result_withheld, start_attempt,
+    sync_solved_katas,
+};
+use crate::state::AppState;
+use askama::Template;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use katas::drills::{Body, Graded, PartForm, Presented, Response as Answer};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, Default)]
+pub struct LangQuery {
+    lang: Option<String>,
+}
+
+impl LangQuery {
+    fn code(&self) -> &'static str {
+        if self.lang.as_deref() == Some("zh") {
+            "zh"
+        } else {
+            "en"
+        }
+    }
+}
+
+#[derive(Debug)]
+struct SetCard {
+    slug: String,
+    title: String,
+    question: String,
+    items: usize,
+}
+
+#[derive(Template)]
+#[template(path = "drills.html")]
+struct DrillsPage {
+    layout: Layout,
+    zh: bool,
+    lang: &'static str,
+    sets: Vec<SetCard>,
+}
+
+pub async fn index(viewer: Viewer, Query(q): Query<LangQuery>) -> Result<Response, AppError> {
+    let l = q.code();
+    render(&DrillsPage {
+        layout: Layout::new(&viewer, "drills"),
+        zh: l == "zh",
+        lang: l,
+        sets: catalogue()
+            .sets()
+            .iter()
+            .map(|s| SetCard {
+                slug: s.slug.clone(),
+                title: s.title.get(l).to_string(),
+                question: s.question.get(l).to_string(),
+                items: s.items.len(),
+            })
+            .collect(),
+    })
+}
+
+#[derive(Debug)]
+struct ItemRow {
+    id: String,
+    kind: &'static str,
+    tags: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "drill_set.html")]
+struct SetPage {
+    layout: Layout,
+    zh: bool,
+    lang: &'static str,
+    slug: String,
+    title: String,
+    question: String,
+    items: Vec<ItemRow>,
+}
+
+pub async fn set(
+    viewer: Viewer,
+    Path(set): Path<String>,
+    Query(q): Query<LangQuery>,
+) -> Result<Response, AppError> {
+    let l = q.code();
+    let served = catalogue();
+    let s = served
+        .set(&set)
+        .map_err(|e| AppError::NotFound(e.to_string()))?;
+    render(&SetPage {
+        layout: Layout::new(&viewer, "drills"),
+        zh: l == "zh",
+        lang: l,
+        slug: s.slug.clone(),
+        title: s.title.get(l).to_string(),
+        question: s.question.get(l).to_string(),
+        items: s
+            .items
+            .iter()
+            .map(|i| ItemRow {
+                id: i.id.clone(),
+                kind: kind_of(&i.answer),
+                tags: i.tags.iter().chain(&i.katas).cloned().collect(),
+            })
+            .collect(),
+    })
+}
+
+/// Form fields: `csrf`, `lang`, and the answer (`pick` for options, `p0`, `p1`, … otherwise).
+type Fields = Vec<(String, String)>;
+
+fn fields(body: Result<Form<Fields>, FormRejection>) -> Result<Fields, AppError> {
+    body.map(|Form(f)| f)
+        .map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))
+}
+
+fn field<'a>(f: &'a Fields, name: &str) -> &'a str {
+    f.iter()
+        .find(|(k, _)| k == name)
+        .map_or("", |(_, v)| v.as_str())
+}
+
+fn lang_of(f: &Fields) -> &'static str {
+    if field(f, "lang") == "zh" { "zh" } else { "en" }
+}
+
+/// Starts an attempt from a page and shows it.
+pub async fn start(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((set, item)): Path<(String, String)>,
+    body: Result<Form<Fields>, FormRejection>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    let f = fields(body)?;
+    viewer.check_csrf(field(&f, "csrf"))?;
+    let (id, _) = start_attempt(&state.db, user.id, &set, &item).await?;
+    Ok(Redirect::to(&format!("/drills/attempts/{id}?lang={}", lang_of(&f))).into_response())
+}
+
+#[derive(Debug)]
+struct Choice {
+    label: String,
+    text: String,
+}
+
+#[derive(Debug)]
+struct PartView {
+    index: usize,
+    label: String,
+    hint: &'static str,
+    choices: Vec<String>,
+}
+
+#[derive(Debug)]
+struct ResultPart {
+    about: String,
+    ok: bool,
+    given: String,
+    expected: String,
+    feedback: String,
+}
+
+#[derive(Template)]
+#[template(path = "drill_attempt.html")]
+struct AttemptPage {
+    layout: Layout,
+    zh: bool,
+    lang: &'static str,
+    id: i64,
+    set: String,
+    set_title: String,
+    kind: &'static str,
+    prompt: String,
+    unit: String,
+    multiple: bool,
+    options: Vec<Choice>,
+    left: Vec<Choice>,
+    right: Vec<Choice>,
+    parts: Vec<PartView>,
+    error: Option<String>,
+    answered: bool,
+    correct: bool,
+    score: String,
+    result: Vec<ResultPart>,
+    explanation: String,
+    /// During an interview: the answer is recorded, its result waits for the report.
+    interview: Option<i64>,
+}
+
+fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
+    list.iter()
+        .map(|o| Choice {
+            label: o.label.clone(),
+            text: o.text.get(l).to_string(),
+        })
+        .collect()
+}
+
+fn attempt_page(
+    viewer: &Viewer,
+    a: &Attempt,
+    l: &'static str,
+    error: Option<String>,
+    withheld: bool,
+) -> Result<AttemptPage, AppError> {
+    let shown: Presented =
+        serde_json::from_str(&a.presented).map_err(|e| AppError::Internal(e.into()))?;
+    let graded: Option<Graded> = a
+        .result
+        .as_deref()
+        .filter(|_| !withheld)
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let set_title = catalogue()
+        .set(&a.drill_set)
+        .map_or(a.drill_set.clone(), |s| s.title.get(l).to_string());
+    let mut page = AttemptPage {
+        layout: Layout::new(viewer, "drills"),
+        zh: l == "zh",
+        lang: l,
+        id: a.id,
+        set: a.drill_set.clone(),
+        set_title,
+        kind: "",
+        prompt: shown.prompt.get(l).to_string(),
+        unit: String::new(),
+        multiple: false,
+        options: Vec::new(),
+        left: Vec::new(),
+        right: Vec::new(),
+        parts: Vec::new(),
+        error,
+        answered: a.answered_at.is_some(),
+        correct: false,
+        score: String::new(),
+        result: Vec::new(),
+        explanation: String::new(),
+        interview: a.interview_id,
+    };
+    match &shown.body {
+        Body::Numeric { unit } => {
+            page.kind = "numeric";
+            page.unit = unit.clone();
+        }
+        Body::Choice { multiple, options } => {
+            page.kind = "choice";
+            page.multiple = *multiple;
+            page.options = labeled(options, l);
+        }
+        Body::Ordering { steps } => {
+            page.kind = "ordering";
+            page.options = labeled(steps, l);
+        }
+        Body::Matching { left, right } => {
+            page.kind = "matching";
+            page.left = labeled(left, l);
+            page.right = labeled(right, l);
+        }
+        Body::Predict { parts } => {
+            page.kind = "predict";
+            page.parts = parts
+                .iter()
+                .enumerate()
+                .map(|(index, p)| PartView {
+                    index,
+                    label: p.label.get(l).to_string(),
+                    hint: match p.form {
+                        PartForm::Tuple => "(a, b, …)",
+                        PartForm::Number => "n",
+                        PartForm::Word => "",
+                    },
+                    choices: p.choices.clone(),
+                })
+                .collect();
+        }
+    }
+    if let Some(g) = graded {
+        page.correct = g.correct;
+        page.score = format!("{:.0}%", g.score * 100.0);
+        page.explanation = g.explanation.get(l).to_string();
+        page.result = g
+            .parts
+            .iter()
+            .map(|p| ResultPart {
+                about: p.about.clone(),
+                ok: p.ok,
+                given: p.given.clone(),
+                expected: p.expected.clone(),
+                feedback: p
+                    .feedback
+                    .as_ref()
+                    .map_or(String::new(), |f| f.get(l).to_string()),
+            })
+            .collect();
+    }
+    Ok(page)
+}
+
+pub async fn attempt(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Query(q): Query<LangQuery>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?;
+    let a = own_attempt(&state.db, id, user.id).await?;
+    let withheld = result_withheld(&state.db, &a).await?;
+    render(&attempt_page(&viewer, &a, q.code(), None, withheld)?)
+}
+
+/// The answer from the form: every `pick` for options, else `p0`, `p1`, … in order.
+fn answer_of(f: &Fields) -> Answer {
+    let picks: Vec<String> = f
+        .iter()
+        .filter(|(k, _)| k == "pick")
+        .map(|(_, v)| v.clone())
+        .collect();
+    if !picks.is_empty() {
+        return Answer { parts: picks };
+    }
+    let mut numbered: Vec<(usize, String)> = f
+        .iter()
+        .filter_map(|(k, v)| {
+            k.strip_prefix('p')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| *n < katas::drills::grade::MAX_PARTS)
+                .map(|n| (n, v.clone()))
+        })
+        .collect();
+    numbered.sort_by_key(|(n, _)| *n);
+    Answer {
+        parts: numbered.into_iter().map(|(_, v)| v).collect(),
+    }
+}
+
+/// Commits the form's answer; an answer that cannot be graded shows the question again with
+/// the reason (the attempt stays open).
+pub async fn answer(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    body: Result<Form<Fields>, FormRejection>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    let f = fields(body)?;
+    viewer.check_csrf(field(&f, "csrf"))?;
+    let l = lang_of(&f);
+    match answer_attempt(&state.db, user.id, id, &answer_of(&f)).await {
+        Ok(_) => {
+            let a = own_attempt(&state.db, id, user.id).await?;
+            let to = match a.interview_id {
+                Some(i) if result_withheld(&state.db, &a).await? => {
+                    format!("/interviews/{i}?lang={l}")
+                }
+                _ => format!("/drills/attempts/{id}?lang={l}"),
+            };
+            Ok(Redirect::to(&to).into_response())
+        }
+        Err(AppError::BadRequest(why)) => {
+            let a = own_attempt(&state.db, id, user.id).await?;
+            let withheld = result_withheld(&state.db, &a).await?;
+            let page = attempt_page(&viewer, &a, l, Some(why), withheld)?;
+            Ok((StatusCode::BAD_REQUEST, render(&page)?).into_response())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Debug)]
+struct DueRow {
+    kind: String,
+    set: String,
+    item: String,
+    title: String,
+    overdue: bool,
+}
+
+#[derive(Template)]
+#[template(path = "review.html")]
+struct ReviewPage {
+    layout: Layout,
+    zh: bool,
+    lang: &'static str,
+    due: Vec<DueRow>,
+    streak: i64,
+    best: i64,
+}
+
+pub async fn review_page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(q): Query<LangQuery>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?;
+    let l = q.code();
+    sync_solved_katas(&state.db, user.id).await?;
+    let now = now_ms();
+    let cards = review::due(&state.db, user.id, review::end_of_day(now)).await?;
+    let streak = review::streak(&state.db, user.id, now).await?;
+    let due = cards
+        .into_iter()
+        .map(|c| {
+            let (set, item) = c
+                .subject
+                .split_once('/')
+                .map_or((String::new(), c.subject.clone()), |(s, i)| {
+                    (s.to_string(), i.to_string())
+                });
+            let title = if c.kind == "kata" {
+                katas::catalogue::find(&c.subject)
+                    .map_or(c.subject.clone(), |k| k.meta().title.clone())
+            } else {
+                catalogue()
+                    .set(&set)
+                    .map_or(set.clone(), |s| s.title.get(l).to_string())
+            };
+            DueRow {
+                kind: c.kind,
+                set,
+                item,
+                title,
+                overdue: c.due < now,
+            }
+        })
+        .collect();
+    render(&ReviewPage {
+        layout: Layout::new(&viewer, "review"),
+        zh: l == "zh",
+        lang: l,
+        due,
+        streak: streak.current,
+        best: streak.best,
+    })
+}

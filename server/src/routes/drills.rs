@@ -1,0 +1,311 @@
+//! The drills API: `GET /api/drills`, `GET /api/drills/{set}`,
+//! `POST /api/drills/{set}/{item}/attempts`, `GET /api/drill-attempts/{id}`,
+//! `POST /api/drill-attempts/{id}/answer`, `GET /api/review`.
+//!
+//! An attempt's key is stored when it starts and appears in no response until the learner's
+//! answer is stored; the first answer stands.
+
+use crate::auth::CurrentUser;
+use crate::db::drills::{self, Attempt};
+use crate::db::review::{self, Kind};
+use crate::db::{Db, now_ms};
+use crate::error::AppError;
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use katas::drills::{AnswerSpec, DrillError, DrillSet, Drills, Graded, Key, Presented, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::{Arc, LazyLock, PoisonError, RwLock};
+
+/// The drill sets being served: the ones built in until an instructor reloads them from disk.
+/// Process-wide, like the kata catalogue; an attempt keeps its own key, so a reload never
+/// changes an attempt in progress.
+static SERVED: LazyLock<RwLock<Arc<Drills>>> =
+    LazyLock::new(|| RwLock::new(Arc::new(Drills::builtin().clone())));
+
+pub fn catalogue() -> Arc<Drills> {
+    SERVED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// Reads and validates `dir` the way the build does; serves it only when every set is valid.
+pub fn reload(dir: &std::path::Path) -> Result<Arc<Drills>, DrillError> {
+    let known: Vec<String> = katas::catalogue::all()
+        .iter()
+        .map(|k| k.meta().slug.clone())
+        .collect();
+    let drills = Arc::new(Drills::load_dir(dir, &known)?);
+    *SERVED.write().unwrap_or_else(PoisonError::into_inner) = drills.clone();
+    Ok(drills)
+}
+
+pub fn kind_of(spec: &AnswerSpec) -> &'static str {
+    match spec {
+        AnswerSpec::Numeric { .. } => "numeric",
+        AnswerSpec::Choice {
+            multiple: false, ..
+        } => "single_choice",
+        AnswerSpec::Choice { multiple: true, .. } => "multiple_choice",
+        AnswerSpec::Ordering { .. } => "ordering",
+        AnswerSpec::Matching { .. } => "matching",
+        AnswerSpec::Predict { .. } => "predict",
+    }
+}
+
+fn set_summary(s: &DrillSet) -> Value {
+    json!({
+        "slug": s.slug,
+        "title": s.title,
+        "question": s.question,
+        "items": s.items.len(),
+    })
+}
+
+fn not_found(e: DrillError) -> AppError {
+    match e {
+        DrillError::NoSuchSet(_) | DrillError::NoSuchItem { .. } => {
+            AppError::NotFound(e.to_string())
+        }
+        other => AppError::Internal(other.into()),
+    }
+}
+
+pub async fn list() -> Json<Value> {
+    Json(Value::Array(
+        catalogue().sets().iter().map(set_summary).collect(),
+    ))
+}
+
+/// A set and its items, without anything that answers them.
+pub async fn show(Path(set): Path<String>) -> Result<Json<Value>, AppError> {
+    let served = catalogue();
+    let s = served.set(&set).map_err(not_found)?;
+    let mut body = set_summary(s);
+    body["items"] = Value::Array(
+        s.items
+            .iter()
+            .map(|i| json!({ "id": i.id, "kind": kind_of(&i.answer), "tags": i.tags, "katas": i.katas }))
+            .collect(),
+    );
+    Ok(Json(body))
+}
+
+fn secret_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    u64::from_le_bytes(bytes)
+}
+
+/// Unanswered attempts one learner may hold: every started attempt is a stored row, so a
+/// script cannot grow the database without bound.
+pub const MAX_OPEN_ATTEMPTS: i64 = 100;
+
+/// Starts an attempt: draws parameters and shuffles with a secret seed, stores the key.
+pub async fn start_attempt(
+    db: &Db,
+    user_id: i64,
+    set: &str,
+    item: &str,
+) -> Result<(i64, Presented), AppError> {
+    if drills::open_count(db, user_id).await? >= MAX_OPEN_ATTEMPTS {
+        return Err(AppError::TooManyRequests(format!(
+            "you have {MAX_OPEN_ATTEMPTS} unanswered drill attempts; answer some first"
+        )));
+    }
+    let (shown, key) = catalogue()
+        .start(set, item, secret_seed())
+        .map_err(not_found)?;
+    let presented = serde_json::to_string(&shown).map_err(|e| AppError::Internal(e.into()))?;
+    let key = serde_json::to_string(&key).map_err(|e| AppError::Internal(e.into()))?;
+    let id = drills::create(db, user_id, set, item, &presented, &key).await?;
+    Ok((id, shown))
+}
+
+pub async fn start(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path((set, item)): Path<(String, String)>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let (id, shown) = start_attempt(&state.db, user.id, &set, &item).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "id": id, "presented": shown })),
+    ))
+}
+
+/// The learner's own attempt.
+pub async fn own_attempt(db: &Db, id: i64, user_id: i64) -> Result<Attempt, AppError> {
+    drills::get(db, id, user_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no drill attempt {id} of yours")))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, AppError> {
+    serde_json::from_str(text).map_err(|e| AppError::Internal(e.into()))
+}
+
+/// Whether the attempt belongs to an interview whose clock has run out (or that was finished).
+pub async fn interview_closed(db: &Db, a: &Attempt) -> Result<bool, AppError> {
+    let Some(iid) = a.interview_id else {
+        return Ok(false);
+    };
+    let i = crate::db::interviews::by_id(db, iid).await?;
+    Ok(i.is_none_or(|i| !i.open(now_ms())))
+}
+
+/// Whether the attempt's result is withheld: during an interview, results wait for the report.
+pub async fn result_withheld(db: &Db, a: &Attempt) -> Result<bool, AppError> {
+    Ok(a.interview_id.is_some() && !interview_closed(db, a).await?)
+}
+
+/// An attempt as the API shows it: the result (with the explanation) only once answered, and
+/// for an interview's attempt only once the interview is over.
+pub fn attempt_json(a: &Attempt, withheld: bool) -> Result<Value, AppError> {
+    let presented: Value = parse(&a.presented)?;
+    let result: Option<Value> = if withheld {
+        None
+    } else {
+        a.result.as_deref().map(parse).transpose()?
+    };
+    Ok(json!({
+        "id": a.id,
+        "set": a.drill_set,
+        "item": a.item,
+        "presented": presented,
+        "answered": a.answered_at.is_some(),
+        "result": result,
+    }))
+}
+
+pub async fn show_attempt(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    let a = own_attempt(&state.db, id, user.id).await?;
+    let withheld = result_withheld(&state.db, &a).await?;
+    Ok(Json(attempt_json(&a, withheld)?))
+}
+
+/// Grades and stores an answer, updates the review card and the streak. A response that cannot
+/// be graded is a 400 and leaves the attempt open; a second answer is a 409.
+pub async fn answer_attempt(
+    db: &Db,
+    user_id: i64,
+    id: i64,
+    response: &Response,
+) -> Result<(Graded, i64), AppError> {
+    let a = own_attempt(db, id, user_id).await?;
+    if interview_closed(db, &a).await? {
+        return Err(AppError::Conflict(
+            "the interview is over: its answers are locked".into(),
+        ));
+    }
+    if a.answered_at.is_some() {
+        return Err(AppError::Conflict(format!(
+            "drill attempt {id} is already answered; start a new one"
+        )));
+    }
+    let key: Key = parse(&a.answer_key)?;
+    let graded = katas::drills::grade(&key, response).map_err(|e| AppError::BadRequest(e.0))?;
+    let response_json =
+        serde_json::to_string(response).map_err(|e| AppError::Internal(e.into()))?;
+    let result = serde_json::to_string(&graded).map_err(|e| AppError::Internal(e.into()))?;
+    if !drills::record(
+        db,
+        id,
+        user_id,
+        &response_json,
+        &result,
+        graded.score,
+        graded.correct,
+    )
+    .await?
+    {
+        return Err(AppError::Conflict(format!(
+            "drill attempt {id} is already answered; start a new one"
+        )));
+    }
+    let now = now_ms();
+    let subject = format!("{}/{}", a.drill_set, a.item);
+    let due = review::review(
+        db,
+        user_id,
+        Kind::Drill,
+        &subject,
+        review::rating(graded.score),
+        now,
+    )
+    .await?;
+    review::practised(db, user_id, now).await?;
+    Ok((graded, due))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerBody {
+    parts: Vec<String>,
+}
+
+pub async fn answer(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<AnswerBody>, JsonRejection>,
+) -> Result<Json<Value>, AppError> {
+    let Json(body) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
+    })?;
+    let (graded, due) =
+        answer_attempt(&state.db, user.id, id, &Response { parts: body.parts }).await?;
+    let a = own_attempt(&state.db, id, user.id).await?;
+    if result_withheld(&state.db, &a).await? {
+        return Ok(Json(
+            json!({ "id": id, "recorded": true, "interview": a.interview_id }),
+        ));
+    }
+    Ok(Json(
+        json!({ "id": id, "result": graded, "next_review_ms": due }),
+    ))
+}
+
+/// Puts every solved kata without a card into the review queue, dated by its first accepted
+/// submit (solved katas enter the queue without touching the grading path).
+pub async fn sync_solved_katas(db: &Db, user_id: i64) -> Result<(), sqlx::Error> {
+    let solved: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT kata, MIN(created_at) FROM submissions
+         WHERE user_id = ? AND mode = 'submit' AND verdict = 'accepted'
+           AND kata NOT IN (SELECT subject FROM review_cards WHERE user_id = ? AND kind = 'kata')
+         GROUP BY kata",
+    )
+    .bind(user_id)
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    for (kata, at) in solved {
+        review::review(db, user_id, Kind::Kata, &kata, rs_fsrs::Rating::Good, at).await?;
+    }
+    Ok(())
+}
+
+pub async fn review_queue(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+) -> Result<Json<Value>, AppError> {
+    sync_solved_katas(&state.db, user.id).await?;
+    let now = now_ms();
+    let due = review::due(&state.db, user.id, review::end_of_day(now)).await?;
+    let streak = review::streak(&state.db, user.id, now).await?;
+    Ok(Json(json!({
+        "due": due.iter().map(|d| json!({ "kind": d.kind, "subject": d.subject, "due_ms": d.due, "reps": d.reps, "lapses": d.lapses })).collect::<Vec<_>>(),
+        "streak": { "current": streak.current, "best": streak.best },
+    })))
+}

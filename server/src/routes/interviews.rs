@@ -1,0 +1,312 @@
+//! Interview mode: a timed mock interview — one kata picked to suit the learner's history and
+//! drill items on the same topics, difficulty hidden, hints at a cost, answers locked when the
+//! clock runs out, and a report kept in the learner's history.
+//! API: `POST /api/interviews`, `GET /api/interviews/{id}`, `POST /api/interviews/{id}/finish`.
+
+use crate::auth::CurrentUser;
+use crate::db::drills as attempts;
+use crate::db::interviews::{self, Interview};
+use crate::db::{Db, now_ms, progress};
+use crate::error::AppError;
+use crate::routes::drills::{catalogue, start_attempt};
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use katas::drills::{Graded, Text};
+use katas::{Kata, KataKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// Length of an interview unless the learner picks another (minutes).
+pub const DEFAULT_MINUTES: u32 = 45;
+/// Drill items asked beside the kata.
+pub const ITEMS: usize = 5;
+/// Share of the kata's credit each hint costs.
+pub const HINT_COST: f64 = 0.1;
+
+/// The kata that suits the learner: the first CPU kata (catalogue order, easiest first) they
+/// have not solved; when all are solved, a random solved one.
+async fn pick_kata(db: &Db, user_id: i64) -> Result<&'static dyn Kata, AppError> {
+    let solved = progress::solved(db, user_id).await?;
+    let cpu: Vec<&'static dyn Kata> = katas::catalogue::all()
+        .iter()
+        .copied()
+        .filter(|k| k.meta().kind == KataKind::Cpu)
+        .collect();
+    cpu.iter()
+        .find(|k| !solved.contains(&k.meta().slug))
+        .copied()
+        .or_else(|| (!cpu.is_empty()).then(|| cpu[fastrand::usize(..cpu.len())]))
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("the catalogue has no CPU kata")))
+}
+
+/// Drill items on the kata's topics: linked to the kata first, then sharing a topic, then any.
+fn pick_items(kata: &dyn Kata) -> Vec<(String, String)> {
+    let served = catalogue();
+    let meta = kata.meta();
+    let mut tiers: [Vec<(String, String)>; 3] = Default::default();
+    for set in served.sets() {
+        for item in &set.items {
+            let tier = if item.katas.contains(&meta.slug) {
+                0
+            } else if item.tags.iter().any(|t| meta.topics.contains(t)) {
+                1
+            } else {
+                2
+            };
+            tiers[tier].push((set.slug.clone(), item.id.clone()));
+        }
+    }
+    let mut out = Vec::new();
+    for mut tier in tiers {
+        fastrand::shuffle(&mut tier);
+        out.extend(tier);
+    }
+    out.truncate(ITEMS);
+    out
+}
+
+/// Starts an interview of `minutes` for the user: the kata and its drill attempts.
+pub async fn start_interview(db: &Db, user_id: i64, minutes: u32) -> Result<i64, AppError> {
+    if !(1..=180).contains(&minutes) {
+        return Err(AppError::BadRequest(
+            "an interview lasts 1 to 180 minutes".into(),
+        ));
+    }
+    let kata = pick_kata(db, user_id).await?;
+    let now = now_ms();
+    let id = interviews::create(
+        db,
+        user_id,
+        &kata.meta().slug,
+        now,
+        now + i64::from(minutes) * 60_000,
+    )
+    .await?;
+    for (set, item) in pick_items(kata) {
+        let (attempt, _) = start_attempt(db, user_id, &set, &item).await?;
+        attempts::join_interview(db, attempt, id).await?;
+    }
+    Ok(id)
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReportItem {
+    pub set: String,
+    pub item: String,
+    pub prompt: Text,
+    /// `right`, `partly`, `wrong` or `unanswered`.
+    pub outcome: String,
+    pub score: f64,
+    /// From the previous answer (or the start) to this one.
+    pub time_ms: Option<i64>,
+    pub explanation: Option<Text>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    pub kata: String,
+    pub kata_title: String,
+    /// The kata's best submit in the window: verdict (or `none`), cases passed of total.
+    pub kata_verdict: String,
+    pub kata_passed: i64,
+    pub kata_total: i64,
+    pub kata_time_ms: Option<i64>,
+    pub hints_used: i64,
+    pub kata_score: f64,
+    pub items: Vec<ReportItem>,
+    /// 0–100: the kata and each item weigh the same.
+    pub score: f64,
+    /// What to review next: the kata if not accepted, the sets of items not fully right.
+    pub review_next: Vec<String>,
+}
+
+pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
+    let end = i.finished_at.unwrap_or(i.ends_at).min(i.ends_at);
+    let best = interviews::best_submit(db, i.user_id, &i.kata, i.started_at, end).await?;
+    let (verdict, passed, total, at) = best.map_or(("none".to_string(), 0, 0, None), |b| {
+        (
+            b.0.unwrap_or_else(|| "pending".into()),
+            b.1.unwrap_or(0),
+            b.2.unwrap_or(0),
+            Some(b.3),
+        )
+    });
+    let base = if verdict == "accepted" {
+        1.0
+    } else if total > 0 {
+        passed as f64 / total as f64
+    } else {
+        0.0
+    };
+    let kata_score = (base - HINT_COST * i.hints_used as f64).max(0.0);
+    let mut items = Vec::new();
+    let mut previous = i.started_at;
+    let mut list = attempts::of_interview(db, i.id).await?;
+    list.sort_by_key(|a| a.answered_at.unwrap_or(i64::MAX));
+    for a in list {
+        let shown: katas::drills::Presented =
+            serde_json::from_str(&a.presented).map_err(|e| AppError::Internal(e.into()))?;
+        let graded: Option<Graded> = a
+            .result
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| AppError::Internal(e.into()))?;
+        let key: katas::drills::Key =
+            serde_json::from_str(&a.answer_key).map_err(|e| AppError::Internal(e.into()))?;
+        let time_ms = a.answered_at.map(|t| {
+            let spent = t - previous;
+            previous = t;
+            spent
+        });
+        let (outcome, score) = match &graded {
+            None => ("unanswered", 0.0),
+            Some(g) if g.correct => ("right", 1.0),
+            Some(g) if g.score > 0.0 => ("partly", g.score),
+            Some(_) => ("wrong", 0.0),
+        };
+        items.push(ReportItem {
+            set: a.drill_set.clone(),
+            item: a.item.clone(),
+            prompt: shown.prompt,
+            outcome: outcome.into(),
+            score,
+            time_ms,
+            explanation: Some(key.explanation),
+        });
+    }
+    let total_score = (kata_score + items.iter().map(|r| r.score).sum::<f64>())
+        / (items.len() + 1) as f64
+        * 100.0;
+    let mut review_next = Vec::new();
+    if verdict != "accepted" {
+        review_next.push(format!("kata {}", i.kata));
+    }
+    for r in items.iter().filter(|r| r.score < 1.0) {
+        let line = format!("drill set {}", r.set);
+        if !review_next.contains(&line) {
+            review_next.push(line);
+        }
+    }
+    Ok(Report {
+        kata_title: katas::catalogue::find(&i.kata)
+            .map_or(i.kata.clone(), |k| k.meta().title.clone()),
+        kata: i.kata.clone(),
+        kata_verdict: verdict,
+        kata_passed: passed,
+        kata_total: total,
+        kata_time_ms: at.map(|t| t - i.started_at),
+        hints_used: i.hints_used,
+        kata_score,
+        items,
+        score: total_score,
+        review_next,
+    })
+}
+
+/// Finishes the interview (now, or because its clock ran out) and keeps its report; returns
+/// the stored report either way.
+pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError> {
+    if let Some(r) = &i.report {
+        return serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()));
+    }
+    let now = now_ms();
+    let closing = Interview {
+        finished_at: Some(now.min(i.ends_at)),
+        ..i.clone()
+    };
+    let report = build_report(db, &closing).await?;
+    let text = serde_json::to_string(&report).map_err(|e| AppError::Internal(e.into()))?;
+    if !interviews::finish(db, i.id, i.user_id, &text, now.min(i.ends_at)).await? {
+        // Finished concurrently: the first report stands.
+        let stored = interviews::get(db, i.id, i.user_id)
+            .await?
+            .and_then(|i| i.report)
+            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("interview {} lost", i.id)))?;
+        return serde_json::from_str(&stored).map_err(|e| AppError::Internal(e.into()));
+    }
+    Ok(report)
+}
+
+/// The user's own interview, finished first if its clock has run out.
+pub async fn own_interview(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+) -> Result<(Interview, Option<Report>), AppError> {
+    let i = interviews::get(db, id, user_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("no interview {id} of yours")))?;
+    if i.report.is_some() || !i.open(now_ms()) {
+        let r = finish_interview(db, &i).await?;
+        let i = interviews::get(db, id, user_id).await?.unwrap_or(i);
+        return Ok((i, Some(r)));
+    }
+    Ok((i, None))
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct NewInterview {
+    #[serde(default)]
+    minutes: Option<u32>,
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    body: Result<Json<NewInterview>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let Json(new) =
+        body.map_err(|e| AppError::BadRequest(format!("malformed request: {}", e.body_text())))?;
+    let id = start_interview(&state.db, user.id, new.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
+    let (i, _) = own_interview(&state.db, id, user.id).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(session_json(&state.db, &i, None).await?),
+    ))
+}
+
+async fn session_json(db: &Db, i: &Interview, report: Option<&Report>) -> Result<Value, AppError> {
+    let items: Vec<Value> = attempts::of_interview(db, i.id)
+        .await?
+        .iter()
+        .map(
+            |a| json!({ "attempt": a.id, "set": a.drill_set, "answered": a.answered_at.is_some() }),
+        )
+        .collect();
+    Ok(json!({
+        "id": i.id,
+        "kata": i.kata,
+        "started_ms": i.started_at,
+        "ends_ms": i.ends_at,
+        "finished": i.report.is_some(),
+        "hints_used": i.hints_used,
+        "items": items,
+        "report": report,
+    }))
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    let (i, report) = own_interview(&state.db, id, user.id).await?;
+    Ok(Json(session_json(&state.db, &i, report.as_ref()).await?))
+}
+
+pub async fn finish(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    let (i, _) = own_interview(&state.db, id, user.id).await?;
+    let report = finish_interview(&state.db, &i).await?;
+    let (i, _) = own_interview(&state.db, id, user.id).await?;
+    Ok(Json(session_json(&state.db, &i, Some(&report)).await?))
+}

@@ -1,0 +1,235 @@
+//! Interview mode over HTTP: a timed session (the clock shortened by moving its end into the
+//! past), results withheld until the end, answers locked after it, a report kept in history,
+//! in English and 中文.
+
+use crate::browser::{Browser, csrf_of};
+use crate::helpers::{TestApp, spawn_idle};
+use katas::drills::Key;
+use serde_json::{Value, json};
+
+async fn key_of(app: &TestApp, id: i64) -> Key {
+    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = ?")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Runs the clock out now.
+async fn time_up(app: &TestApp, id: i64) {
+    sqlx::query("UPDATE interviews SET ends_at = ? WHERE id = ?")
+        .bind(server::db::now_ms() - 1)
+        .bind(id)
+        .execute(&app.app.state.db)
+        .await
+        .unwrap();
+}
+
+fn location(resp: &reqwest::Response) -> String {
+    resp.headers()["location"].to_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn the_api_withholds_results_until_the_end_then_locks_and_reports() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let post = |path: &str, body: Value| {
+        app.client
+            .post(app.url(path))
+            .bearer_auth(&token)
+            .json(&body)
+            .send()
+    };
+    assert_eq!(
+        post("/api/interviews", json!({ "minutes": 0 }))
+            .await
+            .unwrap()
+            .status(),
+        400
+    );
+    let resp = post("/api/interviews", json!({})).await.unwrap();
+    assert_eq!(resp.status(), 201);
+    let session: Value = resp.json().await.unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let span = session["ends_ms"].as_i64().unwrap() - session["started_ms"].as_i64().unwrap();
+    assert_eq!(span, 45 * 60_000, "45 minutes by default");
+    assert!(session.get("difficulty").is_none());
+    let items = session["items"].as_array().unwrap();
+    assert_eq!(items.len(), 5);
+    let first = items[0]["attempt"].as_i64().unwrap();
+
+    let right = key_of(&app, first).await.model_response();
+    let answered: Value = post(
+        &format!("/api/drill-attempts/{first}/answer"),
+        json!({ "parts": right.parts }),
+    )
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(answered["recorded"], true);
+    assert!(answered.get("result").is_none(), "{answered}");
+    let shown: Value = app
+        .get(&token, &format!("/api/drill-attempts/{first}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        shown["result"].is_null(),
+        "withheld while the clock runs: {shown}"
+    );
+
+    let done: Value = post(&format!("/api/interviews/{id}/finish"), json!({}))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let report = &done["report"];
+    assert_eq!(report["items"].as_array().unwrap().len(), 5);
+    assert_eq!(report["items"][0]["outcome"], "right");
+    assert_eq!(report["items"][1]["outcome"], "unanswered");
+    assert_eq!(report["kata_verdict"], "none");
+    // One of six parts right, nothing else: 100/6.
+    assert!(
+        (report["score"].as_f64().unwrap() - 100.0 / 6.0).abs() < 1e-6,
+        "{report}"
+    );
+    let second = items[1]["attempt"].as_i64().unwrap();
+    let resp = post(
+        &format!("/api/drill-attempts/{second}/answer"),
+        json!({ "parts": ["A"] }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(resp.status(), 409, "locked after the end");
+    let shown: Value = app
+        .get(&token, &format!("/api/drill-attempts/{first}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown["result"]["correct"], true);
+    let again: Value = app
+        .get(&token, &format!("/api/interviews/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["report"], *report, "the report is kept as it was");
+    let other = app.user("eve").await;
+    assert_eq!(
+        app.get(&other, &format!("/api/interviews/{id}"))
+            .await
+            .status(),
+        404
+    );
+}
+
+#[tokio::test]
+async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("grace", "long enough pw").await;
+    let page = b.page("/interviews?lang=zh").await;
+    assert!(page.contains("模拟面试"));
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form(
+            "/interviews",
+            &[("csrf", &csrf), ("minutes", "45"), ("lang", "en")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let at = location(&resp);
+    let id: i64 = at
+        .trim_start_matches("/interviews/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let session = b.page(&at).await;
+    assert!(session.contains("data-ends-at=") && session.contains("/static/interview.js"));
+    assert!(!session.contains("diff-"), "difficulty stays hidden");
+    assert!(!session.contains("class=\"hint\""));
+
+    // A hint, at a cost.
+    let resp = b
+        .post_form(&format!("/interviews/{id}/hint"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(resp.status(), 303);
+    assert!(b.page(&at).await.contains("class=\"hint\""));
+
+    // Answer two of the five items right; the pages say the answer is recorded, nothing more.
+    let attempts: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM drill_attempts WHERE interview_id = ? ORDER BY id")
+            .bind(id)
+            .fetch_all(&app.app.state.db)
+            .await
+            .unwrap();
+    assert_eq!(attempts.len(), 5);
+    for &attempt in &attempts[..2] {
+        let key = key_of(&app, attempt).await;
+        let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
+        let mut form = vec![("csrf".to_string(), csrf.clone())];
+        for (i, p) in key.model_response().parts.into_iter().enumerate() {
+            form.push((
+                if is_choice {
+                    "pick".into()
+                } else {
+                    format!("p{i}")
+                },
+                p,
+            ));
+        }
+        let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let resp = b
+            .post_form(&format!("/drills/attempts/{attempt}"), &pairs)
+            .await;
+        assert_eq!(resp.status(), 303);
+        assert!(location(&resp).starts_with(&format!("/interviews/{id}")));
+        let page = b.page(&format!("/drills/attempts/{attempt}")).await;
+        assert!(page.contains("Answer recorded"), "{page}");
+        assert!(!page.contains("Explanation"));
+    }
+
+    // The kata's submit form stores a submission for the interview's kata.
+    let resp = b
+        .post_form(
+            &format!("/interviews/{id}/submit"),
+            &[("csrf", &csrf), ("source", "fn main() {}")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    assert_eq!(app.count("submissions").await, 1);
+
+    // The clock runs out: answers lock, the session page turns into the report.
+    time_up(&app, id).await;
+    let locked = b
+        .post_form(
+            &format!("/drills/attempts/{}", attempts[2]),
+            &[("csrf", &csrf), ("pick", "A")],
+        )
+        .await;
+    assert_eq!(locked.status(), 409);
+    let resp = b.get(&at).await;
+    assert_eq!(resp.status(), 303);
+    assert!(location(&resp).contains("/report"));
+    let report = b.page(&format!("/interviews/{id}/report")).await;
+    assert_eq!(
+        report.matches("data-outcome=\"right\"").count(),
+        2,
+        "{report}"
+    );
+    assert_eq!(report.matches("data-outcome=\"unanswered\"").count(), 3);
+    assert!(report.contains("Review next") && report.contains("drill set "));
+    assert!(report.contains("<td class=\"num\">1</td>"), "one hint used");
+    let zh = b.page(&format!("/interviews/{id}/report?lang=zh")).await;
+    assert!(zh.contains("面试报告") && zh.contains("接下来复习"));
+    let history = b.page("/interviews").await;
+    assert!(history.contains(&format!("/interviews/{id}/report")));
+}
