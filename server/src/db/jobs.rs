@@ -7,6 +7,7 @@
 use super::submissions;
 use super::users::random_secret;
 use super::{Db, now_ms};
+use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
 
@@ -18,7 +19,7 @@ pub struct Claimed {
     pub job_id: i64,
     pub submission_id: i64,
     pub lease_token: String,
-    pub kata: String,
+    pub kata: Slug,
     pub mode: Mode,
     pub source: String,
     pub attempt: i64,
@@ -29,7 +30,8 @@ pub struct Claimed {
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
 async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     let now = now_ms();
-    let rows: Vec<(i64, i64, String, String, Option<String>)> = sqlx::query_as(
+    type Exhausted = (i64, i64, Slug, Stored<Mode>, Option<String>);
+    let rows: Vec<Exhausted> = sqlx::query_as(
         "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
          JOIN submissions s ON s.id = j.submission_id
          WHERE j.state = 'leased' AND j.lease_expires_at < ? AND j.attempts >= ?",
@@ -46,7 +48,7 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
             db,
             job_id,
             None,
-            &GradeReport::internal_error(&kata, parse_mode(&mode), message),
+            &GradeReport::internal_error(&kata, mode.0, message),
         )
         .await?
         {
@@ -56,16 +58,12 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     Ok(failed)
 }
 
-pub fn parse_mode(s: &str) -> Mode {
-    if s == "run" { Mode::Run } else { Mode::Submit }
-}
-
 /// Leases the oldest waiting job of one of `kinds` to `worker_id`. Also returns the
 /// submissions that were just failed for running out of attempts.
 pub async fn claim(
     db: &Db,
     worker_id: &str,
-    kinds: &[&str],
+    kinds: &[JobKind],
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
@@ -81,7 +79,7 @@ pub async fn claim(
         let now = now_ms();
         let mut q = sqlx::query_scalar::<_, i64>(&pick);
         for k in kinds {
-            q = q.bind(*k);
+            q = q.bind(Stored(*k));
         }
         let Some(job_id) = q.bind(now).fetch_optional(db).await? else {
             return Ok((None, exhausted));
@@ -101,21 +99,26 @@ pub async fn claim(
         .await?
         .rows_affected();
         if taken == 1 {
-            let (submission_id, kata, mode, source, attempt): (i64, String, String, String, i64) =
-                sqlx::query_as(
-                    "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
+            let (submission_id, kata, mode, source, attempt): (
+                i64,
+                Slug,
+                Stored<Mode>,
+                String,
+                i64,
+            ) = sqlx::query_as(
+                "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
                  JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
-                )
-                .bind(job_id)
-                .fetch_one(db)
-                .await?;
+            )
+            .bind(job_id)
+            .fetch_one(db)
+            .await?;
             return Ok((
                 Some(Claimed {
                     job_id,
                     submission_id,
                     lease_token: token,
                     kata,
-                    mode: parse_mode(&mode),
+                    mode: mode.0,
                     source,
                     attempt,
                     lease_ms,
@@ -234,7 +237,7 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
 pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(i64, String, String)> =
+    let row: Option<(i64, Stored<JobKind>, String)> =
         sqlx::query_as("SELECT id, kind, state FROM jobs WHERE submission_id = ?")
             .bind(submission_id)
             .fetch_optional(db)
@@ -258,7 +261,7 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
 /// While this submission's job is queued and no worker advertising its kind has been seen
 /// recently: what it waits for (`"gpu worker"`); `None` otherwise.
 pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, sqlx::Error> {
-    let kind: Option<String> =
+    let kind: Option<Stored<JobKind>> =
         sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = ? AND state = 'queued'")
             .bind(submission_id)
             .fetch_optional(db)
@@ -266,7 +269,8 @@ pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, 
     let Some(kind) = kind else {
         return Ok(None);
     };
-    Ok((!super::workers::kind_connected(db, &kind).await?).then(|| format!("{kind} worker")))
+    Ok((!super::workers::kind_connected(db, kind.0).await?)
+        .then(|| format!("{} worker", kind.0.as_str())))
 }
 
 /// `"gpu worker"` → `"GPU worker"`, as the pages say it.
@@ -278,9 +282,9 @@ pub fn waiting_for_display(waiting_for: &str) -> String {
 }
 
 /// Jobs of `kind` waiting for a worker.
-pub async fn queued_of_kind(db: &Db, kind: &str) -> Result<i64, sqlx::Error> {
+pub async fn queued_of_kind(db: &Db, kind: JobKind) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ?")
-        .bind(kind)
+        .bind(Stored(kind))
         .fetch_one(db)
         .await
 }

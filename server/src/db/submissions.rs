@@ -1,62 +1,21 @@
 //! Submissions: stored before they are acknowledged, with their job, in one transaction.
 
 use super::{Db, now_ms};
+pub use crate::domain::State;
+use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
-use katas::Mode;
-use serde::{Deserialize, Serialize};
+use katas::{Mode, Verdict};
 use sqlx::{Sqlite, Transaction};
-
-/// Where a submission is in its life; the names are part of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum State {
-    Queued,
-    Compiling,
-    Running,
-    Measuring,
-    Done,
-}
-
-impl State {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Compiling => "compiling",
-            Self::Running => "running",
-            Self::Measuring => "measuring",
-            Self::Done => "done",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            Self::Queued,
-            Self::Compiling,
-            Self::Running,
-            Self::Measuring,
-            Self::Done,
-        ]
-        .into_iter()
-        .find(|x| x.as_str() == s)
-    }
-}
-
-pub fn mode_str(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Run => "run",
-        Mode::Submit => "submit",
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Submission {
     pub id: i64,
     pub user_id: i64,
-    pub kata: String,
-    pub mode: String,
+    pub kata: Slug,
+    pub mode: Mode,
     pub source: String,
     pub state: State,
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
     pub report: Option<serde_json::Value>,
     pub created_at: i64,
 }
@@ -64,37 +23,42 @@ pub struct Submission {
 type Row = (
     i64,
     i64,
+    Slug,
+    Stored<Mode>,
     String,
-    String,
-    String,
-    String,
-    Option<String>,
+    Stored<State>,
+    Option<Stored<Verdict>>,
     Option<String>,
     i64,
 );
 
 fn from_row(
     (id, user_id, kata, mode, source, state, verdict, report, created_at): Row,
-) -> Submission {
-    Submission {
+) -> Result<Submission, sqlx::Error> {
+    // A report we wrote ourselves that no longer parses is corruption, not "no report".
+    let report = report
+        .map(|r| serde_json::from_str(&r))
+        .transpose()
+        .map_err(|e| sqlx::Error::Decode(format!("submission {id}: its report: {e}").into()))?;
+    Ok(Submission {
         id,
         user_id,
         kata,
-        mode,
+        mode: mode.0,
         source,
-        state: State::parse(&state).unwrap_or(State::Queued),
-        verdict,
-        report: report.and_then(|r| serde_json::from_str(&r).ok()),
+        state: state.0,
+        verdict: verdict.map(|v| v.0),
+        report,
         created_at,
-    }
+    })
 }
 
 /// Stores the submission and its job; returns the submission id.
 pub async fn create(
     db: &Db,
     user_id: i64,
-    kata: &str,
-    kind: &str,
+    kata: &Slug,
+    kind: JobKind,
     mode: Mode,
     source: &str,
 ) -> Result<i64, sqlx::Error> {
@@ -106,7 +70,7 @@ pub async fn create(
     )
     .bind(user_id)
     .bind(kata)
-    .bind(mode_str(mode))
+    .bind(Stored(mode))
     .bind(source)
     .bind(now)
     .fetch_one(&mut *tx)
@@ -115,7 +79,7 @@ pub async fn create(
         "INSERT INTO jobs (submission_id, kind, state, created_at) VALUES (?, ?, 'queued', ?)",
     )
     .bind(id)
-    .bind(kind)
+    .bind(Stored(kind))
     .bind(now)
     .execute(&mut *tx)
     .await?;
@@ -130,7 +94,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     .bind(id)
     .fetch_optional(db)
     .await?;
-    Ok(row.map(from_row))
+    row.map(from_row).transpose()
 }
 
 pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error> {
@@ -139,7 +103,7 @@ pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error
     sqlx::query(
         "UPDATE submissions SET state = ? WHERE id = ? AND state != 'done' AND verdict IS NULL",
     )
-    .bind(state.as_str())
+    .bind(Stored(state))
     .bind(id)
     .execute(db)
     .await?;
@@ -176,7 +140,10 @@ pub async fn published_verdict(
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(report.and_then(|r| serde_json::from_str(&r).ok()))
+    report
+        .map(|r| serde_json::from_str(&r))
+        .transpose()
+        .map_err(|e| sqlx::Error::Decode(format!("submission {id}: its report: {e}").into()))
 }
 
 async fn write_report(
@@ -191,8 +158,8 @@ async fn write_report(
         "UPDATE submissions SET state = ?, verdict = ?, passed = ?, total = ?, perf_ratio = ?,
            report = ?, finished_at = ? WHERE id = ?",
     )
-    .bind(state.as_str())
-    .bind(report.verdict.as_str())
+    .bind(Stored(state))
+    .bind(Stored(report.verdict))
     .bind(report.score.passed as i64)
     .bind(report.score.total as i64)
     .bind(report.performance.as_ref().map(|p| p.ratio))
@@ -226,10 +193,12 @@ async fn write_report(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Summary {
     pub id: i64,
-    pub kata: String,
-    pub mode: String,
-    pub state: String,
-    pub verdict: Option<String>,
+    pub kata: Slug,
+    #[sqlx(try_from = "Stored<Mode>")]
+    pub mode: Mode,
+    #[sqlx(try_from = "Stored<State>")]
+    pub state: State,
+    pub verdict: Option<Stored<Verdict>>,
     pub passed: Option<i64>,
     pub total: Option<i64>,
     pub perf_ratio: Option<f64>,

@@ -1,6 +1,7 @@
 //! Workers seen by the server, with their advertised capabilities.
 
 use super::{Db, now_ms};
+use crate::domain::JobKind;
 use serde::{Deserialize, Serialize};
 
 /// What a worker can grade.
@@ -70,13 +71,14 @@ pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
 }
 
 /// Whether a worker advertising `kind` was seen within the last [`CONNECTED_MS`].
-pub async fn kind_connected(db: &Db, kind: &str) -> Result<bool, sqlx::Error> {
+pub async fn kind_connected(db: &Db, kind: JobKind) -> Result<bool, sqlx::Error> {
     let caps: Vec<String> =
         sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= ?")
             .bind(now_ms() - CONNECTED_MS)
             .fetch_all(db)
             .await?;
     Ok(caps.iter().any(|c| {
-        serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.kinds.iter().any(|k| k == kind))
+        serde_json::from_str::<Capabilities>(c)
+            .is_ok_and(|c| c.kinds.iter().any(|k| k == kind.as_str()))
     }))
 }

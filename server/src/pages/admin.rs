@@ -6,6 +6,7 @@ use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::users::Role;
 use crate::db::{jobs, now_ms, workers};
+use crate::domain::JobKind;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -80,8 +81,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         })
         .collect();
     let (queued, grading) = jobs::counts(&state.db).await?;
-    let gpu_connected = workers::kind_connected(&state.db, "gpu").await?;
-    let gpu_queued = jobs::queued_of_kind(&state.db, "gpu").await?;
+    let gpu_connected = workers::kind_connected(&state.db, JobKind::Gpu).await?;
+    let gpu_queued = jobs::queued_of_kind(&state.db, JobKind::Gpu).await?;
     // Lint reads each package folder from disk.
     let packages = tokio::task::spawn_blocking(|| {
         katas::catalogue::all()

@@ -8,7 +8,7 @@ use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::{progress, submissions};
 use crate::error::AppError;
-use crate::routes::submissions::enqueue;
+use crate::services::submissions::enqueue;
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;

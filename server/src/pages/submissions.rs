@@ -10,6 +10,7 @@ use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::submissions::{self, State as SubState, Submission};
 use crate::db::{jobs, users};
+use crate::domain::Word as _;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -20,7 +21,7 @@ use axum::response::Response;
 struct Row {
     id: i64,
     when: String,
-    mode: String,
+    mode: &'static str,
     verdict: String,
     verdict_class: &'static str,
     score: String,
@@ -47,15 +48,14 @@ pub async fn history(
         .await?
         .into_iter()
         .map(|s| {
-            let (verdict, verdict_class) = if s.verdict.is_some() {
-                view::verdict_badge(s.verdict.as_deref())
-            } else {
-                (s.state.clone(), "muted")
+            let (verdict, verdict_class) = match s.verdict {
+                Some(v) => view::verdict_badge(Some(v.0)),
+                None => (s.state.as_str().to_string(), "muted"),
             };
             Row {
                 id: s.id,
                 when: view::datetime(s.created_at),
-                mode: s.mode,
+                mode: s.mode.name(),
                 verdict,
                 verdict_class,
                 score: match (s.passed, s.total) {
@@ -75,7 +75,7 @@ pub async fn history(
 }
 
 async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
-    crate::routes::submissions::visible(state, viewer.require()?.id, id).await
+    crate::services::submissions::visible(state, viewer.require()?.id, id).await
 }
 
 /// The result panel: the live status until the verdict, then the report.
@@ -112,7 +112,7 @@ struct SubmissionPage {
     author: Option<String>,
     slug: String,
     title: String,
-    mode: String,
+    mode: &'static str,
     when: String,
     source: String,
     panel: Panel,
@@ -124,7 +124,7 @@ pub async fn show(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
-    let title = find(&s.kata).map_or(s.kata.clone(), |k| k.meta().title.clone());
+    let title = find(&s.kata).map_or(s.kata.to_string(), |k| k.meta().title.clone());
     let author = match &viewer.user {
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,
@@ -133,9 +133,9 @@ pub async fn show(
         author,
         layout: Layout::new(&viewer, "catalogue"),
         panel: panel(&state, &s).await?,
-        slug: s.kata,
+        slug: s.kata.into(),
         title,
-        mode: s.mode,
+        mode: s.mode.name(),
         when: view::datetime(s.created_at),
         source: s.source,
     })

@@ -4,6 +4,7 @@ use crate::auth::CurrentUser;
 use crate::db::jobs;
 use crate::db::submissions::{self, State, Submission};
 use crate::error::AppError;
+use crate::services::submissions::{enqueue, visible};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -44,63 +45,6 @@ pub async fn create(
     })?;
     let id = enqueue(&state, user.id, &new.kata, &new.source, new.mode).await?;
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
-}
-
-/// Stores a submission with its job and wakes the workers; shared by the API and the kata page's
-/// form. Refuses an over-long source (413), an unknown kata (404) and a user over the rate limit
-/// (429) before storing anything.
-pub async fn enqueue(
-    state: &AppState,
-    user_id: i64,
-    slug: &str,
-    source: &str,
-    mode: Mode,
-) -> Result<i64, AppError> {
-    if source.len() > graders::MAX_SOURCE_BYTES {
-        return Err(AppError::TooLarge(format!(
-            "the source is {} bytes; the limit is {} (64 KiB)",
-            source.len(),
-            graders::MAX_SOURCE_BYTES
-        )));
-    }
-    let kata = katas::catalogue::find(slug)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
-    // Checked last: a malformed request does not use up the learner's allowance.
-    if state.submission_limit.check_key(&user_id).is_err() {
-        return Err(AppError::TooManyRequests(format!(
-            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
-            state.config.submissions_per_minute, state.config.submission_burst
-        )));
-    }
-    let id = submissions::create(
-        &state.db,
-        user_id,
-        slug,
-        kata.meta().kind.as_str(),
-        mode,
-        source,
-    )
-    .await?;
-    state.jobs_waiting.notify_waiters();
-    state.publish(id, State::Queued);
-    Ok(id)
-}
-
-/// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
-/// they have solved that kata themselves. To anyone else it does not exist (404). Shared by the
-/// API and the pages.
-pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
-    let missing = || AppError::NotFound(format!("no submission {id}"));
-    let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
-    if s.user_id == user_id {
-        return Ok(s);
-    }
-    let accepted_submit = s.mode == "submit" && s.verdict.as_deref() == Some("accepted");
-    if accepted_submit && crate::db::progress::has_solved(&state.db, user_id, &s.kata).await? {
-        Ok(s)
-    } else {
-        Err(missing())
-    }
 }
 
 async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
