@@ -17,7 +17,6 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::middleware;
 use graders::Grader;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -66,7 +65,8 @@ pub fn router(state: AppState) -> Router {
 #[derive(Debug, Clone)]
 pub struct AppConfig {
     pub addr: SocketAddr,
-    pub db_path: PathBuf,
+    /// A SQLite file or a PostgreSQL URL.
+    pub db: db::Location,
     /// Built-in workers (each grades one submission at a time).
     pub workers: usize,
     pub server: ServerConfig,
@@ -107,9 +107,9 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
         edge.request_timeout,
         config.server.long_poll
     );
-    let db = db::open(&config.db_path)
+    let db = db::open(config.db.clone())
         .await
-        .with_context(|| format!("opening the database {}", config.db_path.display()))?;
+        .with_context(|| format!("opening the database {}", config.db))?;
     db::katas::sync(&db)
         .await
         .context("syncing the catalogue")?;

@@ -91,7 +91,7 @@ pub async fn finish(
     report: &GradeReport,
 ) -> Result<bool, sqlx::Error> {
     let submission_id: Option<i64> =
-        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
             .bind(job_id)
             .fetch_optional(&state.db)
             .await?;

@@ -6,7 +6,7 @@
 
 use super::submissions;
 use super::users::random_secret;
-use super::{Db, now_ms};
+use super::{Db, Dialect, dialect, now_ms};
 use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
@@ -34,7 +34,7 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     let rows: Vec<Exhausted> = sqlx::query_as(
         "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
          JOIN submissions s ON s.id = j.submission_id
-         WHERE j.state = 'leased' AND j.lease_expires_at < ? AND j.attempts >= ?",
+         WHERE j.state = 'leased' AND j.lease_expires_at < $1 AND j.attempts >= $2",
     )
     .bind(now)
     .bind(MAX_ATTEMPTS)
@@ -58,8 +58,20 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     Ok(failed)
 }
 
-/// Leases the oldest waiting job of one of `kinds` to `worker_id`. Also returns the
-/// submissions that were just failed for running out of attempts.
+/// Claim order within a kind: interactive runs first, then submits, then rejudges; oldest first
+/// within one priority.
+pub fn priority(mode: Mode) -> i64 {
+    match mode {
+        Mode::Run => 0,
+        Mode::Submit => 1,
+    }
+}
+
+/// The priority of a job a staff member queued again (none do yet; the order is reserved).
+pub const REJUDGE_PRIORITY: i64 = 2;
+
+/// Leases the first waiting job of one of `kinds` (by priority, then age) to `worker_id`. Also
+/// returns the submissions that were just failed for running out of attempts.
 pub async fn claim(
     db: &Db,
     worker_id: &str,
@@ -67,67 +79,60 @@ pub async fn claim(
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
-    let placeholders = vec!["?"; kinds.len().max(1)].join(", ");
-    let pick = format!(
-        "SELECT j.id FROM jobs j WHERE j.kind IN ({placeholders})
-           AND (j.state = 'queued' OR (j.state = 'leased' AND j.lease_expires_at < ?))
-         ORDER BY j.id LIMIT 1"
+    if kinds.is_empty() {
+        return Ok((None, exhausted));
+    }
+    let kinds_list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 6)).collect();
+    // One statement picks and leases, so two claimers never get the same job. SQLite runs
+    // writes one at a time; PostgreSQL locks the picked row and lets every other claimer skip
+    // it for the next one instead of waiting.
+    let skip_locked = match dialect(db) {
+        Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        Dialect::Sqlite => "",
+    };
+    let sql = format!(
+        "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
+           lease_expires_at = $3, attempts = attempts + 1
+         WHERE id = (SELECT id FROM jobs WHERE kind IN ({kinds})
+             AND (state = 'queued'
+               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))
+           ORDER BY priority, id LIMIT 1{skip_locked})
+         RETURNING id",
+        kinds = kinds_list.join(", ")
     );
-    // Optimistic: another claimer may take the same row between the two statements; the
-    // guarded update then changes nothing and we look again.
-    for _ in 0..8 {
-        let now = now_ms();
-        let mut q = sqlx::query_scalar::<_, i64>(&pick);
-        for k in kinds {
-            q = q.bind(Stored(*k));
-        }
-        let Some(job_id) = q.bind(now).fetch_optional(db).await? else {
-            return Ok((None, exhausted));
-        };
-        let token = random_secret("lease_");
-        let taken = sqlx::query(
-            "UPDATE jobs SET state = 'leased', worker_id = ?, lease_token = ?, lease_expires_at = ?,
-               attempts = attempts + 1
-             WHERE id = ? AND (state = 'queued' OR (state = 'leased' AND lease_expires_at < ?))",
-        )
+    let now = now_ms();
+    let token = random_secret("lease_");
+    let mut q = sqlx::query_scalar::<_, i64>(&sql)
         .bind(worker_id)
         .bind(&token)
         .bind(now + lease_ms)
-        .bind(job_id)
         .bind(now)
-        .execute(db)
-        .await?
-        .rows_affected();
-        if taken == 1 {
-            let (submission_id, kata, mode, source, attempt): (
-                i64,
-                Slug,
-                Stored<Mode>,
-                String,
-                i64,
-            ) = sqlx::query_as(
-                "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
-                 JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
-            )
-            .bind(job_id)
-            .fetch_one(db)
-            .await?;
-            return Ok((
-                Some(Claimed {
-                    job_id,
-                    submission_id,
-                    lease_token: token,
-                    kata,
-                    mode: mode.0,
-                    source,
-                    attempt,
-                    lease_ms,
-                }),
-                exhausted,
-            ));
-        }
+        .bind(MAX_ATTEMPTS);
+    for k in kinds {
+        q = q.bind(Stored(*k));
     }
-    Ok((None, exhausted))
+    let Some(job_id) = q.fetch_optional(db).await? else {
+        return Ok((None, exhausted));
+    };
+    let (submission_id, kata, mode, source, attempt): (i64, Slug, Stored<Mode>, String, i64) =
+        sqlx::query_as(
+            "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
+             JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
+        )
+        .bind(job_id)
+        .fetch_one(db)
+        .await?;
+    let claimed = Claimed {
+        job_id,
+        submission_id,
+        lease_token: token,
+        kata,
+        mode: mode.0,
+        source,
+        attempt,
+        lease_ms,
+    };
+    Ok((Some(claimed), exhausted))
 }
 
 /// Renews the lease; `false` if the caller no longer holds it.
@@ -138,7 +143,7 @@ pub async fn heartbeat(
     lease_ms: i64,
 ) -> Result<bool, sqlx::Error> {
     let renewed = sqlx::query(
-        "UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "UPDATE jobs SET lease_expires_at = $1 WHERE id = $2 AND lease_token = $3 AND state = 'leased'",
     )
     .bind(now_ms() + lease_ms)
     .bind(job_id)
@@ -160,11 +165,11 @@ pub async fn finish_with(
     let mut tx = db.begin().await?;
     let done = match token {
         Some(token) => sqlx::query(
-            "UPDATE jobs SET state = 'done' WHERE id = ? AND lease_token = ? AND state = 'leased'",
+            "UPDATE jobs SET state = 'done' WHERE id = $1 AND lease_token = $2 AND state = 'leased'",
         )
         .bind(job_id)
         .bind(token),
-        None => sqlx::query("UPDATE jobs SET state = 'done' WHERE id = ? AND state != 'done'")
+        None => sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1 AND state != 'done'")
             .bind(job_id),
     }
     .execute(&mut *tx)
@@ -173,7 +178,7 @@ pub async fn finish_with(
     if done != 1 {
         return Ok(false);
     }
-    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
         .bind(job_id)
         .fetch_one(&mut *tx)
         .await?;
@@ -206,7 +211,7 @@ pub async fn publish_verdict(
 ) -> Result<Option<i64>, sqlx::Error> {
     let mut tx = db.begin().await?;
     let submission_id: Option<i64> = sqlx::query_scalar(
-        "SELECT submission_id FROM jobs WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "SELECT submission_id FROM jobs WHERE id = $1 AND lease_token = $2 AND state = 'leased'",
     )
     .bind(job_id)
     .bind(token)
@@ -224,7 +229,7 @@ pub async fn publish_verdict(
 /// another attempt, keeping the reason.
 pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<bool, sqlx::Error> {
     let released = sqlx::query(
-        "UPDATE jobs SET lease_expires_at = 0, last_error = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "UPDATE jobs SET lease_expires_at = 0, last_error = $1 WHERE id = $2 AND lease_token = $3 AND state = 'leased'",
     )
     .bind(error)
     .bind(job_id)
@@ -237,21 +242,23 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
 pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(i64, Stored<JobKind>, String)> =
-        sqlx::query_as("SELECT id, kind, state FROM jobs WHERE submission_id = ?")
+    let row: Option<(i64, Stored<JobKind>, String, i64)> =
+        sqlx::query_as("SELECT id, kind, state, priority FROM jobs WHERE submission_id = $1")
             .bind(submission_id)
             .fetch_optional(db)
             .await?;
-    let Some((id, kind, state)) = row else {
+    let Some((id, kind, state, priority)) = row else {
         return Ok(None);
     };
     if state != "queued" {
         return Ok(None);
     }
     let ahead: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ? AND id < ?",
+        "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = $1
+           AND (priority < $2 OR (priority = $2 AND id < $3))",
     )
     .bind(kind)
+    .bind(priority)
     .bind(id)
     .fetch_one(db)
     .await?;
@@ -262,7 +269,7 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
 /// recently: what it waits for (`"gpu worker"`); `None` otherwise.
 pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, sqlx::Error> {
     let kind: Option<Stored<JobKind>> =
-        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = ? AND state = 'queued'")
+        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = $1 AND state = 'queued'")
             .bind(submission_id)
             .fetch_optional(db)
             .await?;
@@ -283,7 +290,7 @@ pub fn waiting_for_display(waiting_for: &str) -> String {
 
 /// Jobs of `kind` waiting for a worker.
 pub async fn queued_of_kind(db: &Db, kind: JobKind) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ?")
+    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = $1")
         .bind(Stored(kind))
         .fetch_one(db)
         .await
@@ -299,7 +306,8 @@ pub async fn depth(db: &Db) -> Result<i64, sqlx::Error> {
 /// Jobs waiting for a worker and jobs being graded now.
 pub async fn counts(db: &Db) -> Result<(i64, i64), sqlx::Error> {
     sqlx::query_as(
-        "SELECT COALESCE(SUM(state = 'queued'), 0), COALESCE(SUM(state = 'leased'), 0) FROM jobs",
+        "SELECT COUNT(*) FILTER (WHERE state = 'queued'), COUNT(*) FILTER (WHERE state = 'leased')
+         FROM jobs",
     )
     .fetch_one(db)
     .await

@@ -1,11 +1,11 @@
 //! Submissions: stored before they are acknowledged, with their job, in one transaction.
 
+use super::Tx;
 use super::{Db, now_ms};
 pub use crate::domain::State;
 use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
-use sqlx::{Sqlite, Transaction};
 
 #[derive(Debug, Clone)]
 pub struct Submission {
@@ -66,7 +66,7 @@ pub async fn create(
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO submissions (user_id, kata, mode, source, state, created_at)
-         VALUES (?, ?, ?, ?, 'queued', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, 'queued', $5) RETURNING id",
     )
     .bind(user_id)
     .bind(kata)
@@ -76,10 +76,12 @@ pub async fn create(
     .fetch_one(&mut *tx)
     .await?;
     sqlx::query(
-        "INSERT INTO jobs (submission_id, kind, state, created_at) VALUES (?, ?, 'queued', ?)",
+        "INSERT INTO jobs (submission_id, kind, state, priority, created_at)
+         VALUES ($1, $2, 'queued', $3, $4)",
     )
     .bind(id)
     .bind(Stored(kind))
+    .bind(super::jobs::priority(mode))
     .bind(now)
     .execute(&mut *tx)
     .await?;
@@ -89,7 +91,7 @@ pub async fn create(
 
 pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     let row: Option<Row> = sqlx::query_as(
-        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at FROM submissions WHERE id = ?",
+        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at FROM submissions WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(db)
@@ -101,7 +103,7 @@ pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error
     // Once the verdict is published the stage no longer moves (a late heartbeat saying
     // `running` must not hide it).
     sqlx::query(
-        "UPDATE submissions SET state = ? WHERE id = ? AND state != 'done' AND verdict IS NULL",
+        "UPDATE submissions SET state = $1 WHERE id = $2 AND state != 'done' AND verdict IS NULL",
     )
     .bind(Stored(state))
     .bind(id)
@@ -111,18 +113,14 @@ pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error
 }
 
 /// Writes the final report and per-case rows inside the caller's transaction.
-pub async fn record(
-    tx: &mut Transaction<'_, Sqlite>,
-    id: i64,
-    report: &GradeReport,
-) -> Result<(), sqlx::Error> {
+pub async fn record(tx: &mut Tx<'_>, id: i64, report: &GradeReport) -> Result<(), sqlx::Error> {
     write_report(tx, id, State::Done, report).await
 }
 
 /// Writes a report whose verdict is final but whose performance figure is still being
 /// measured: the learner sees the verdict now (state `measuring`).
 pub async fn record_verdict(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
@@ -131,11 +129,11 @@ pub async fn record_verdict(
 
 /// The report published ahead of its performance figure, if this submission has one.
 pub async fn published_verdict(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
 ) -> Result<Option<GradeReport>, sqlx::Error> {
     let report: Option<String> = sqlx::query_scalar(
-        "SELECT report FROM submissions WHERE id = ? AND state = 'measuring' AND report IS NOT NULL",
+        "SELECT report FROM submissions WHERE id = $1 AND state = 'measuring' AND report IS NOT NULL",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
@@ -147,7 +145,7 @@ pub async fn published_verdict(
 }
 
 async fn write_report(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
     state: State,
     report: &GradeReport,
@@ -155,8 +153,8 @@ async fn write_report(
     let json = serde_json::to_string(report).unwrap_or_default();
     let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
-        "UPDATE submissions SET state = ?, verdict = ?, passed = ?, total = ?, perf_ratio = ?,
-           report = ?, finished_at = ? WHERE id = ?",
+        "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,
+           report = $6, finished_at = $7 WHERE id = $8",
     )
     .bind(Stored(state))
     .bind(Stored(report.verdict))
@@ -168,14 +166,14 @@ async fn write_report(
     .bind(id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("DELETE FROM case_results WHERE submission_id = ?")
+    sqlx::query("DELETE FROM case_results WHERE submission_id = $1")
         .bind(id)
         .execute(&mut **tx)
         .await?;
     for (position, case) in report.cases.iter().enumerate() {
         sqlx::query(
             "INSERT INTO case_results (submission_id, position, name, case_group, outcome, time_ms)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(position as i64)
@@ -214,7 +212,7 @@ pub async fn list_for(
 ) -> Result<Vec<Summary>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at
-         FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT ?",
+         FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT $3",
     )
     .bind(user_id)
     .bind(kata)
@@ -226,7 +224,7 @@ pub async fn list_for(
 /// The source of the user's latest submission to `kata` (the editor starts from it).
 pub async fn last_source(db: &Db, user_id: i64, kata: &str) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT source FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT 1",
+        "SELECT source FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT 1",
     )
     .bind(user_id)
     .bind(kata)

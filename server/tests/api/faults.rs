@@ -75,7 +75,7 @@ async fn a_job_whose_worker_dies_is_graded_once_by_another() {
     second.kill().unwrap();
     let _ = second.wait();
     assert_eq!(done["verdict"], "accepted", "{done}");
-    let attempts: i64 = sqlx::query_scalar("SELECT attempts FROM jobs WHERE submission_id = ?")
+    let attempts: i64 = sqlx::query_scalar("SELECT attempts FROM jobs WHERE submission_id = $1")
         .bind(id)
         .fetch_one(&app.app.state.db)
         .await

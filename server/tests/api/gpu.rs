@@ -133,7 +133,7 @@ async fn a_queued_gpu_job_says_it_waits_for_a_gpu_worker() {
     );
 
     // …and is not seen for longer than a long poll allows: gone again.
-    sqlx::query("UPDATE workers SET last_seen = last_seen - ? WHERE id = 'gpu-w'")
+    sqlx::query("UPDATE workers SET last_seen = last_seen - $1 WHERE id = 'gpu-w'")
         .bind(workers::CONNECTED_MS + 1_000)
         .execute(db)
         .await

@@ -1,6 +1,7 @@
 use graders::sandbox::SandboxConfig;
 use graders::{Grader, GraderConfig};
 use server::app::{self, App, AppConfig};
+use server::db::Location;
 use server::db::users::{self, Role};
 use server::state::ServerConfig;
 use std::path::PathBuf;
@@ -94,7 +95,7 @@ pub async fn spawn_on(
     (opts.configure)(&mut server);
     let config = AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: dir.path().join("infrakata.db"),
+        db: database(&dir).await,
         workers: opts.workers,
         server,
     };
@@ -104,6 +105,21 @@ pub async fn spawn_on(
         dir,
         client: reqwest::Client::new(),
     }
+}
+
+/// The test's database: a SQLite file in `dir`, or under `INFRAKATA_TEST_DB=postgres` a fresh
+/// PostgreSQL database whose name is kept in `dir`, so a restarted app finds the same data.
+pub async fn database(dir: &tempfile::TempDir) -> Location {
+    if !crate::postgres::selected() {
+        return Location::Sqlite(dir.path().join("infrakata.db"));
+    }
+    let marker = dir.path().join("postgres-url");
+    if let Ok(url) = std::fs::read_to_string(&marker) {
+        return Location::Postgres(url);
+    }
+    let url = crate::postgres::fresh_database().await;
+    std::fs::write(&marker, &url).unwrap();
+    Location::Postgres(url)
 }
 
 impl TestApp {
