@@ -5,6 +5,7 @@
 //! `migrations/postgres/`, applied at start-up (on PostgreSQL under sqlx's advisory lock, so
 //! replicas starting together apply them once).
 
+pub mod allowance;
 pub mod jobs;
 pub mod katas;
 pub mod progress;

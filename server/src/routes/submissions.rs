@@ -16,6 +16,7 @@ use katas::Mode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
+use std::time::Duration;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::BroadcastStream;
 
@@ -95,8 +96,13 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// The initial view, then a fresh view after every event about this submission; ends right
-/// after the view in state `done` (an accepted submit's verdict comes earlier, in `measuring`).
+/// How stale a stream may be about a change made on another replica (events are per
+/// process): without an event it looks at the database this often.
+pub const CROSS_REPLICA_POLL: Duration = Duration::from_secs(1);
+
+/// The initial view, then a fresh view after every event about this submission (or, every
+/// [`CROSS_REPLICA_POLL`], whenever the stored view changed); ends right after the view in
+/// state `done` (an accepted submit's verdict comes earlier, in `measuring`).
 fn updates(
     state: AppState,
     id: i64,
@@ -104,30 +110,35 @@ fn updates(
     changes: BroadcastStream<crate::state::Event>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
     futures_util::stream::unfold(
-        Some((state, changes, Some(initial))),
+        Some((state, changes, Value::Null, Some(initial))),
         move |step| async move {
-            let (state, mut changes, pending) = step?;
+            let (state, mut changes, last, pending) = step?;
             let next = |v: Value, state, changes| {
                 let done = v["state"] == "done";
-                Some((Ok(sse(&v)), (!done).then_some((state, changes, None))))
+                let event = sse(&v);
+                Some((Ok(event), (!done).then_some((state, changes, v, None))))
             };
             if let Some(v) = pending {
                 return next(v, state, changes);
             }
             loop {
-                match changes.next().await? {
-                    Ok(e) if e.submission_id != id => continue,
+                let polled = match tokio::time::timeout(CROSS_REPLICA_POLL, changes.next()).await {
+                    Ok(None) => return None,
+                    Ok(Some(Ok(e))) if e.submission_id != id => continue,
                     // An event for us, or `Lagged` (we may have missed ours): look again.
-                    _ => {
-                        let Ok(Some(s)) = submissions::get(&state.db, id).await else {
-                            continue;
-                        };
-                        let Ok(v) = view(&state, &s).await else {
-                            continue;
-                        };
-                        return next(v, state, changes);
-                    }
+                    Ok(Some(_)) => false,
+                    Err(_quiet) => true,
+                };
+                let Ok(Some(s)) = submissions::get(&state.db, id).await else {
+                    continue;
+                };
+                let Ok(v) = view(&state, &s).await else {
+                    continue;
+                };
+                if polled && v == last {
+                    continue;
                 }
+                return next(v, state, changes);
             }
         },
     )

@@ -27,7 +27,15 @@ pub async fn enqueue(
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
     let kata = slug.kata().ok_or_else(unknown)?;
     // Checked last: a malformed request does not use up the learner's allowance.
-    if state.submission_limit.check_key(&user_id).is_err() {
+    let allowed = crate::db::allowance::take(
+        &state.db,
+        user_id,
+        crate::db::now_ms(),
+        state.config.submissions_per_minute.get(),
+        state.config.submission_burst.get(),
+    )
+    .await?;
+    if !allowed {
         return Err(AppError::TooManyRequests(format!(
             "too many submissions: at most {} a minute (bursts of {}); try again shortly",
             state.config.submissions_per_minute, state.config.submission_burst

@@ -39,6 +39,8 @@ pub fn grader() -> Option<Arc<Grader>> {
 pub struct TestApp {
     pub app: App,
     pub dir: tempfile::TempDir,
+    /// Its database (a replica started with [`spawn_replica`] shares it).
+    pub db: Location,
     pub client: reqwest::Client,
 }
 
@@ -85,6 +87,21 @@ pub async fn spawn_on(
     opts: Options,
     grader: Option<Arc<Grader>>,
 ) -> TestApp {
+    let db = database(&dir).await;
+    start_on(dir, db, opts, grader).await
+}
+
+/// Another replica of `of`: its own process state (events, workers), the same database.
+pub async fn spawn_replica(of: &TestApp, opts: Options, grader: Option<Arc<Grader>>) -> TestApp {
+    start_on(tempfile::tempdir().unwrap(), of.db.clone(), opts, grader).await
+}
+
+async fn start_on(
+    dir: tempfile::TempDir,
+    db: Location,
+    opts: Options,
+    grader: Option<Arc<Grader>>,
+) -> TestApp {
     let mut server = ServerConfig {
         lease: opts.lease,
         worker_token: WORKER_TOKEN.into(),
@@ -95,7 +112,7 @@ pub async fn spawn_on(
     (opts.configure)(&mut server);
     let config = AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db: database(&dir).await,
+        db: db.clone(),
         workers: opts.workers,
         server,
     };
@@ -103,6 +120,7 @@ pub async fn spawn_on(
     TestApp {
         app,
         dir,
+        db,
         client: reqwest::Client::new(),
     }
 }

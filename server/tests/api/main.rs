@@ -14,6 +14,7 @@ mod limits;
 mod openapi;
 mod pages;
 mod postgres;
+mod replicas;
 mod schema;
 mod submissions;
 mod survival;
