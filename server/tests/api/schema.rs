@@ -161,3 +161,25 @@ async fn replicas_opening_one_database_at_once_migrate_it_once() {
         .unwrap();
     assert_eq!(listed, katas::catalogue::all().len() as i64);
 }
+
+#[tokio::test]
+async fn a_row_holding_an_unknown_word_is_an_error_never_a_default() {
+    let app = crate::helpers::spawn_idle().await;
+    let token = app.user("wanda").await;
+    let id = app.submit_id(&token, "fast-power", "// x", "run").await;
+    // `verdict` has no CHECK constraint: a value written by a newer or broken writer.
+    sqlx::query("UPDATE submissions SET verdict = 'mostly_right' WHERE id = $1")
+        .bind(id)
+        .execute(&app.app.state.db)
+        .await
+        .unwrap();
+    let resp = app.get(&token, &format!("/api/submissions/{id}")).await;
+    assert_eq!(resp.status(), 500, "not silently shown as something else");
+    let err = db::submissions::get(&app.app.state.db, id)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown verdict `mostly_right`"),
+        "{err}"
+    );
+}
