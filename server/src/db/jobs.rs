@@ -154,7 +154,8 @@ pub async fn heartbeat(
     Ok(renewed == 1)
 }
 
-/// Stores the report if `token` still holds the lease (`None`: the server itself finishes it).
+/// Stores the report if `token` still holds the lease (`None`: the sweeper ends a job whose
+/// last allowed lease expired).
 /// `false` means the result came too late and was dropped.
 pub async fn finish_with(
     db: &Db,
@@ -169,8 +170,15 @@ pub async fn finish_with(
         )
         .bind(job_id)
         .bind(token),
-        None => sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1 AND state != 'done'")
-            .bind(job_id),
+        // The sweeper's path: any replica may run it, and only the first to commit changes the
+        // row; a holder that renewed its lease in the meantime keeps the job.
+        None => sqlx::query(
+            "UPDATE jobs SET state = 'done' WHERE id = $1 AND state = 'leased'
+               AND lease_expires_at < $2 AND attempts >= $3",
+        )
+        .bind(job_id)
+        .bind(now_ms())
+        .bind(MAX_ATTEMPTS),
     }
     .execute(&mut *tx)
     .await?

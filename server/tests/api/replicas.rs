@@ -188,3 +188,39 @@ async fn a_replica_that_dies_mid_burst_loses_nothing_and_grades_nothing_twice() 
     assert_eq!(dupes, 0);
     assert_eq!(b_db, a.db);
 }
+
+#[tokio::test]
+async fn sweepers_on_every_replica_end_an_exhausted_job_once() {
+    let app = spawn_idle().await;
+    let ids = queue_directly(&app, 1, katas::Mode::Submit).await;
+    let db = &app.app.state.db;
+    // Its last allowed lease has expired.
+    sqlx::query(
+        "UPDATE jobs SET state = 'leased', lease_token = 'gone', lease_expires_at = 1,
+           attempts = $1 WHERE submission_id = $2",
+    )
+    .bind(jobs::MAX_ATTEMPTS)
+    .bind(ids[0])
+    .execute(db)
+    .await
+    .unwrap();
+    let sweeps: Vec<_> = (0..8)
+        .map(|c| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                jobs::claim(&db, &format!("s{c}"), &[JobKind::Cpu], 60_000)
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for s in sweeps {
+        let (job, exhausted) = s.await.unwrap();
+        assert!(job.is_none(), "an exhausted job is never leased again");
+        failed.extend(exhausted);
+    }
+    assert_eq!(failed, ids, "exactly one sweeper ended it");
+    let s = submissions::get(db, ids[0]).await.unwrap().unwrap();
+    assert_eq!(s.verdict, Some(katas::Verdict::InternalError));
+}
