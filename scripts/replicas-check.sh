@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 N=${1:-300}
 # `run` (the samples) keeps the drain short; MODE=submit grades every case and measures.
 MODE=${MODE:-run}
+# REPLICAS=1 serves everything from A; KILLS=0 kills nothing (for drain-time figures).
+REPLICAS=${REPLICAS:-2}
+KILLS=${KILLS:-1}
+[ "$REPLICAS" = 2 ] || KILLS=0
 BIN=${INFRAKATA_BIN:-target/release/infrakata}
 [ -x "$BIN" ] || cargo build --release --bin infrakata
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -41,8 +45,12 @@ A=$(free_port); B=$(free_port)
 # Replicas start together: migrations and the catalogue sync must not collide.
 "$BIN" serve --addr "127.0.0.1:$A" --db "$DB" --workers 0 --worker-token "$TOKEN" >"$work/a.log" 2>&1 &
 pid_a=$!; pids+=("$pid_a")
-"$BIN" serve --addr "127.0.0.1:$B" --db "$DB" --workers 0 --worker-token "$TOKEN" >"$work/b.log" 2>&1 &
-pid_b=$!; pids+=("$pid_b")
+if [ "$REPLICAS" = 2 ]; then
+  "$BIN" serve --addr "127.0.0.1:$B" --db "$DB" --workers 0 --worker-token "$TOKEN" >"$work/b.log" 2>&1 &
+  pid_b=$!; pids+=("$pid_b")
+else
+  B=$A
+fi
 for port in "$A" "$B"; do
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break; sleep 0.2; done
 done
@@ -71,7 +79,7 @@ ids=()
 for i in $(seq 0 $((N - 1))); do
   port=$A; [ $((i % 2)) = 1 ] && port=$B
   # B is gone after half the burst: its share goes to A.
-  [ "$i" -ge $((N / 2)) ] && port=$A
+  [ "$KILLS" = 1 ] && [ "$i" -ge $((N / 2)) ] && port=$A
   ids+=("$(post "$port" "${tokens[$((i / 10))]}" "$i")")
   if [ "$i" = 1 ]; then
     # A live stream on A for a submission B took.
@@ -79,7 +87,7 @@ for i in $(seq 0 $((N - 1))); do
       -H "Authorization: Bearer ${tokens[0]}" >"$work/sse" &
     pids+=("$!")
   fi
-  if [ "$i" = $((N / 2 - 1)) ]; then
+  if [ "$KILLS" = 1 ] && [ "$i" = $((N / 2 - 1)) ]; then
     kill -9 "$pid_b"
     echo "replicas-check: killed replica B after $((i + 1)) submissions"
     kill -9 "$w2"; w2=$(worker "$A" 2); pids+=("$w2")
@@ -87,15 +95,17 @@ for i in $(seq 0 $((N - 1))); do
 done
 echo "replicas-check: posted $N submissions in $(echo "$(date +%s.%N) - $start" | bc) s"
 
-# A worker dies mid-job (SIGKILL while it holds a lease) and comes back.
-for _ in $(seq 600); do
-  [ "$(sql "SELECT COUNT(*) FROM jobs WHERE state = 'leased' AND worker_id IS NOT NULL")" -gt 0 ] && break
-  sleep 0.1
-done
-kill -9 "$w1"
-echo "replicas-check: killed worker 1 mid-job"
-sleep 1
-w1=$(worker "$A" 1); pids+=("$w1")
+if [ "$KILLS" = 1 ]; then
+  # A worker dies mid-job (SIGKILL while it holds a lease) and comes back.
+  for _ in $(seq 600); do
+    [ "$(sql "SELECT COUNT(*) FROM jobs WHERE state = 'leased' AND worker_id IS NOT NULL")" -gt 0 ] && break
+    sleep 0.1
+  done
+  kill -9 "$w1"
+  echo "replicas-check: killed worker 1 mid-job"
+  sleep 1
+  w1=$(worker "$A" 1); pids+=("$w1")
+fi
 
 deadline=$(( $(date +%s) + 3600 ))
 while [ "$(sql "SELECT COUNT(*) FROM submissions WHERE state = 'done'")" -lt "$N" ]; do
@@ -120,5 +130,5 @@ done
 check "learner1's submissions visible from A" "$seen" 10
 check "the stream on A saw B's submission's verdict" "$(grep -c '^event: verdict' "$work/sse" || true)" 1
 echo "replicas-check: re-leased jobs (a lease lost to a dead worker or replica): $(sql "SELECT COUNT(*) FROM jobs WHERE attempts > 1")"
-echo "replicas-check: $N submissions drained in $drain s with 2 replicas and 2 workers"
+echo "replicas-check: $N submissions drained in $drain s with $REPLICAS replica(s) and 2 workers (kills: $KILLS)"
 exit "$fail"
