@@ -51,6 +51,18 @@ elif [ -n "${INFRAKATA_CI:-}" ]; then
 else
   echo "test.sh: skipping the PostgreSQL pass: no PostgreSQL server binaries (apt-get install postgresql)"
 fi
+
+# Real processes: two replicas, two remote workers, kills mid-burst (scripts/replicas-check.sh).
+missing=""
+for tool in jq bc curl psql python3; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
+if [ -n "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && [ -z "$missing" ] && [ -x target/debug/infrakata ]; then
+  INFRAKATA_BIN=target/debug/infrakata scripts/replicas-check.sh 60 2>&1 | tee -a "$log" || status=$?
+elif [ -n "${INFRAKATA_CI:-}" ]; then
+  echo "test.sh: the replicas check is required under INFRAKATA_CI=1 (needs root, PostgreSQL and:$missing)"
+  status=1
+else
+  echo "test.sh: skipping the replicas check (needs root, PostgreSQL, jq, bc, curl, psql, python3; missing:$missing)"
+fi
 # cargo prints one "test result" line per test binary (the last is often an empty doc-test
 # run); close with the totals so the whole run reads as what it was.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
