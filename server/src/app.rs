@@ -120,6 +120,12 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
     let addr = listener.local_addr()?;
     let router = router(state.clone());
     let mut tasks = vec![tokio::spawn(crate::edge::serve(listener, router, edge))];
+    if let db::Location::Postgres(url) = &config.db {
+        tasks.push(tokio::spawn(crate::cross_replica::run(
+            url.clone(),
+            state.clone(),
+        )));
+    }
     if let Some(grader) = grader {
         for i in 0..config.workers {
             let source = Arc::new(LocalSource {

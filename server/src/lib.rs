@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod commands;
+pub mod cross_replica;
 pub mod db;
 pub mod domain;
 pub mod edge;

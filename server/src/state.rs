@@ -62,6 +62,8 @@ impl Default for ServerConfig {
 pub struct Event {
     pub submission_id: i64,
     pub state: State,
+    /// Heard from another replica (`cross_replica`), so not forwarded again.
+    pub remote: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -95,6 +97,7 @@ impl AppState {
         let _ = self.events.send(Event {
             submission_id,
             state,
+            remote: false,
         });
     }
 

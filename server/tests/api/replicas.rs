@@ -224,3 +224,45 @@ async fn sweepers_on_every_replica_end_an_exhausted_job_once() {
     let s = submissions::get(db, ids[0]).await.unwrap().unwrap();
     assert_eq!(s.verdict, Some(katas::Verdict::InternalError));
 }
+
+#[tokio::test]
+async fn on_postgres_an_event_on_one_replica_reaches_the_others_at_once() {
+    if !crate::postgres::selected() {
+        println!("skipping: LISTEN/NOTIFY is PostgreSQL's (INFRAKATA_TEST_DB=postgres)");
+        return;
+    }
+    let a = spawn_idle().await;
+    let b = spawn_replica(
+        &a,
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let mut heard = a.app.state.events.subscribe();
+    // The listeners connect in the background: say it again until A hears it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        b.app.state.publish(4242, server::domain::State::Measuring);
+        let got = tokio::time::timeout(Duration::from_millis(200), async {
+            loop {
+                match heard.recv().await {
+                    Ok(e) if e.submission_id == 4242 => return e,
+                    _ => continue,
+                }
+            }
+        })
+        .await;
+        if let Ok(e) = got {
+            assert!(e.remote);
+            assert_eq!(e.state, server::domain::State::Measuring);
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "A never heard B's event"
+        );
+    }
+}
