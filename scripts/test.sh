@@ -26,12 +26,43 @@ else
   echo "test.sh: NVRTC could not be installed; GPU kernel checks will skip (CI requires them)"
 fi
 
+# PostgreSQL (Debian's server package) for the second pass of the service suite below.
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+if [ -z "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "test.sh: installing postgresql (the service suite runs on both backends)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
+fi
+
 scripts/learner-loop.sh
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --workspace 2>&1 | tee "$log" || status=$?
+# The service suite again on PostgreSQL: the same tests, each on a fresh database of a
+# throwaway cluster (server/tests/api/postgres.rs).
+if [ -n "$(pg_bin)" ] && [ -x "$(pg_bin)/initdb" ]; then
+  echo "test.sh: the service suite on PostgreSQL ($(pg_bin))"
+  INFRAKATA_TEST_DB=postgres INFRAKATA_PG_BIN="$(pg_bin)" cargo test -p server --test api 2>&1 \
+    | tee -a "$log" || status=$?
+elif [ -n "${INFRAKATA_CI:-}" ]; then
+  echo "test.sh: PostgreSQL is required under INFRAKATA_CI=1 and could not be found or installed"
+  status=1
+else
+  echo "test.sh: skipping the PostgreSQL pass: no PostgreSQL server binaries (apt-get install postgresql)"
+fi
+
+# Real processes: two replicas, two remote workers, kills mid-burst (scripts/replicas-check.sh).
+missing=""
+for tool in jq bc curl psql python3; do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
+if [ -n "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && [ -z "$missing" ] && [ -x target/debug/infrakata ]; then
+  INFRAKATA_BIN=target/debug/infrakata scripts/replicas-check.sh 60 2>&1 | tee -a "$log" || status=$?
+elif [ -n "${INFRAKATA_CI:-}" ]; then
+  echo "test.sh: the replicas check is required under INFRAKATA_CI=1 (needs root, PostgreSQL and:$missing)"
+  status=1
+else
+  echo "test.sh: skipping the replicas check (needs root, PostgreSQL, jq, bc, curl, psql, python3; missing:$missing)"
+fi
 # cargo prints one "test result" line per test binary (the last is often an empty doc-test
 # run); close with the totals so the whole run reads as what it was.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }

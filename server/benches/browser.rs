@@ -48,7 +48,7 @@ fn main() {
     let app = runtime.block_on(async {
         let config = AppConfig {
             addr: "127.0.0.1:0".parse().unwrap(),
-            db_path: dir.path().join("bench.db"),
+            db: dir.path().join("bench.db").into(),
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             server: ServerConfig {
                 submissions_per_minute: NonZeroU32::new(100_000).unwrap(),

@@ -44,7 +44,7 @@ async fn run(grader: Arc<Grader>) {
     let dir = tempfile::tempdir().unwrap();
     let config = AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: dir.path().join("bench.db"),
+        db: server::db::Location::Sqlite(dir.path().join("bench.db")),
         workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
         server: ServerConfig {
             submissions_per_minute: NonZeroU32::new(100_000).unwrap(),

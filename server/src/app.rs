@@ -2,21 +2,71 @@
 //! `infrakata serve` and by the integration tests (on port 0 with a fresh database file).
 
 use crate::db;
+use crate::error::AppError;
 use crate::queue::WorkerHello;
-use crate::routes;
 use crate::state::{AppState, ServerConfig};
 use crate::worker::{self, LocalSource};
+use crate::{auth, pages, routes};
 use anyhow::Context as _;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header::{
+    CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware;
 use graders::Grader;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+/// Largest request body accepted (a 64 KiB source plus JSON escaping).
+pub const BODY_LIMIT: usize = 512 << 10;
+
+/// Scripts and styles only from our own files (no inline script anywhere), no framing, no
+/// plugins, forms and fetches to ourselves only.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The whole HTTP surface: the JSON API and the pages, behind the layers every response
+/// passes (HTML errors outside `/api/`, the CSRF cookie, body and time limits, security headers).
+pub fn router(state: AppState) -> Router {
+    let header = |name, value: &'static str| {
+        SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
+    };
+    let request_timeout = state.config.edge.request_timeout;
+    routes::router()
+        .merge(pages::router())
+        .fallback(|| async { AppError::NotFound("nothing here: check the address".into()) })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            pages::html_errors,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::csrf_cookie,
+        ))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // A request body trickled in byte by byte cannot hold a handler for longer than this.
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
+        .layer(header(CONTENT_SECURITY_POLICY, CSP))
+        .layer(header(X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header(X_FRAME_OPTIONS, "DENY"))
+        .layer(header(REFERRER_POLICY, "same-origin"))
+        .with_state(state)
+}
 
 #[derive(Debug, Clone)]
 pub struct AppConfig {
     pub addr: SocketAddr,
-    pub db_path: PathBuf,
+    /// A SQLite file or a PostgreSQL URL.
+    pub db: db::Location,
     /// Built-in workers (each grades one submission at a time).
     pub workers: usize,
     pub server: ServerConfig,
@@ -57,9 +107,9 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
         edge.request_timeout,
         config.server.long_poll
     );
-    let db = db::open(&config.db_path)
+    let db = db::open(config.db.clone())
         .await
-        .with_context(|| format!("opening the database {}", config.db_path.display()))?;
+        .with_context(|| format!("opening the database {}", config.db))?;
     db::katas::sync(&db)
         .await
         .context("syncing the catalogue")?;
@@ -68,11 +118,17 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
         .await
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
-    let router = routes::router(state.clone());
+    let router = router(state.clone());
     let mut tasks = vec![
         tokio::spawn(crate::edge::serve(listener, router, edge)),
         tokio::spawn(crate::queue::expire_waiting(state.clone())),
     ];
+    if let db::Location::Postgres(url) = &config.db {
+        tasks.push(tokio::spawn(crate::cross_replica::run(
+            url.clone(),
+            state.clone(),
+        )));
+    }
     if let Some(grader) = grader {
         for i in 0..config.workers {
             let source = Arc::new(LocalSource {

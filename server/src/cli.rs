@@ -1,5 +1,6 @@
 //! Command-line definitions. Defaults point into the checkout the binary was built from.
 
+use crate::db::Location;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -207,9 +208,15 @@ pub enum RoleArg {
 
 #[derive(Debug, Args)]
 pub struct DbPath {
-    /// The SQLite database file (created and migrated if missing).
-    #[arg(long = "db", env = "INFRAKATA_DB", default_value = "infrakata.db")]
-    pub path: PathBuf,
+    /// The database: a SQLite file path (created and migrated if missing) or a
+    /// `postgres://user:password@host/dbname` URL shared by every replica.
+    #[arg(long = "db", env = "INFRAKATA_DB", default_value = "infrakata.db",
+          value_parser = parse_location)]
+    pub path: Location,
+}
+
+fn parse_location(s: &str) -> Result<Location, std::convert::Infallible> {
+    Ok(Location::parse(s))
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@
 //! An attempt reserves its place in both buckets before the password is checked, so a flood of
 //! concurrent attempts cannot overrun the burst, and a successful log-in gives the place back:
 //! only failures count, and someone else's failures stop a correct password only on the same
-//! account or from the same address. governor's limiters (used for submissions) can only spend a
+//! account or from the same address. governor-style limiters can only spend a
 //! cell, never give one back, hence this small bucket. Names are counted whether or not the
 //! account exists, so a refusal says nothing about which names exist; a refused attempt skips
 //! the password check (no argon2 work spent on a flood).

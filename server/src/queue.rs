@@ -5,6 +5,7 @@
 use crate::db::jobs::{self, Claimed};
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
+use crate::domain::{JobKind, Word as _};
 use crate::state::AppState;
 use graders::GradeReport;
 use serde::{Deserialize, Serialize};
@@ -33,11 +34,12 @@ pub async fn claim(
         builtin,
     )
     .await?;
-    let kinds: Vec<&str> = hello
+    // Kinds this server does not know (a newer worker's) are simply not offered.
+    let kinds: Vec<JobKind> = hello
         .capabilities
         .kinds
         .iter()
-        .map(String::as_str)
+        .filter_map(|k| JobKind::from_name(k))
         .collect();
     let deadline = tokio::time::Instant::now() + wait;
     loop {
@@ -89,7 +91,7 @@ pub async fn finish(
     report: &GradeReport,
 ) -> Result<bool, sqlx::Error> {
     let submission_id: Option<i64> =
-        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
             .bind(job_id)
             .fetch_optional(&state.db)
             .await?;

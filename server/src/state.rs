@@ -5,7 +5,6 @@ use crate::db::submissions::State;
 use crate::edge::EdgeConfig;
 use crate::login_throttle::{FailureQuota, LoginThrottle};
 use crate::stream_limit::StreamLimit;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,6 +66,8 @@ impl Default for ServerConfig {
 pub struct Event {
     pub submission_id: i64,
     pub state: State,
+    /// Heard from another replica (`cross_replica`), so not forwarded again.
+    pub remote: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -76,18 +77,13 @@ pub struct AppState {
     pub events: broadcast::Sender<Event>,
     /// Woken when a job is queued or released, so waiting claims look again at once.
     pub jobs_waiting: Arc<Notify>,
-    /// Per-user submission rate limit (GCRA, in memory: a restart forgives everyone).
-    pub submission_limit: Arc<DefaultKeyedRateLimiter<i64>>,
     pub event_streams: Arc<StreamLimit>,
     pub login_throttle: Arc<LoginThrottle>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: ServerConfig) -> Self {
-        let quota =
-            Quota::per_minute(config.submissions_per_minute).allow_burst(config.submission_burst);
         Self {
-            submission_limit: Arc::new(RateLimiter::keyed(quota)),
             event_streams: Arc::new(StreamLimit::new(config.event_streams_per_user)),
             login_throttle: Arc::new(LoginThrottle::new(
                 config.login_failures_per_account,
@@ -105,6 +101,7 @@ impl AppState {
         let _ = self.events.send(Event {
             submission_id,
             state,
+            remote: false,
         });
     }
 

@@ -149,8 +149,8 @@ async fn list_passwd_revoke_and_delete_manage_accounts() {
         server::db::submissions::create(
             &pool,
             user.id,
-            "fast-power",
-            "cpu",
+            &server::domain::Slug::parse("fast-power").unwrap(),
+            server::domain::JobKind::Cpu,
             katas::Mode::Run,
             "// x",
         )

@@ -2,17 +2,17 @@
 
 use crate::app::{self, AppConfig};
 use crate::cli::EdgeArgs;
+use crate::db::Location;
 use crate::state::ServerConfig;
 use graders::{Grader, GraderConfig};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(
     addr: SocketAddr,
-    db_path: PathBuf,
+    db: Location,
     workers: Option<usize>,
     worker_token: Option<String>,
     secure_cookies: bool,
@@ -59,7 +59,7 @@ pub fn run(
         let token = server.worker_token.clone();
         let config = AppConfig {
             addr,
-            db_path,
+            db,
             workers,
             server,
         };

@@ -3,10 +3,10 @@
 //! also log in to the web pages.
 
 use crate::cli::{RoleArg, UserCommand};
+use crate::db::Location;
 use crate::db::{self, Db, users};
 use crate::password;
 use anyhow::Context as _;
-use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(cmd: UserCommand) -> anyhow::Result<ExitCode> {
@@ -73,13 +73,13 @@ pub fn run(cmd: UserCommand) -> anyhow::Result<ExitCode> {
 
 /// Opens (and migrates) the database, then runs `f` on it.
 fn with_db(
-    path: &Path,
+    location: &Location,
     f: impl AsyncFnOnce(&Db) -> anyhow::Result<()>,
 ) -> anyhow::Result<ExitCode> {
     super::runtime()?.block_on(async move {
-        let pool = db::open(path)
+        let pool = db::open(location.clone())
             .await
-            .with_context(|| format!("opening {}", path.display()))?;
+            .with_context(|| format!("opening {location}"))?;
         f(&pool).await?;
         Ok(ExitCode::SUCCESS)
     })

@@ -11,7 +11,7 @@ pub struct Draft {
 }
 
 pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sqlx::Error> {
-    sqlx::query_as("SELECT source, updated_at FROM drafts WHERE user_id = ? AND kata = ?")
+    sqlx::query_as("SELECT source, updated_at FROM drafts WHERE user_id = $1 AND kata = $2")
         .bind(user_id)
         .bind(kata)
         .fetch_optional(db)
@@ -22,7 +22,7 @@ pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sql
 pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64, sqlx::Error> {
     let now = now_ms();
     sqlx::query(
-        "INSERT INTO drafts (user_id, kata, source, updated_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO drafts (user_id, kata, source, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, kata) DO UPDATE SET source = excluded.source,
            updated_at = excluded.updated_at",
     )
@@ -38,12 +38,12 @@ pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64,
 /// Records that the learner opened hint `hint` (0-based); opening it again changes nothing.
 pub async fn open_hint(db: &Db, user_id: i64, kata: &str, hint: u32) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO hints_opened (user_id, kata, hint, opened_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO hints_opened (user_id, kata, hint, opened_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING",
     )
     .bind(user_id)
     .bind(kata)
-    .bind(hint)
+    .bind(i64::from(hint))
     .bind(now_ms())
     .execute(db)
     .await?;
@@ -52,9 +52,16 @@ pub async fn open_hint(db: &Db, user_id: i64, kata: &str, hint: u32) -> Result<(
 
 /// The hints (0-based) the learner has opened on `kata`.
 pub async fn opened_hints(db: &Db, user_id: i64, kata: &str) -> Result<Vec<u32>, sqlx::Error> {
-    sqlx::query_scalar("SELECT hint FROM hints_opened WHERE user_id = ? AND kata = ? ORDER BY hint")
-        .bind(user_id)
-        .bind(kata)
-        .fetch_all(db)
-        .await
+    let hints: Vec<i64> = sqlx::query_scalar(
+        "SELECT hint FROM hints_opened WHERE user_id = $1 AND kata = $2 ORDER BY hint",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .fetch_all(db)
+    .await?;
+    // The table's CHECK keeps them non-negative, and they index a kata's few hints.
+    Ok(hints
+        .into_iter()
+        .filter_map(|h| u32::try_from(h).ok())
+        .collect())
 }

@@ -16,7 +16,8 @@ pub struct Attempt {
     pub response: Option<String>,
     pub result: Option<String>,
     pub score: Option<f64>,
-    pub correct: Option<bool>,
+    /// 1 when the answer was right, 0 when not (flags are integers on both backends).
+    pub correct: Option<i64>,
     /// The interview the attempt belongs to, if any.
     pub interview_id: Option<i64>,
 }
@@ -31,7 +32,7 @@ pub async fn create(
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO drill_attempts (user_id, drill_set, item, presented, answer_key, started_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(user_id)
     .bind(set)
@@ -46,7 +47,7 @@ pub async fn create(
 /// How many of the user's attempts await an answer.
 pub async fn open_count(db: &Db, user_id: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT COUNT(*) FROM drill_attempts WHERE user_id = ? AND answered_at IS NULL",
+        "SELECT COUNT(*) FROM drill_attempts WHERE user_id = $1 AND answered_at IS NULL",
     )
     .bind(user_id)
     .fetch_one(db)
@@ -55,7 +56,7 @@ pub async fn open_count(db: &Db, user_id: i64) -> Result<i64, sqlx::Error> {
 
 /// Makes an attempt part of an interview.
 pub async fn join_interview(db: &Db, id: i64, interview_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE drill_attempts SET interview_id = ? WHERE id = ?")
+    sqlx::query("UPDATE drill_attempts SET interview_id = $1 WHERE id = $2")
         .bind(interview_id)
         .bind(id)
         .execute(db)
@@ -65,7 +66,7 @@ pub async fn join_interview(db: &Db, id: i64, interview_id: i64) -> Result<(), s
 
 /// An interview's attempts, in the order they were made.
 pub async fn of_interview(db: &Db, interview_id: i64) -> Result<Vec<Attempt>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM drill_attempts WHERE interview_id = ? ORDER BY id")
+    sqlx::query_as("SELECT * FROM drill_attempts WHERE interview_id = $1 ORDER BY id")
         .bind(interview_id)
         .fetch_all(db)
         .await
@@ -73,7 +74,7 @@ pub async fn of_interview(db: &Db, interview_id: i64) -> Result<Vec<Attempt>, sq
 
 /// The user's own attempt; `None` for another user's, so ids reveal nothing.
 pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Attempt>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM drill_attempts WHERE id = ? AND user_id = ?")
+    sqlx::query_as("SELECT * FROM drill_attempts WHERE id = $1 AND user_id = $2")
         .bind(id)
         .bind(user_id)
         .fetch_optional(db)
@@ -92,14 +93,14 @@ pub async fn record(
     correct: bool,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE drill_attempts SET answered_at = ?, response = ?, result = ?, score = ?, correct = ?
-         WHERE id = ? AND user_id = ? AND answered_at IS NULL",
+        "UPDATE drill_attempts SET answered_at = $1, response = $2, result = $3, score = $4, correct = $5
+         WHERE id = $6 AND user_id = $7 AND answered_at IS NULL",
     )
     .bind(now_ms())
     .bind(response)
     .bind(result)
     .bind(score)
-    .bind(correct)
+    .bind(i64::from(correct))
     .bind(id)
     .bind(user_id)
     .execute(db)
@@ -109,7 +110,7 @@ pub async fn record(
 
 /// The user's latest attempts, newest first.
 pub async fn recent(db: &Db, user_id: i64, limit: i64) -> Result<Vec<Attempt>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM drill_attempts WHERE user_id = ? ORDER BY id DESC LIMIT ?")
+    sqlx::query_as("SELECT * FROM drill_attempts WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
         .bind(user_id)
         .bind(limit)
         .fetch_all(db)
@@ -127,7 +128,7 @@ pub struct ItemStats {
 }
 
 pub async fn item_stats(db: &Db) -> Result<Vec<ItemStats>, sqlx::Error> {
-    let rows: Vec<(String, String, i64, bool)> = sqlx::query_as(
+    let rows: Vec<(String, String, i64, i64)> = sqlx::query_as(
         "SELECT drill_set, item, answered_at - started_at, correct FROM drill_attempts
          WHERE answered_at IS NOT NULL ORDER BY drill_set, item, answered_at - started_at",
     )
@@ -159,7 +160,7 @@ pub async fn item_stats(db: &Db) -> Result<Vec<ItemStats>, sqlx::Error> {
             current = Some((set.clone(), item.clone()));
         }
         times.push(ms);
-        right += i64::from(correct);
+        right += correct;
     }
     if let Some((s, i)) = current {
         flush(&mut out, &mut times, &mut right, (&s, &i));

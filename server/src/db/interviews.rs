@@ -30,7 +30,7 @@ pub async fn create(
     ends_at: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO interviews (user_id, kata, started_at, ends_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO interviews (user_id, kata, started_at, ends_at) VALUES ($1, $2, $3, $4)
          RETURNING id",
     )
     .bind(user_id)
@@ -43,7 +43,7 @@ pub async fn create(
 
 /// The user's own interview; `None` for another user's.
 pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Interview>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM interviews WHERE id = ? AND user_id = ?")
+    sqlx::query_as("SELECT * FROM interviews WHERE id = $1 AND user_id = $2")
         .bind(id)
         .bind(user_id)
         .fetch_optional(db)
@@ -52,14 +52,14 @@ pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Interview>, sq
 
 /// Any interview by id (to lock its attempts).
 pub async fn by_id(db: &Db, id: i64) -> Result<Option<Interview>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM interviews WHERE id = ?")
+    sqlx::query_as("SELECT * FROM interviews WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await
 }
 
 pub async fn list(db: &Db, user_id: i64) -> Result<Vec<Interview>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM interviews WHERE user_id = ? ORDER BY id DESC")
+    sqlx::query_as("SELECT * FROM interviews WHERE user_id = $1 ORDER BY id DESC")
         .bind(user_id)
         .fetch_all(db)
         .await
@@ -75,7 +75,7 @@ pub async fn take_hint(
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE interviews SET hints_used = hints_used + 1
-         WHERE id = ? AND user_id = ? AND hints_used < ? AND finished_at IS NULL AND ends_at > ?",
+         WHERE id = $1 AND user_id = $2 AND hints_used < $3 AND finished_at IS NULL AND ends_at > $4",
     )
     .bind(id)
     .bind(user_id)
@@ -95,8 +95,8 @@ pub async fn finish(
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE interviews SET finished_at = ?, report = ?
-         WHERE id = ? AND user_id = ? AND finished_at IS NULL",
+        "UPDATE interviews SET finished_at = $1, report = $2
+         WHERE id = $3 AND user_id = $4 AND finished_at IS NULL",
     )
     .bind(now)
     .bind(report)
@@ -118,7 +118,7 @@ pub async fn best_submit(
 ) -> Result<Option<(Option<String>, Option<i64>, Option<i64>, i64)>, sqlx::Error> {
     sqlx::query_as(
         "SELECT verdict, passed, total, created_at FROM submissions
-         WHERE user_id = ? AND kata = ? AND mode = 'submit' AND created_at >= ? AND created_at <= ?
+         WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND created_at >= $3 AND created_at <= $4
          ORDER BY verdict = 'accepted' DESC, COALESCE(passed, 0) DESC, id LIMIT 1",
     )
     .bind(user_id)

@@ -6,7 +6,8 @@
 
 use super::submissions;
 use super::users::random_secret;
-use super::{Db, now_ms};
+use super::{Db, Dialect, dialect, now_ms};
+use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
 
@@ -18,7 +19,7 @@ pub struct Claimed {
     pub job_id: i64,
     pub submission_id: i64,
     pub lease_token: String,
-    pub kata: String,
+    pub kata: Slug,
     pub mode: Mode,
     pub source: String,
     pub attempt: i64,
@@ -29,10 +30,11 @@ pub struct Claimed {
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
 async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     let now = now_ms();
-    let rows: Vec<(i64, i64, String, String, Option<String>)> = sqlx::query_as(
+    type Exhausted = (i64, i64, Slug, Stored<Mode>, Option<String>);
+    let rows: Vec<Exhausted> = sqlx::query_as(
         "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
          JOIN submissions s ON s.id = j.submission_id
-         WHERE j.state = 'leased' AND j.lease_expires_at < ? AND j.attempts >= ?",
+         WHERE j.state = 'leased' AND j.lease_expires_at < $1 AND j.attempts >= $2",
     )
     .bind(now)
     .bind(MAX_ATTEMPTS)
@@ -46,7 +48,7 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
             db,
             job_id,
             None,
-            &GradeReport::internal_error(&kata, parse_mode(&mode), message),
+            &GradeReport::internal_error(&kata, mode.0, message),
         )
         .await?
         {
@@ -56,75 +58,81 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     Ok(failed)
 }
 
-pub fn parse_mode(s: &str) -> Mode {
-    if s == "run" { Mode::Run } else { Mode::Submit }
+/// Claim order within a kind: interactive runs first, then submits, then rejudges; oldest first
+/// within one priority.
+pub fn priority(mode: Mode) -> i64 {
+    match mode {
+        Mode::Run => 0,
+        Mode::Submit => 1,
+    }
 }
 
-/// Leases the oldest waiting job of one of `kinds` to `worker_id`. Also returns the
-/// submissions that were just failed for running out of attempts.
+/// The priority of a job a staff member queued again (none do yet; the order is reserved).
+pub const REJUDGE_PRIORITY: i64 = 2;
+
+/// Leases the first waiting job of one of `kinds` (by priority, then age) to `worker_id`. Also
+/// returns the submissions that were just failed for running out of attempts.
 pub async fn claim(
     db: &Db,
     worker_id: &str,
-    kinds: &[&str],
+    kinds: &[JobKind],
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
-    let placeholders = vec!["?"; kinds.len().max(1)].join(", ");
-    let pick = format!(
-        "SELECT j.id FROM jobs j WHERE j.kind IN ({placeholders})
-           AND (j.state = 'queued' OR (j.state = 'leased' AND j.lease_expires_at < ?))
-         ORDER BY j.id LIMIT 1"
+    if kinds.is_empty() {
+        return Ok((None, exhausted));
+    }
+    let kinds_list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 6)).collect();
+    // One statement picks and leases, so two claimers never get the same job. SQLite runs
+    // writes one at a time; PostgreSQL locks the picked row and lets every other claimer skip
+    // it for the next one instead of waiting.
+    let skip_locked = match dialect(db) {
+        Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        Dialect::Sqlite => "",
+    };
+    let sql = format!(
+        "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
+           lease_expires_at = $3, attempts = attempts + 1
+         WHERE id = (SELECT id FROM jobs WHERE kind IN ({kinds})
+             AND (state = 'queued'
+               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))
+           ORDER BY priority, id LIMIT 1{skip_locked})
+         RETURNING id",
+        kinds = kinds_list.join(", ")
     );
-    // Optimistic: another claimer may take the same row between the two statements; the
-    // guarded update then changes nothing and we look again.
-    for _ in 0..8 {
-        let now = now_ms();
-        let mut q = sqlx::query_scalar::<_, i64>(&pick);
-        for k in kinds {
-            q = q.bind(*k);
-        }
-        let Some(job_id) = q.bind(now).fetch_optional(db).await? else {
-            return Ok((None, exhausted));
-        };
-        let token = random_secret("lease_");
-        let taken = sqlx::query(
-            "UPDATE jobs SET state = 'leased', worker_id = ?, lease_token = ?, lease_expires_at = ?,
-               attempts = attempts + 1
-             WHERE id = ? AND (state = 'queued' OR (state = 'leased' AND lease_expires_at < ?))",
-        )
+    let now = now_ms();
+    let token = random_secret("lease_");
+    let mut q = sqlx::query_scalar::<_, i64>(&sql)
         .bind(worker_id)
         .bind(&token)
         .bind(now + lease_ms)
-        .bind(job_id)
         .bind(now)
-        .execute(db)
-        .await?
-        .rows_affected();
-        if taken == 1 {
-            let (submission_id, kata, mode, source, attempt): (i64, String, String, String, i64) =
-                sqlx::query_as(
-                    "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
-                 JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
-                )
-                .bind(job_id)
-                .fetch_one(db)
-                .await?;
-            return Ok((
-                Some(Claimed {
-                    job_id,
-                    submission_id,
-                    lease_token: token,
-                    kata,
-                    mode: parse_mode(&mode),
-                    source,
-                    attempt,
-                    lease_ms,
-                }),
-                exhausted,
-            ));
-        }
+        .bind(MAX_ATTEMPTS);
+    for k in kinds {
+        q = q.bind(Stored(*k));
     }
-    Ok((None, exhausted))
+    let Some(job_id) = q.fetch_optional(db).await? else {
+        return Ok((None, exhausted));
+    };
+    let (submission_id, kata, mode, source, attempt): (i64, Slug, Stored<Mode>, String, i64) =
+        sqlx::query_as(
+            "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
+             JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
+        )
+        .bind(job_id)
+        .fetch_one(db)
+        .await?;
+    let claimed = Claimed {
+        job_id,
+        submission_id,
+        lease_token: token,
+        kata,
+        mode: mode.0,
+        source,
+        attempt,
+        lease_ms,
+    };
+    Ok((Some(claimed), exhausted))
 }
 
 /// Renews the lease; `false` if the caller no longer holds it.
@@ -135,7 +143,7 @@ pub async fn heartbeat(
     lease_ms: i64,
 ) -> Result<bool, sqlx::Error> {
     let renewed = sqlx::query(
-        "UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "UPDATE jobs SET lease_expires_at = $1 WHERE id = $2 AND lease_token = $3 AND state = 'leased'",
     )
     .bind(now_ms() + lease_ms)
     .bind(job_id)
@@ -146,7 +154,8 @@ pub async fn heartbeat(
     Ok(renewed == 1)
 }
 
-/// Stores the report if `token` still holds the lease (`None`: the server itself finishes it).
+/// Stores the report if `token` still holds the lease (`None`: the sweeper ends a job whose
+/// last allowed lease expired).
 /// `false` means the result came too late and was dropped.
 pub async fn finish_with(
     db: &Db,
@@ -157,12 +166,19 @@ pub async fn finish_with(
     let mut tx = db.begin().await?;
     let done = match token {
         Some(token) => sqlx::query(
-            "UPDATE jobs SET state = 'done' WHERE id = ? AND lease_token = ? AND state = 'leased'",
+            "UPDATE jobs SET state = 'done' WHERE id = $1 AND lease_token = $2 AND state = 'leased'",
         )
         .bind(job_id)
         .bind(token),
-        None => sqlx::query("UPDATE jobs SET state = 'done' WHERE id = ? AND state != 'done'")
-            .bind(job_id),
+        // The sweeper's path: any replica may run it, and only the first to commit changes the
+        // row; a holder that renewed its lease in the meantime keeps the job.
+        None => sqlx::query(
+            "UPDATE jobs SET state = 'done' WHERE id = $1 AND state = 'leased'
+               AND lease_expires_at < $2 AND attempts >= $3",
+        )
+        .bind(job_id)
+        .bind(now_ms())
+        .bind(MAX_ATTEMPTS),
     }
     .execute(&mut *tx)
     .await?
@@ -170,7 +186,7 @@ pub async fn finish_with(
     if done != 1 {
         return Ok(false);
     }
-    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = ?")
+    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
         .bind(job_id)
         .fetch_one(&mut *tx)
         .await?;
@@ -203,7 +219,7 @@ pub async fn publish_verdict(
 ) -> Result<Option<i64>, sqlx::Error> {
     let mut tx = db.begin().await?;
     let submission_id: Option<i64> = sqlx::query_scalar(
-        "SELECT submission_id FROM jobs WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "SELECT submission_id FROM jobs WHERE id = $1 AND lease_token = $2 AND state = 'leased'",
     )
     .bind(job_id)
     .bind(token)
@@ -221,7 +237,7 @@ pub async fn publish_verdict(
 /// another attempt, keeping the reason.
 pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<bool, sqlx::Error> {
     let released = sqlx::query(
-        "UPDATE jobs SET lease_expires_at = 0, last_error = ? WHERE id = ? AND lease_token = ? AND state = 'leased'",
+        "UPDATE jobs SET lease_expires_at = 0, last_error = $1 WHERE id = $2 AND lease_token = $3 AND state = 'leased'",
     )
     .bind(error)
     .bind(job_id)
@@ -234,21 +250,23 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
 pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(i64, String, String)> =
-        sqlx::query_as("SELECT id, kind, state FROM jobs WHERE submission_id = ?")
+    let row: Option<(i64, Stored<JobKind>, String, i64)> =
+        sqlx::query_as("SELECT id, kind, state, priority FROM jobs WHERE submission_id = $1")
             .bind(submission_id)
             .fetch_optional(db)
             .await?;
-    let Some((id, kind, state)) = row else {
+    let Some((id, kind, state, priority)) = row else {
         return Ok(None);
     };
     if state != "queued" {
         return Ok(None);
     }
     let ahead: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ? AND id < ?",
+        "SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = $1
+           AND (priority < $2 OR (priority = $2 AND id < $3))",
     )
     .bind(kind)
+    .bind(priority)
     .bind(id)
     .fetch_one(db)
     .await?;
@@ -258,15 +276,16 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
 /// While this submission's job is queued and no worker advertising its kind has been seen
 /// recently: what it waits for (`"gpu worker"`); `None` otherwise.
 pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, sqlx::Error> {
-    let kind: Option<String> =
-        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = ? AND state = 'queued'")
+    let kind: Option<Stored<JobKind>> =
+        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = $1 AND state = 'queued'")
             .bind(submission_id)
             .fetch_optional(db)
             .await?;
     let Some(kind) = kind else {
         return Ok(None);
     };
-    Ok((!super::workers::kind_connected(db, &kind).await?).then(|| format!("{kind} worker")))
+    Ok((!super::workers::kind_connected(db, kind.0).await?)
+        .then(|| format!("{} worker", kind.0.as_str())))
 }
 
 /// `"gpu worker"` → `"GPU worker"`, as the pages say it.
@@ -278,9 +297,9 @@ pub fn waiting_for_display(waiting_for: &str) -> String {
 }
 
 /// Jobs of `kind` waiting for a worker.
-pub async fn queued_of_kind(db: &Db, kind: &str) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = ?")
-        .bind(kind)
+pub async fn queued_of_kind(db: &Db, kind: JobKind) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = $1")
+        .bind(Stored(kind))
         .fetch_one(db)
         .await
 }
@@ -295,7 +314,8 @@ pub async fn depth(db: &Db) -> Result<i64, sqlx::Error> {
 /// Jobs waiting for a worker and jobs being graded now.
 pub async fn counts(db: &Db) -> Result<(i64, i64), sqlx::Error> {
     sqlx::query_as(
-        "SELECT COALESCE(SUM(state = 'queued'), 0), COALESCE(SUM(state = 'leased'), 0) FROM jobs",
+        "SELECT COUNT(*) FILTER (WHERE state = 'queued'), COUNT(*) FILTER (WHERE state = 'leased')
+         FROM jobs",
     )
     .fetch_one(db)
     .await
@@ -330,8 +350,8 @@ pub async fn withdraw(
 ) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     let ended = sqlx::query(
-        "UPDATE jobs SET state = 'done' WHERE submission_id = ?
-           AND (state = 'queued' OR (state = 'leased' AND NOT ?))",
+        "UPDATE jobs SET state = 'done' WHERE submission_id = $1
+           AND (state = 'queued' OR (state = 'leased' AND NOT $2))",
     )
     .bind(submission_id)
     .bind(only_queued)
@@ -341,14 +361,14 @@ pub async fn withdraw(
     if ended != 1 {
         return Ok(false);
     }
-    let (kata, mode): (String, String) =
-        sqlx::query_as("SELECT kata, mode FROM submissions WHERE id = ?")
+    let (kata, mode): (Slug, Stored<Mode>) =
+        sqlx::query_as("SELECT kata, mode FROM submissions WHERE id = $1")
             .bind(submission_id)
             .fetch_one(&mut *tx)
             .await?;
-    let report = GradeReport::internal_error(&kata, parse_mode(&mode), message.to_string());
+    let report = GradeReport::internal_error(&kata, mode.0, message.to_string());
     submissions::record(&mut tx, submission_id, &report).await?;
-    sqlx::query("UPDATE submissions SET withdrawn = ? WHERE id = ?")
+    sqlx::query("UPDATE submissions SET withdrawn = $1 WHERE id = $2")
         .bind(why.as_str())
         .bind(submission_id)
         .execute(&mut *tx)
@@ -360,7 +380,7 @@ pub async fn withdraw(
 /// Submissions whose jobs have waited in the queue (no worker took them) for longer than
 /// `max_wait_ms`.
 pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT submission_id FROM jobs WHERE state = 'queued' AND created_at < ?")
+    sqlx::query_scalar("SELECT submission_id FROM jobs WHERE state = 'queued' AND created_at < $1")
         .bind(now_ms() - max_wait_ms)
         .fetch_all(db)
         .await
@@ -372,8 +392,8 @@ pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     let again = sqlx::query(
         "UPDATE jobs SET state = 'queued', worker_id = NULL, lease_token = NULL,
-           lease_expires_at = NULL, attempts = 0, last_error = NULL, created_at = ?
-         WHERE submission_id = ? AND state != 'done'",
+           lease_expires_at = NULL, attempts = 0, last_error = NULL, created_at = $1
+         WHERE submission_id = $2 AND state != 'done'",
     )
     .bind(now_ms())
     .bind(submission_id)
@@ -382,7 +402,7 @@ pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
     .rows_affected();
     if again == 1 {
         sqlx::query(
-            "UPDATE submissions SET state = 'queued' WHERE id = ? AND state != 'done' AND verdict IS NULL",
+            "UPDATE submissions SET state = 'queued' WHERE id = $1 AND state != 'done' AND verdict IS NULL",
         )
         .bind(submission_id)
         .execute(&mut *tx)
@@ -410,7 +430,7 @@ pub async fn pending(db: &Db, limit: i64) -> Result<Vec<Pending>, sqlx::Error> {
         "SELECT j.submission_id, s.kata, j.kind, j.state, u.name AS user_name, j.attempts,
            j.created_at
          FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
-         WHERE j.state != 'done' ORDER BY j.id LIMIT ?",
+         WHERE j.state != 'done' ORDER BY j.id LIMIT $1",
     )
     .bind(limit)
     .fetch_all(db)

@@ -1,9 +1,20 @@
 //! The `katas` table mirrors the compiled catalogue, synced at start-up.
 
-use super::Db;
+use super::{Db, Dialect, dialect};
+
+/// The advisory lock key of the catalogue sync (any constant unique to it in this database).
+const CATALOGUE_SYNC_LOCK: i64 = 0x494e_4b41_5441_0001;
 
 pub async fn sync(db: &Db) -> Result<(), sqlx::Error> {
     let mut tx = db.begin().await?;
+    if dialect(db) == Dialect::Postgres {
+        // Replicas starting together take turns (released at commit) rather than interleave
+        // their rewrites of the same rows and deadlock.
+        sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
+            .bind(CATALOGUE_SYNC_LOCK)
+            .execute(&mut *tx)
+            .await?;
+    }
     sqlx::query("UPDATE katas SET listed = 0")
         .execute(&mut *tx)
         .await?;
@@ -11,7 +22,7 @@ pub async fn sync(db: &Db) -> Result<(), sqlx::Error> {
         let m = kata.meta();
         sqlx::query(
             "INSERT INTO katas (slug, title, summary, difficulty, kind, topics, position, listed)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 1)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
              ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
                difficulty = excluded.difficulty, kind = excluded.kind, topics = excluded.topics,
                position = excluded.position, listed = 1",

@@ -1,5 +1,11 @@
-//! SQLite storage: one file, WAL, foreign keys on, migrations from `migrations/` applied at start.
+//! Storage: one SQLite file (the default: nothing to run) or one PostgreSQL database shared by
+//! every replica. Everything above this module sees one pool type and one set of queries
+//! (sqlx's `Any` driver; `$1` placeholders, which both backends accept); the few statements
+//! whose SQL differs ask [`dialect`]. Migrations: `migrations/sqlite/` and
+//! `migrations/postgres/`, applied at start-up (on PostgreSQL under sqlx's advisory lock, so
+//! replicas starting together apply them once).
 
+pub mod allowance;
 pub mod drafts;
 pub mod drills;
 pub mod interviews;
@@ -12,26 +18,146 @@ pub mod submissions;
 pub mod users;
 pub mod workers;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use std::path::Path;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode};
+use sqlx::{ConnectOptions as _, Connection as _, Executor as _};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
 use std::time::Duration;
 
-pub type Db = sqlx::SqlitePool;
+pub type Db = sqlx::AnyPool;
+/// A transaction on either backend.
+pub type Tx<'c> = sqlx::Transaction<'c, sqlx::Any>;
 
-/// Opens (creating if needed) and migrates the database at `path`.
-pub async fn open(path: &Path) -> Result<Db, sqlx::Error> {
-    let options = SqliteConnectOptions::new()
+/// Where the data lives, as `--db` / `INFRAKATA_DB` says it.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A file path (created if missing).
+    Sqlite(PathBuf),
+    /// A `postgres://` (or `postgresql://`) URL.
+    Postgres(String),
+}
+
+impl Location {
+    pub fn parse(s: &str) -> Self {
+        if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+            Self::Postgres(s.to_string())
+        } else {
+            Self::Sqlite(PathBuf::from(s))
+        }
+    }
+}
+
+impl From<&Path> for Location {
+    fn from(p: &Path) -> Self {
+        Self::Sqlite(p.to_path_buf())
+    }
+}
+
+impl From<PathBuf> for Location {
+    fn from(p: PathBuf) -> Self {
+        Self::Sqlite(p)
+    }
+}
+
+/// Shown in logs and errors: a URL's password never is.
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sqlite(p) => write!(f, "{}", p.display()),
+            Self::Postgres(url) => f.write_str(&redacted(url)),
+        }
+    }
+}
+
+/// The URL with its password (in the user info or a `password=` parameter) replaced by `***`.
+fn redacted(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    let authority = match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _)) => format!("{user}:***@{host}"),
+            None => authority.to_string(),
+        },
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let query: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some(("password", _)) => "password=***".to_string(),
+                    _ => kv.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", query.join("&"))
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+impl fmt::Debug for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Location({self})")
+    }
+}
+
+/// The SQL family of a pool, for the few statements written twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+pub fn dialect(db: &Db) -> Dialect {
+    match db.connect_options().database_url.scheme() {
+        "postgres" | "postgresql" => Dialect::Postgres,
+        _ => Dialect::Sqlite,
+    }
+}
+
+/// Opens (creating a SQLite file if needed) and migrates the database.
+pub async fn open(location: impl Into<Location>) -> Result<Db, sqlx::Error> {
+    sqlx::any::install_default_drivers();
+    match location.into() {
+        Location::Sqlite(path) => open_sqlite(&path).await,
+        Location::Postgres(url) => {
+            let db = AnyPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(&url)
+                .await?;
+            sqlx::migrate!("../migrations/postgres").run(&db).await?;
+            Ok(db)
+        }
+    }
+}
+
+async fn open_sqlite(path: &Path) -> Result<Db, sqlx::Error> {
+    let native = SqliteConnectOptions::new()
         .filename(path)
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10));
-    let db = SqlitePoolOptions::new()
+        .foreign_keys(true);
+    // WAL is a property of the file: set once here, before the pool's connections open it.
+    native.connect().await?.close().await?;
+    let options = AnyConnectOptions::from_str(native.to_url_lossy().as_str())?;
+    let db = AnyPoolOptions::new()
         .max_connections(8)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                // Per connection: these do not persist in the file.
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                conn.execute("PRAGMA busy_timeout = 10000").await?;
+                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                Ok(())
+            })
+        })
         .connect_with(options)
         .await?;
-    sqlx::migrate!("../migrations").run(&db).await?;
+    sqlx::migrate!("../migrations/sqlite").run(&db).await?;
     Ok(db)
 }
 
@@ -40,4 +166,25 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_parse_and_never_show_a_password() {
+        assert_eq!(
+            Location::parse("data/infrakata.db"),
+            Location::Sqlite("data/infrakata.db".into())
+        );
+        let pg = Location::parse("postgres://kata:s3cret@db:5432/kata?sslmode=disable&password=x");
+        assert!(matches!(pg, Location::Postgres(_)));
+        let shown = pg.to_string();
+        assert_eq!(
+            shown,
+            "postgres://kata:***@db:5432/kata?sslmode=disable&password=***"
+        );
+        assert!(!format!("{pg:?}").contains("s3cret"));
+    }
 }

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 pub async fn solved(db: &Db, user_id: i64) -> Result<HashSet<String>, sqlx::Error> {
     let rows: Vec<String> = sqlx::query_scalar(
         "SELECT DISTINCT kata FROM submissions
-         WHERE user_id = ? AND mode = 'submit' AND verdict = 'accepted'",
+         WHERE user_id = $1 AND mode = 'submit' AND verdict = 'accepted'",
     )
     .bind(user_id)
     .fetch_all(db)
@@ -17,14 +17,28 @@ pub async fn solved(db: &Db, user_id: i64) -> Result<HashSet<String>, sqlx::Erro
 }
 
 pub async fn has_solved(db: &Db, user_id: i64, kata: &str) -> Result<bool, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM submissions
-           WHERE user_id = ? AND kata = ? AND mode = 'submit' AND verdict = 'accepted')",
+    // 0/1 rather than a boolean: the one shape both backends return.
+    let solved: i64 = sqlx::query_scalar(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM submissions
+           WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND verdict = 'accepted')
+         THEN 1 ELSE 0 END",
     )
     .bind(user_id)
     .bind(kata)
     .fetch_one(db)
-    .await
+    .await?;
+    Ok(solved != 0)
+}
+
+/// A 0/1 column read as a yes/no (PostgreSQL's booleans and SQLite's integers differ under
+/// `Any`, so queries return integers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl From<i64> for Flag {
+    fn from(v: i64) -> Self {
+        Self(v != 0)
+    }
 }
 
 /// One user's standing on one kata.
@@ -32,7 +46,8 @@ pub async fn has_solved(db: &Db, user_id: i64, kata: &str) -> Result<bool, sqlx:
 pub struct KataProgress {
     pub kata: String,
     pub submissions: i64,
-    pub solved: bool,
+    #[sqlx(try_from = "i64")]
+    pub solved: Flag,
     /// Best performance ratio among accepted submits (lower is better).
     pub best_ratio: Option<f64>,
     pub last_at: i64,
@@ -43,10 +58,10 @@ pub struct KataProgress {
 pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kata, COUNT(*) AS submissions,
-           MAX(mode = 'submit' AND verdict = 'accepted') AS solved,
+           MAX(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN 1 ELSE 0 END) AS solved,
            MIN(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN perf_ratio END) AS best_ratio,
            MAX(created_at) AS last_at
-         FROM submissions WHERE user_id = ? AND withdrawn IS NULL GROUP BY kata",
+         FROM submissions WHERE user_id = $1 AND withdrawn IS NULL GROUP BY kata",
     )
     .bind(user_id)
     .fetch_all(db)
@@ -70,15 +85,15 @@ pub async fn leaderboard(db: &Db, kata: &str, limit: i64) -> Result<Vec<Standing
     sqlx::query_as(
         "SELECT u.name AS name, MIN(s.perf_ratio) AS best_ratio,
            (SELECT b.id FROM submissions b
-             WHERE b.user_id = s.user_id AND b.kata = s.kata AND b.mode = 'submit'
+             WHERE b.user_id = s.user_id AND b.kata = $1 AND b.mode = 'submit'
                AND b.verdict = 'accepted'
              ORDER BY b.perf_ratio IS NULL, b.perf_ratio, b.id LIMIT 1) AS best_id, COUNT(*) AS accepted,
            MIN(s.created_at) AS first_solved_at
          FROM submissions s JOIN users u ON u.id = s.user_id
-         WHERE s.kata = ? AND s.mode = 'submit' AND s.verdict = 'accepted'
-         GROUP BY s.user_id
-         ORDER BY best_ratio IS NULL, best_ratio, first_solved_at
-         LIMIT ?",
+         WHERE s.kata = $1 AND s.mode = 'submit' AND s.verdict = 'accepted'
+         GROUP BY s.user_id, u.name
+         ORDER BY MIN(s.perf_ratio) IS NULL, MIN(s.perf_ratio), MIN(s.created_at)
+         LIMIT $2",
     )
     .bind(kata)
     .bind(limit)

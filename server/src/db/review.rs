@@ -91,7 +91,7 @@ pub async fn review(
     let row: Option<Row> = sqlx::query_as(
         "SELECT due, stability, difficulty, elapsed_days, scheduled_days, reps, lapses, state,
                 last_review
-         FROM review_cards WHERE user_id = ? AND kind = ? AND subject = ?",
+         FROM review_cards WHERE user_id = $1 AND kind = $2 AND subject = $3",
     )
     .bind(user_id)
     .bind(kind.as_str())
@@ -114,7 +114,7 @@ pub async fn review(
     sqlx::query(
         "INSERT INTO review_cards (user_id, kind, subject, due, stability, difficulty,
            elapsed_days, scheduled_days, reps, lapses, state, last_review)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (user_id, kind, subject) DO UPDATE SET due = excluded.due,
            stability = excluded.stability, difficulty = excluded.difficulty,
            elapsed_days = excluded.elapsed_days, scheduled_days = excluded.scheduled_days,
@@ -148,7 +148,7 @@ pub async fn kata_solved(db: &Db, user_id: i64, slug: &str) -> Result<(), sqlx::
 pub async fn due(db: &Db, user_id: i64, until: i64) -> Result<Vec<Due>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kind, subject, due, reps, lapses FROM review_cards
-         WHERE user_id = ? AND due <= ? ORDER BY due, kind, subject",
+         WHERE user_id = $1 AND due <= $2 ORDER BY due, kind, subject",
     )
     .bind(user_id)
     .bind(until)
@@ -173,7 +173,7 @@ pub struct Streak {
 /// The streak as of `now`: a run whose last day is before yesterday has lapsed to 0.
 pub async fn streak(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::Error> {
     let s: Option<Streak> =
-        sqlx::query_as("SELECT current, best, last_day FROM streaks WHERE user_id = ?")
+        sqlx::query_as("SELECT current, best, last_day FROM streaks WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(db)
             .await?;
@@ -203,7 +203,7 @@ pub async fn practised(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::
         last_day: today,
     };
     sqlx::query(
-        "INSERT INTO streaks (user_id, current, best, last_day) VALUES (?, ?, ?, ?)
+        "INSERT INTO streaks (user_id, current, best, last_day) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id) DO UPDATE SET current = excluded.current, best = excluded.best,
            last_day = excluded.last_day",
     )
@@ -224,7 +224,7 @@ mod tests {
 
     async fn db_with_user() -> (tempfile::TempDir, Db, i64) {
         let dir = tempfile::tempdir().unwrap();
-        let db = crate::db::open(&dir.path().join("t.sqlite")).await.unwrap();
+        let db = crate::db::open(dir.path().join("t.sqlite")).await.unwrap();
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO users (name, role, created_at) VALUES ('u', 'learner', 0) RETURNING id",
         )

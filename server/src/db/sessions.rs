@@ -19,7 +19,7 @@ pub async fn create(db: &Db, user: &User) -> Result<(String, Session), sqlx::Err
     let secret = random_secret("s_");
     let csrf = random_secret("");
     sqlx::query(
-        "INSERT INTO sessions (id_sha256, user_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO sessions (id_sha256, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)",
     )
     .bind(sha256_hex(&secret))
     .bind(user.id)
@@ -40,7 +40,7 @@ pub async fn create(db: &Db, user: &User) -> Result<(String, Session), sqlx::Err
 pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error> {
     let row: Option<(i64, String, String, String)> = sqlx::query_as(
         "SELECT u.id, u.name, u.role, s.csrf_token FROM sessions s JOIN users u ON u.id = s.user_id
-         WHERE s.id_sha256 = ? AND s.expires_at > ?",
+         WHERE s.id_sha256 = $1 AND s.expires_at > $2",
     )
     .bind(sha256_hex(secret))
     .bind(now_ms())
@@ -60,7 +60,7 @@ pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error>
 
 /// Ends a session (log out); also sweeps expired ones.
 pub async fn delete(db: &Db, secret: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE id_sha256 = ? OR expires_at <= ?")
+    sqlx::query("DELETE FROM sessions WHERE id_sha256 = $1 OR expires_at <= $2")
         .bind(sha256_hex(secret))
         .bind(now_ms())
         .execute(db)

@@ -1,62 +1,21 @@
 //! Submissions: stored before they are acknowledged, with their job, in one transaction.
 
+use super::Tx;
 use super::{Db, now_ms};
+pub use crate::domain::State;
+use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
-use katas::Mode;
-use serde::{Deserialize, Serialize};
-use sqlx::{Sqlite, Transaction};
-
-/// Where a submission is in its life; the names are part of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum State {
-    Queued,
-    Compiling,
-    Running,
-    Measuring,
-    Done,
-}
-
-impl State {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Compiling => "compiling",
-            Self::Running => "running",
-            Self::Measuring => "measuring",
-            Self::Done => "done",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        [
-            Self::Queued,
-            Self::Compiling,
-            Self::Running,
-            Self::Measuring,
-            Self::Done,
-        ]
-        .into_iter()
-        .find(|x| x.as_str() == s)
-    }
-}
-
-pub fn mode_str(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Run => "run",
-        Mode::Submit => "submit",
-    }
-}
+use katas::{Mode, Verdict};
 
 #[derive(Debug, Clone)]
 pub struct Submission {
     pub id: i64,
     pub user_id: i64,
-    pub kata: String,
-    pub mode: String,
+    pub kata: Slug,
+    pub mode: Mode,
     pub source: String,
     pub state: State,
-    pub verdict: Option<String>,
+    pub verdict: Option<Verdict>,
     pub report: Option<serde_json::Value>,
     pub created_at: i64,
 }
@@ -64,37 +23,42 @@ pub struct Submission {
 type Row = (
     i64,
     i64,
+    Slug,
+    Stored<Mode>,
     String,
-    String,
-    String,
-    String,
-    Option<String>,
+    Stored<State>,
+    Option<Stored<Verdict>>,
     Option<String>,
     i64,
 );
 
 fn from_row(
     (id, user_id, kata, mode, source, state, verdict, report, created_at): Row,
-) -> Submission {
-    Submission {
+) -> Result<Submission, sqlx::Error> {
+    // A report we wrote ourselves that no longer parses is corruption, not "no report".
+    let report = report
+        .map(|r| serde_json::from_str(&r))
+        .transpose()
+        .map_err(|e| sqlx::Error::Decode(format!("submission {id}: its report: {e}").into()))?;
+    Ok(Submission {
         id,
         user_id,
         kata,
-        mode,
+        mode: mode.0,
         source,
-        state: State::parse(&state).unwrap_or(State::Queued),
-        verdict,
-        report: report.and_then(|r| serde_json::from_str(&r).ok()),
+        state: state.0,
+        verdict: verdict.map(|v| v.0),
+        report,
         created_at,
-    }
+    })
 }
 
 /// Stores the submission and its job; returns the submission id.
 pub async fn create(
     db: &Db,
     user_id: i64,
-    kata: &str,
-    kind: &str,
+    kata: &Slug,
+    kind: JobKind,
     mode: Mode,
     source: &str,
 ) -> Result<i64, sqlx::Error> {
@@ -102,20 +66,22 @@ pub async fn create(
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO submissions (user_id, kata, mode, source, state, created_at)
-         VALUES (?, ?, ?, ?, 'queued', ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, 'queued', $5) RETURNING id",
     )
     .bind(user_id)
     .bind(kata)
-    .bind(mode_str(mode))
+    .bind(Stored(mode))
     .bind(source)
     .bind(now)
     .fetch_one(&mut *tx)
     .await?;
     sqlx::query(
-        "INSERT INTO jobs (submission_id, kind, state, created_at) VALUES (?, ?, 'queued', ?)",
+        "INSERT INTO jobs (submission_id, kind, state, priority, created_at)
+         VALUES ($1, $2, 'queued', $3, $4)",
     )
     .bind(id)
-    .bind(kind)
+    .bind(Stored(kind))
+    .bind(super::jobs::priority(mode))
     .bind(now)
     .execute(&mut *tx)
     .await?;
@@ -125,21 +91,21 @@ pub async fn create(
 
 pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     let row: Option<Row> = sqlx::query_as(
-        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at FROM submissions WHERE id = ?",
+        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at FROM submissions WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(db)
     .await?;
-    Ok(row.map(from_row))
+    row.map(from_row).transpose()
 }
 
 pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error> {
     // Once the verdict is published the stage no longer moves (a late heartbeat saying
     // `running` must not hide it).
     sqlx::query(
-        "UPDATE submissions SET state = ? WHERE id = ? AND state != 'done' AND verdict IS NULL",
+        "UPDATE submissions SET state = $1 WHERE id = $2 AND state != 'done' AND verdict IS NULL",
     )
-    .bind(state.as_str())
+    .bind(Stored(state))
     .bind(id)
     .execute(db)
     .await?;
@@ -147,18 +113,14 @@ pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error
 }
 
 /// Writes the final report and per-case rows inside the caller's transaction.
-pub async fn record(
-    tx: &mut Transaction<'_, Sqlite>,
-    id: i64,
-    report: &GradeReport,
-) -> Result<(), sqlx::Error> {
+pub async fn record(tx: &mut Tx<'_>, id: i64, report: &GradeReport) -> Result<(), sqlx::Error> {
     write_report(tx, id, State::Done, report).await
 }
 
 /// Writes a report whose verdict is final but whose performance figure is still being
 /// measured: the learner sees the verdict now (state `measuring`).
 pub async fn record_verdict(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
@@ -167,20 +129,23 @@ pub async fn record_verdict(
 
 /// The report published ahead of its performance figure, if this submission has one.
 pub async fn published_verdict(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
 ) -> Result<Option<GradeReport>, sqlx::Error> {
     let report: Option<String> = sqlx::query_scalar(
-        "SELECT report FROM submissions WHERE id = ? AND state = 'measuring' AND report IS NOT NULL",
+        "SELECT report FROM submissions WHERE id = $1 AND state = 'measuring' AND report IS NOT NULL",
     )
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(report.and_then(|r| serde_json::from_str(&r).ok()))
+    report
+        .map(|r| serde_json::from_str(&r))
+        .transpose()
+        .map_err(|e| sqlx::Error::Decode(format!("submission {id}: its report: {e}").into()))
 }
 
 async fn write_report(
-    tx: &mut Transaction<'_, Sqlite>,
+    tx: &mut Tx<'_>,
     id: i64,
     state: State,
     report: &GradeReport,
@@ -188,11 +153,11 @@ async fn write_report(
     let json = serde_json::to_string(report).unwrap_or_default();
     let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
-        "UPDATE submissions SET state = ?, verdict = ?, passed = ?, total = ?, perf_ratio = ?,
-           report = ?, finished_at = ? WHERE id = ?",
+        "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,
+           report = $6, finished_at = $7 WHERE id = $8",
     )
-    .bind(state.as_str())
-    .bind(report.verdict.as_str())
+    .bind(Stored(state))
+    .bind(Stored(report.verdict))
     .bind(report.score.passed as i64)
     .bind(report.score.total as i64)
     .bind(report.performance.as_ref().map(|p| p.ratio))
@@ -201,14 +166,14 @@ async fn write_report(
     .bind(id)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("DELETE FROM case_results WHERE submission_id = ?")
+    sqlx::query("DELETE FROM case_results WHERE submission_id = $1")
         .bind(id)
         .execute(&mut **tx)
         .await?;
     for (position, case) in report.cases.iter().enumerate() {
         sqlx::query(
             "INSERT INTO case_results (submission_id, position, name, case_group, outcome, time_ms)
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(id)
         .bind(position as i64)
@@ -226,10 +191,12 @@ async fn write_report(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Summary {
     pub id: i64,
-    pub kata: String,
-    pub mode: String,
-    pub state: String,
-    pub verdict: Option<String>,
+    pub kata: Slug,
+    #[sqlx(try_from = "Stored<Mode>")]
+    pub mode: Mode,
+    #[sqlx(try_from = "Stored<State>")]
+    pub state: State,
+    pub verdict: Option<Stored<Verdict>>,
     pub passed: Option<i64>,
     pub total: Option<i64>,
     pub perf_ratio: Option<f64>,
@@ -240,7 +207,7 @@ pub struct Summary {
 
 /// Why a submission ended without being graded (`cancelled`, `timed_out`), if it did.
 pub async fn withdrawn(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar::<_, Option<String>>("SELECT withdrawn FROM submissions WHERE id = ?")
+    sqlx::query_scalar::<_, Option<String>>("SELECT withdrawn FROM submissions WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await
@@ -256,7 +223,7 @@ pub async fn list_for(
 ) -> Result<Vec<Summary>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at, withdrawn
-         FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT ?",
+         FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT $3",
     )
     .bind(user_id)
     .bind(kata)
@@ -268,7 +235,7 @@ pub async fn list_for(
 /// The source of the user's latest submission to `kata` (the editor starts from it).
 pub async fn last_source(db: &Db, user_id: i64, kata: &str) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT source FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT 1",
+        "SELECT source FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT 1",
     )
     .bind(user_id)
     .bind(kata)

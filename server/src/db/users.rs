@@ -61,7 +61,7 @@ pub async fn create(
         return Err(UserError::BadName);
     }
     let id = sqlx::query_scalar::<_, i64>(
-        "INSERT INTO users (name, password_hash, role, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+        "INSERT INTO users (name, password_hash, role, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
     )
     .bind(name)
     .bind(password_hash)
@@ -98,7 +98,7 @@ pub fn sha256_hex(secret: &str) -> String {
 /// Creates an API token for `user_id` and returns it (the only time it is visible).
 pub async fn issue_token(db: &Db, user_id: i64) -> Result<String, sqlx::Error> {
     let token = random_secret("ik_");
-    sqlx::query("INSERT INTO api_tokens (user_id, token_sha256, created_at) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO api_tokens (user_id, token_sha256, created_at) VALUES ($1, $2, $3)")
         .bind(user_id)
         .bind(sha256_hex(&token))
         .bind(now_ms())
@@ -111,7 +111,7 @@ pub async fn issue_token(db: &Db, user_id: i64) -> Result<String, sqlx::Error> {
 pub async fn by_token(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error> {
     let row: Option<(i64, String, String)> = sqlx::query_as(
         "SELECT u.id, u.name, u.role FROM api_tokens t JOIN users u ON u.id = t.user_id
-         WHERE t.token_sha256 = ?",
+         WHERE t.token_sha256 = $1",
     )
     .bind(sha256_hex(token))
     .fetch_optional(db)
@@ -131,7 +131,7 @@ pub async fn by_name_with_hash(
     name: &str,
 ) -> Result<Option<(User, Option<String>)>, sqlx::Error> {
     let row: Option<(i64, String, String, Option<String>)> =
-        sqlx::query_as("SELECT id, name, role, password_hash FROM users WHERE name = ?")
+        sqlx::query_as("SELECT id, name, role, password_hash FROM users WHERE name = $1")
             .bind(name)
             .fetch_optional(db)
             .await?;
@@ -148,7 +148,7 @@ pub async fn by_name_with_hash(
 }
 
 pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT name FROM users WHERE id = ?")
+    sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await
@@ -165,10 +165,10 @@ pub struct Account {
 }
 
 pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
-    let rows: Vec<(String, String, i64, i64, bool)> = sqlx::query_as(
+    let rows: Vec<(String, String, i64, i64, i64)> = sqlx::query_as(
         "SELECT u.name, u.role, u.created_at,
                 (SELECT COUNT(*) FROM api_tokens t WHERE t.user_id = u.id),
-                u.password_hash IS NOT NULL
+                CASE WHEN u.password_hash IS NOT NULL THEN 1 ELSE 0 END
          FROM users u ORDER BY u.name",
     )
     .fetch_all(db)
@@ -180,13 +180,13 @@ pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
             role,
             created_at,
             tokens,
-            has_password,
+            has_password: has_password != 0,
         })
         .collect())
 }
 
 pub async fn id_of(db: &Db, name: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM users WHERE name = ?")
+    sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(db)
         .await
@@ -196,12 +196,12 @@ pub async fn id_of(db: &Db, name: &str) -> Result<Option<i64>, sqlx::Error> {
 /// is logged out); returns how many sessions ended.
 pub async fn set_password(db: &Db, user_id: i64, hash: &str) -> Result<u64, sqlx::Error> {
     let mut tx = db.begin().await?;
-    sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
+    sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
         .bind(hash)
         .bind(user_id)
         .execute(&mut *tx)
         .await?;
-    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
         .bind(user_id)
         .execute(&mut *tx)
         .await?
@@ -226,16 +226,13 @@ pub async fn revoke(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
     Ok(removed)
 }
 
-async fn revoke_in(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
-    user_id: i64,
-) -> Result<Removed, sqlx::Error> {
-    let tokens = sqlx::query("DELETE FROM api_tokens WHERE user_id = ?")
+async fn revoke_in(tx: &mut super::Tx<'_>, user_id: i64) -> Result<Removed, sqlx::Error> {
+    let tokens = sqlx::query("DELETE FROM api_tokens WHERE user_id = $1")
         .bind(user_id)
         .execute(&mut **tx)
         .await?
         .rows_affected();
-    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = ?")
+    let sessions = sqlx::query("DELETE FROM sessions WHERE user_id = $1")
         .bind(user_id)
         .execute(&mut **tx)
         .await?
@@ -253,12 +250,12 @@ async fn revoke_in(
 pub async fn delete(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
     let mut tx = db.begin().await?;
     let mut removed = revoke_in(&mut tx, user_id).await?;
-    removed.submissions = sqlx::query("DELETE FROM submissions WHERE user_id = ?")
+    removed.submissions = sqlx::query("DELETE FROM submissions WHERE user_id = $1")
         .bind(user_id)
         .execute(&mut *tx)
         .await?
         .rows_affected();
-    sqlx::query("DELETE FROM users WHERE id = ?")
+    sqlx::query("DELETE FROM users WHERE id = $1")
         .bind(user_id)
         .execute(&mut *tx)
         .await?;

@@ -1,6 +1,7 @@
 //! Workers seen by the server, with their advertised capabilities.
 
 use super::{Db, now_ms};
+use crate::domain::JobKind;
 use serde::{Deserialize, Serialize};
 
 /// What a worker can grade.
@@ -26,14 +27,14 @@ pub async fn seen(
     builtin: bool,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO workers (id, name, capabilities, builtin, last_seen) VALUES (?, ?, ?, ?, ?)
+        "INSERT INTO workers (id, name, capabilities, builtin, last_seen) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (id) DO UPDATE SET name = excluded.name, capabilities = excluded.capabilities,
            last_seen = excluded.last_seen",
     )
     .bind(id)
     .bind(name)
     .bind(serde_json::to_string(caps).unwrap_or_default())
-    .bind(builtin)
+    .bind(i64::from(builtin))
     .bind(now_ms())
     .execute(db)
     .await?;
@@ -52,7 +53,8 @@ pub struct Seen {
 
 /// Every worker ever seen, most recently seen first.
 pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
-    let rows: Vec<(String, String, String, bool, i64)> = sqlx::query_as(
+    // Flags are 0/1 integers on both backends (`Any` decodes no SQLite boolean).
+    let rows: Vec<(String, String, String, i64, i64)> = sqlx::query_as(
         "SELECT id, name, capabilities, builtin, last_seen FROM workers ORDER BY last_seen DESC",
     )
     .fetch_all(db)
@@ -63,20 +65,21 @@ pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
             id,
             name,
             capabilities: serde_json::from_str(&caps).ok(),
-            builtin,
+            builtin: builtin != 0,
             last_seen,
         })
         .collect())
 }
 
 /// Whether a worker advertising `kind` was seen within the last [`CONNECTED_MS`].
-pub async fn kind_connected(db: &Db, kind: &str) -> Result<bool, sqlx::Error> {
+pub async fn kind_connected(db: &Db, kind: JobKind) -> Result<bool, sqlx::Error> {
     let caps: Vec<String> =
-        sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= ?")
+        sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
             .bind(now_ms() - CONNECTED_MS)
             .fetch_all(db)
             .await?;
     Ok(caps.iter().any(|c| {
-        serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.kinds.iter().any(|k| k == kind))
+        serde_json::from_str::<Capabilities>(c)
+            .is_ok_and(|c| c.kinds.iter().any(|k| k == kind.as_str()))
     }))
 }

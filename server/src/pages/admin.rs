@@ -7,6 +7,7 @@ use crate::auth::Viewer;
 use crate::db::submissions::State as SubState;
 use crate::db::users::Role;
 use crate::db::{jobs, now_ms, workers};
+use crate::domain::JobKind;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -100,8 +101,8 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         })
         .collect();
     let (queued, grading) = jobs::counts(&state.db).await?;
-    let gpu_connected = workers::kind_connected(&state.db, "gpu").await?;
-    let gpu_queued = jobs::queued_of_kind(&state.db, "gpu").await?;
+    let gpu_connected = workers::kind_connected(&state.db, JobKind::Gpu).await?;
+    let gpu_queued = jobs::queued_of_kind(&state.db, JobKind::Gpu).await?;
     let pending = jobs::pending(&state.db, 200)
         .await?
         .into_iter()

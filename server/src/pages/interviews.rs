@@ -11,7 +11,7 @@ use crate::error::AppError;
 use crate::routes::interviews::{
     DEFAULT_MINUTES, HINT_COST, Report, finish_interview, own_interview, start_interview,
 };
-use crate::routes::submissions::enqueue;
+use crate::services::submissions::enqueue;
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;

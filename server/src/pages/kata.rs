@@ -8,8 +8,9 @@ use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::{drafts, progress, submissions, workers};
+use crate::domain::JobKind;
 use crate::error::AppError;
-use crate::routes::submissions::enqueue;
+use crate::services::submissions::enqueue;
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;
@@ -101,11 +102,11 @@ pub async fn show(
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
             // Only the learner's own submissions open in their editor (the draft saves it).
-            let s = crate::routes::submissions::visible(&state, u.id, id).await?;
+            let s = crate::services::submissions::visible(&state, u.id, id).await?;
             if s.user_id != u.id {
                 return Err(AppError::NotFound(format!("no submission {id} of yours")));
             }
-            if s.kata == slug {
+            if s.kata.as_str() == slug {
                 (source, source_from, from_id) = (Some(s.source), "submission", id);
             }
         }
@@ -125,7 +126,7 @@ pub async fn show(
     }
     let solved = solved_set.contains(&slug);
     let gpu_waiting =
-        meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, "gpu").await?;
+        meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, JobKind::Gpu).await?;
     // The statement without its title (the page prints it) and without hints and concept.
     let body = statement.public_markdown();
     let body = body

@@ -49,7 +49,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
             let m = k.meta();
             let p = mine.get(&m.slug);
             let (status, status_class) = match p {
-                Some(p) if p.solved => ("Solved", "ok"),
+                Some(p) if p.solved.0 => ("Solved", "ok"),
                 Some(_) => ("Attempted", "warn"),
                 None => ("Not started", "muted"),
             };

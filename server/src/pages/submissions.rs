@@ -10,6 +10,7 @@ use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::submissions::{self, State as SubState, Submission};
 use crate::db::{jobs, users};
+use crate::domain::Word as _;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -21,7 +22,7 @@ struct Row {
     id: i64,
     /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
     when: (String, String),
-    mode: String,
+    mode: &'static str,
     verdict: String,
     verdict_class: &'static str,
     score: String,
@@ -49,10 +50,9 @@ pub async fn history(
         .await?
         .into_iter()
         .map(|s| {
-            let (verdict, verdict_class) = if s.verdict.is_some() {
-                view::verdict_badge(s.verdict.as_deref())
-            } else {
-                (s.state.clone(), "muted")
+            let (verdict, verdict_class) = match s.verdict {
+                Some(v) => view::verdict_badge(Some(v.0)),
+                None => (s.state.as_str().to_string(), "muted"),
             };
             Row {
                 id: s.id,
@@ -60,7 +60,7 @@ pub async fn history(
                     .split_once(' ')
                     .map(|(day, clock)| (day.to_string(), clock.to_string()))
                     .unwrap_or_default(),
-                mode: s.mode,
+                mode: s.mode.name(),
                 verdict,
                 verdict_class,
                 score: match (s.passed, s.total) {
@@ -81,7 +81,7 @@ pub async fn history(
 }
 
 async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
-    crate::routes::submissions::visible(state, viewer.require()?.id, id).await
+    crate::services::submissions::visible(state, viewer.require()?.id, id).await
 }
 
 /// The result panel: the live status until the verdict, then the report.
@@ -124,7 +124,7 @@ struct SubmissionPage {
     author: Option<String>,
     slug: String,
     title: String,
-    mode: String,
+    mode: &'static str,
     when: String,
     /// The source, one entry per line (the page numbers them and links `#L{n}`).
     lines: Vec<String>,
@@ -137,7 +137,7 @@ pub async fn show(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
-    let title = find(&s.kata).map_or(s.kata.clone(), |k| k.meta().title.clone());
+    let title = find(&s.kata).map_or(s.kata.to_string(), |k| k.meta().title.clone());
     let author = match &viewer.user {
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,
@@ -146,9 +146,9 @@ pub async fn show(
         author,
         layout: Layout::new(&viewer, "catalogue"),
         panel: panel(&state, &s, &viewer).await?,
-        slug: s.kata,
+        slug: s.kata.into(),
         title,
-        mode: s.mode,
+        mode: s.mode.name(),
         when: view::datetime_seconds(s.created_at),
         lines: s.source.lines().map(str::to_string).collect(),
     })

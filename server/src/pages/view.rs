@@ -72,8 +72,8 @@ pub fn verdict_class(v: Verdict) -> &'static str {
 }
 
 /// A verdict name from the database as (label, class).
-pub fn verdict_badge(name: Option<&str>) -> (String, &'static str) {
-    match name.and_then(Verdict::parse) {
+pub fn verdict_badge(verdict: Option<Verdict>) -> (String, &'static str) {
+    match verdict {
         Some(v) => (v.label().to_string(), verdict_class(v)),
         None => ("Pending".into(), "muted"),
     }

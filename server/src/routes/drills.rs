@@ -282,8 +282,8 @@ pub async fn answer(
 pub async fn sync_solved_katas(db: &Db, user_id: i64) -> Result<(), sqlx::Error> {
     let solved: Vec<(String, i64)> = sqlx::query_as(
         "SELECT kata, MIN(created_at) FROM submissions
-         WHERE user_id = ? AND mode = 'submit' AND verdict = 'accepted'
-           AND kata NOT IN (SELECT subject FROM review_cards WHERE user_id = ? AND kind = 'kata')
+         WHERE user_id = $1 AND mode = 'submit' AND verdict = 'accepted'
+           AND kata NOT IN (SELECT subject FROM review_cards WHERE user_id = $2 AND kind = 'kata')
          GROUP BY kata",
     )
     .bind(user_id)

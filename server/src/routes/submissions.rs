@@ -4,6 +4,7 @@ use crate::auth::CurrentUser;
 use crate::db::jobs;
 use crate::db::submissions::{self, State, Submission};
 use crate::error::AppError;
+use crate::services::submissions::{enqueue, visible};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -15,6 +16,7 @@ use katas::Mode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
+use std::time::Duration;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::BroadcastStream;
 
@@ -44,63 +46,6 @@ pub async fn create(
     })?;
     let id = enqueue(&state, user.id, &new.kata, &new.source, new.mode).await?;
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
-}
-
-/// Stores a submission with its job and wakes the workers; shared by the API and the kata page's
-/// form. Refuses an over-long source (413), an unknown kata (404) and a user over the rate limit
-/// (429) before storing anything.
-pub async fn enqueue(
-    state: &AppState,
-    user_id: i64,
-    slug: &str,
-    source: &str,
-    mode: Mode,
-) -> Result<i64, AppError> {
-    if source.len() > graders::MAX_SOURCE_BYTES {
-        return Err(AppError::TooLarge(format!(
-            "the source is {} bytes; the limit is {} (64 KiB)",
-            source.len(),
-            graders::MAX_SOURCE_BYTES
-        )));
-    }
-    let kata = katas::catalogue::find(slug)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
-    // Checked last: a malformed request does not use up the learner's allowance.
-    if state.submission_limit.check_key(&user_id).is_err() {
-        return Err(AppError::TooManyRequests(format!(
-            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
-            state.config.submissions_per_minute, state.config.submission_burst
-        )));
-    }
-    let id = submissions::create(
-        &state.db,
-        user_id,
-        slug,
-        kata.meta().kind.as_str(),
-        mode,
-        source,
-    )
-    .await?;
-    state.jobs_waiting.notify_waiters();
-    state.publish(id, State::Queued);
-    Ok(id)
-}
-
-/// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
-/// they have solved that kata themselves. To anyone else it does not exist (404). Shared by the
-/// API and the pages.
-pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
-    let missing = || AppError::NotFound(format!("no submission {id}"));
-    let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
-    if s.user_id == user_id {
-        return Ok(s);
-    }
-    let accepted_submit = s.mode == "submit" && s.verdict.as_deref() == Some("accepted");
-    if accepted_submit && crate::db::progress::has_solved(&state.db, user_id, &s.kata).await? {
-        Ok(s)
-    } else {
-        Err(missing())
-    }
 }
 
 async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
@@ -181,10 +126,15 @@ pub async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-/// The initial view, then a fresh view after every event about this submission; ends right
-/// after the view in state `done` (an accepted submit's verdict comes earlier, in `measuring`).
-/// While it is queued, another submission's event (a job claimed or finished ahead of it) sends
-/// a fresh view too when the queue position changed, so the learner sees the queue move.
+/// How stale a stream may be about a change made on another replica (events are per
+/// process): without an event it looks at the database this often.
+pub const CROSS_REPLICA_POLL: Duration = Duration::from_secs(1);
+
+/// The initial view, then a fresh view after every event about this submission (or, every
+/// [`CROSS_REPLICA_POLL`], whenever the stored view changed); ends right after the view in
+/// state `done` (an accepted submit's verdict comes earlier, in `measuring`). While it is queued,
+/// another submission's event (a job claimed or finished ahead of it) sends a fresh view too when
+/// the queue position changed, so the learner sees the queue move.
 fn updates(
     state: AppState,
     id: i64,
@@ -204,12 +154,15 @@ fn updates(
                 return next(v, state, changes);
             }
             loop {
-                let ours = match changes.next().await? {
-                    Ok(e) if e.submission_id != id => false,
-                    // An event for us, or `Lagged` (we may have missed ours): look again.
-                    _ => true,
-                };
-                if !ours && last["state"] != "queued" {
+                let (ours, polled) =
+                    match tokio::time::timeout(CROSS_REPLICA_POLL, changes.next()).await {
+                        Ok(None) => return None,
+                        Ok(Some(Ok(e))) if e.submission_id != id => (false, false),
+                        // An event for us, or `Lagged` (we may have missed ours): look again.
+                        Ok(Some(_)) => (true, false),
+                        Err(_quiet) => (false, true),
+                    };
+                if !ours && !polled && last["state"] != "queued" {
                     continue;
                 }
                 let Ok(Some(s)) = submissions::get(&state.db, id).await else {

@@ -8,6 +8,7 @@ use katas::Mode;
 use server::db::users::{self, Role, User};
 use server::db::workers::{self, Capabilities};
 use server::db::{Db, jobs, submissions};
+use server::domain::{JobKind, Slug, Word as _};
 use server::queue::{self, WorkerHello};
 use std::time::Duration;
 
@@ -32,10 +33,11 @@ async fn learner(app: &TestApp, name: &str) -> (User, String) {
 }
 
 async fn enqueue(db: &Db, user: &User, kind: &str) -> i64 {
+    let kind = JobKind::from_name(kind).expect("a job kind");
     submissions::create(
         db,
         user.id,
-        "fast-power",
+        &Slug::parse("fast-power").unwrap(),
         kind,
         Mode::Submit,
         reference("fast-power"),
@@ -64,11 +66,16 @@ async fn a_cpu_only_worker_never_gets_a_gpu_job() {
     let gpu = enqueue(db, &user, "gpu").await;
     let cpu = enqueue(db, &user, "cpu").await;
 
-    let (Some(job), _) = jobs::claim(db, "cpu-w", &["cpu"], 60_000).await.unwrap() else {
+    let (Some(job), _) = jobs::claim(db, "cpu-w", &[JobKind::Cpu], 60_000)
+        .await
+        .unwrap()
+    else {
         panic!("the CPU job is claimable");
     };
     assert_eq!(job.submission_id, cpu);
-    let (none, _) = jobs::claim(db, "cpu-w", &["cpu"], 60_000).await.unwrap();
+    let (none, _) = jobs::claim(db, "cpu-w", &[JobKind::Cpu], 60_000)
+        .await
+        .unwrap();
     assert_eq!(none, None, "a CPU-only worker got the GPU job");
 
     // Through the protocol's claim (what built-in and remote workers call), with a long poll.
@@ -126,7 +133,7 @@ async fn a_queued_gpu_job_says_it_waits_for_a_gpu_worker() {
     );
 
     // …and is not seen for longer than a long poll allows: gone again.
-    sqlx::query("UPDATE workers SET last_seen = last_seen - ? WHERE id = 'gpu-w'")
+    sqlx::query("UPDATE workers SET last_seen = last_seen - $1 WHERE id = 'gpu-w'")
         .bind(workers::CONNECTED_MS + 1_000)
         .execute(db)
         .await

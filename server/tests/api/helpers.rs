@@ -1,6 +1,7 @@
 use graders::sandbox::SandboxConfig;
 use graders::{Grader, GraderConfig};
 use server::app::{self, App, AppConfig};
+use server::db::Location;
 use server::db::users::{self, Role};
 use server::state::ServerConfig;
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ pub fn grader() -> Option<Arc<Grader>> {
 pub struct TestApp {
     pub app: App,
     pub dir: tempfile::TempDir,
+    /// Its database (a replica started with [`spawn_replica`] shares it).
+    pub db: Location,
     pub client: reqwest::Client,
 }
 
@@ -84,6 +87,21 @@ pub async fn spawn_on(
     opts: Options,
     grader: Option<Arc<Grader>>,
 ) -> TestApp {
+    let db = database(&dir).await;
+    start_on(dir, db, opts, grader).await
+}
+
+/// Another replica of `of`: its own process state (events, workers), the same database.
+pub async fn spawn_replica(of: &TestApp, opts: Options, grader: Option<Arc<Grader>>) -> TestApp {
+    start_on(tempfile::tempdir().unwrap(), of.db.clone(), opts, grader).await
+}
+
+async fn start_on(
+    dir: tempfile::TempDir,
+    db: Location,
+    opts: Options,
+    grader: Option<Arc<Grader>>,
+) -> TestApp {
     let mut server = ServerConfig {
         lease: opts.lease,
         worker_token: WORKER_TOKEN.into(),
@@ -94,7 +112,7 @@ pub async fn spawn_on(
     (opts.configure)(&mut server);
     let config = AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: dir.path().join("infrakata.db"),
+        db: db.clone(),
         workers: opts.workers,
         server,
     };
@@ -102,8 +120,24 @@ pub async fn spawn_on(
     TestApp {
         app,
         dir,
+        db,
         client: reqwest::Client::new(),
     }
+}
+
+/// The test's database: a SQLite file in `dir`, or under `INFRAKATA_TEST_DB=postgres` a fresh
+/// PostgreSQL database whose name is kept in `dir`, so a restarted app finds the same data.
+pub async fn database(dir: &tempfile::TempDir) -> Location {
+    if !crate::postgres::selected() {
+        return Location::Sqlite(dir.path().join("infrakata.db"));
+    }
+    let marker = dir.path().join("postgres-url");
+    if let Ok(url) = std::fs::read_to_string(&marker) {
+        return Location::Postgres(url);
+    }
+    let url = crate::postgres::fresh_database().await;
+    std::fs::write(&marker, &url).unwrap();
+    Location::Postgres(url)
 }
 
 impl TestApp {

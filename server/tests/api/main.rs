@@ -1,4 +1,5 @@
-//! The service against a real app: HTTP on port 0, a fresh SQLite file per test, the real
+//! The service against a real app: HTTP on port 0, a fresh SQLite file per test (or, with
+//! `INFRAKATA_TEST_DB=postgres`, a fresh database on a throwaway PostgreSQL cluster), the real
 //! grader in the real sandbox (zero2prod's `spawn_app`).
 
 mod browser;
@@ -15,6 +16,9 @@ mod interviews;
 mod limits;
 mod openapi;
 mod pages;
+mod postgres;
+mod replicas;
+mod schema;
 mod submissions;
 mod survival;
 mod withdraw;

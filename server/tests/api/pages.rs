@@ -100,7 +100,7 @@ async fn sign_up_log_out_and_log_in_with_csrf_on_every_form() {
         .await
         .unwrap();
     assert!(hash.starts_with("$argon2id$"), "{hash}");
-    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id_sha256 = ?")
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id_sha256 = $1")
         .bind(&session)
         .fetch_one(&app.app.state.db)
         .await
@@ -375,7 +375,7 @@ async fn user_text_is_escaped() {
     let app = no_workers().await;
     // Names are validated at sign-up; one that got in some other way must still be inert.
     let evil = "<script>alert(1)</script>";
-    sqlx::query("INSERT INTO users (name, role, created_at) VALUES (?, 'learner', 0)")
+    sqlx::query("INSERT INTO users (name, role, created_at) VALUES ($1, 'learner', 0)")
         .bind(evil)
         .execute(&app.app.state.db)
         .await
@@ -546,7 +546,7 @@ async fn cookies_are_secure_when_configured() {
     let dir = tempfile::tempdir().unwrap();
     let config = server::app::AppConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
-        db_path: dir.path().join("infrakata.db"),
+        db: crate::helpers::database(&dir).await,
         workers: 0,
         server: server::state::ServerConfig {
             secure_cookies: true,

@@ -1,0 +1,4 @@
+//! Domain rules that more than one surface applies: the JSON API (`routes/`) and the pages
+//! (`pages/`) both call these and never each other.
+
+pub mod submissions;

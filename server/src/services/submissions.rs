@@ -1,0 +1,70 @@
+//! The two rules about submissions: what may be stored and queued (`enqueue`), and who may see
+//! one (`visible`).
+
+use crate::db::submissions::{self, State, Submission};
+use crate::domain::{JobKind, Slug};
+use crate::error::AppError;
+use crate::state::AppState;
+use katas::{Mode, Verdict};
+
+/// Stores a submission with its job and wakes the workers. Refuses an over-long source (413),
+/// an unknown kata (404) and a user over the rate limit (429) before storing anything.
+pub async fn enqueue(
+    state: &AppState,
+    user_id: i64,
+    slug: &str,
+    source: &str,
+    mode: Mode,
+) -> Result<i64, AppError> {
+    if source.len() > graders::MAX_SOURCE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "the source is {} bytes; the limit is {} (64 KiB)",
+            source.len(),
+            graders::MAX_SOURCE_BYTES
+        )));
+    }
+    let unknown = || AppError::NotFound(format!("unknown kata `{}`", truncated(slug)));
+    let slug = Slug::parse(slug).map_err(|_| unknown())?;
+    let kata = slug.kata().ok_or_else(unknown)?;
+    // Checked last: a malformed request does not use up the learner's allowance.
+    let allowed = crate::db::allowance::take(
+        &state.db,
+        user_id,
+        crate::db::now_ms(),
+        state.config.submissions_per_minute.get(),
+        state.config.submission_burst.get(),
+    )
+    .await?;
+    if !allowed {
+        return Err(AppError::TooManyRequests(format!(
+            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
+            state.config.submissions_per_minute, state.config.submission_burst
+        )));
+    }
+    let kind = JobKind::from(kata.meta().kind);
+    let id = submissions::create(&state.db, user_id, &slug, kind, mode, source).await?;
+    state.jobs_waiting.notify_waiters();
+    state.publish(id, State::Queued);
+    Ok(id)
+}
+
+/// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
+/// they have solved that kata themselves. To anyone else it does not exist (404).
+pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
+    let missing = || AppError::NotFound(format!("no submission {id}"));
+    let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
+    if s.user_id == user_id {
+        return Ok(s);
+    }
+    let accepted_submit = s.mode == Mode::Submit && s.verdict == Some(Verdict::Accepted);
+    if accepted_submit && crate::db::progress::has_solved(&state.db, user_id, &s.kata).await? {
+        Ok(s)
+    } else {
+        Err(missing())
+    }
+}
+
+/// An attacker's text echoed in an error stays short.
+fn truncated(s: &str) -> String {
+    s.chars().take(80).collect()
+}
