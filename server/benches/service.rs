@@ -160,7 +160,7 @@ async fn run(grader: Arc<Grader>) {
         assert!(resp.status().is_success());
         page.push(t.elapsed());
         let done: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE state = 'done' AND id >= ?")
+            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE state = 'done' AND id >= $1")
                 .bind(ids[0])
                 .fetch_one(&app.state.db)
                 .await
@@ -172,14 +172,14 @@ async fn run(grader: Arc<Grader>) {
     }
     let drained = started.elapsed();
     let once: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM jobs WHERE submission_id >= ? AND attempts = 1 AND state = 'done'",
+        "SELECT COUNT(*) FROM jobs WHERE submission_id >= $1 AND attempts = 1 AND state = 'done'",
     )
     .bind(ids[0])
     .fetch_one(&app.state.db)
     .await
     .unwrap();
     let accepted: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM submissions WHERE id >= ? AND verdict = 'accepted'",
+        "SELECT COUNT(*) FROM submissions WHERE id >= $1 AND verdict = 'accepted'",
     )
     .bind(ids[0])
     .fetch_one(&app.state.db)

@@ -56,7 +56,7 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
         let key_of = |id: i64| -> Key {
             let text: String = handle
                 .block_on(
-                    sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = ?")
+                    sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
                         .bind(id)
                         .fetch_one(&db),
                 )
@@ -125,7 +125,7 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
         // Cut the clock short: the page's own countdown reaches zero and opens the report.
         handle
             .block_on(
-                sqlx::query("UPDATE interviews SET ends_at = ? WHERE id = ?")
+                sqlx::query("UPDATE interviews SET ends_at = $1 WHERE id = $2")
                     .bind(server::db::now_ms() + 1_500)
                     .bind(id)
                     .execute(&db),

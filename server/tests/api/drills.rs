@@ -20,7 +20,7 @@ async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::R
 }
 
 async fn key_of(app: &TestApp, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = ?")
+    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
         .bind(id)
         .fetch_one(&app.app.state.db)
         .await
@@ -463,7 +463,7 @@ async fn a_solved_kata_enters_the_review_queue() {
     let week_ago = server::db::now_ms() - 7 * 86_400_000;
     sqlx::query(
         "INSERT INTO submissions (user_id, kata, mode, source, state, verdict, created_at)
-         VALUES (?, 'fast-power', 'submit', '', 'done', 'accepted', ?)",
+         VALUES ($1, 'fast-power', 'submit', '', 'done', 'accepted', $2)",
     )
     .bind(user_id)
     .bind(week_ago)

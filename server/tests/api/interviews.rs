@@ -8,7 +8,7 @@ use katas::drills::Key;
 use serde_json::{Value, json};
 
 async fn key_of(app: &TestApp, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = ?")
+    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
         .bind(id)
         .fetch_one(&app.app.state.db)
         .await
@@ -18,7 +18,7 @@ async fn key_of(app: &TestApp, id: i64) -> Key {
 
 /// Runs the clock out now.
 async fn time_up(app: &TestApp, id: i64) {
-    sqlx::query("UPDATE interviews SET ends_at = ? WHERE id = ?")
+    sqlx::query("UPDATE interviews SET ends_at = $1 WHERE id = $2")
         .bind(server::db::now_ms() - 1)
         .bind(id)
         .execute(&app.app.state.db)
@@ -166,7 +166,7 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
 
     // Answer two of the five items right; the pages say the answer is recorded, nothing more.
     let attempts: Vec<i64> =
-        sqlx::query_scalar("SELECT id FROM drill_attempts WHERE interview_id = ? ORDER BY id")
+        sqlx::query_scalar("SELECT id FROM drill_attempts WHERE interview_id = $1 ORDER BY id")
             .bind(id)
             .fetch_all(&app.app.state.db)
             .await
