@@ -3,6 +3,7 @@
 //! concept notes, once the learner has an accepted submit.
 
 use super::accounts::form;
+use super::i18n::kata_title;
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;
@@ -46,7 +47,7 @@ pub async fn show(
 ) -> Result<Response, AppError> {
     let kata = find(&slug)?;
     let meta = kata.meta();
-    let statement = kata.statement();
+    let statement = kata.statement_in(viewer.lang);
     let (last, solved) = match &viewer.user {
         Some(u) => (
             submissions::last_source(&state.db, u.id, &slug).await?,
@@ -63,7 +64,7 @@ pub async fn show(
     render(&KataPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: meta.slug.clone(),
-        title: meta.title.clone(),
+        title: kata_title(kata, viewer.lang),
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
@@ -131,8 +132,8 @@ pub async fn solution(
     render(&SolutionPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: slug.clone(),
-        title: kata.meta().title.clone(),
+        title: kata_title(kata, viewer.lang),
         reference: kata.package().reference.to_string(),
-        concept: to_html(kata.statement().concept().unwrap_or("")),
+        concept: to_html(kata.statement_in(viewer.lang).concept().unwrap_or("")),
     })
 }

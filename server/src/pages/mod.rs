@@ -6,7 +6,9 @@ mod accounts;
 mod admin;
 mod assets;
 mod catalogue;
+pub mod i18n;
 mod kata;
+mod language;
 pub mod markdown;
 pub mod next;
 mod progress;
@@ -24,6 +26,8 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use i18n::Text;
+use katas::Lang;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -31,6 +35,7 @@ pub fn router() -> Router<AppState> {
         .route("/signup", get(accounts::signup_form).post(accounts::signup))
         .route("/login", get(accounts::login_form).post(accounts::login))
         .route("/logout", post(accounts::logout))
+        .route("/lang", post(language::switch))
         .route("/katas/{slug}", get(kata::show))
         .route(
             "/katas/{slug}/submissions",
@@ -46,13 +51,17 @@ pub fn router() -> Router<AppState> {
 }
 
 /// What the shared layout (`base.html`) needs: who is signed in, the CSRF token of the log-out
-/// form, and which navigation item is current.
+/// form, which navigation item is current, and the page's language with its words (`t`).
 #[derive(Debug, Clone)]
 pub struct Layout {
     pub user: Option<User>,
     pub csrf: String,
     pub active: &'static str,
     pub staff: bool,
+    pub lang: Lang,
+    pub t: &'static Text,
+    /// Where the language switch returns to: this page.
+    pub here: String,
 }
 
 impl Layout {
@@ -65,8 +74,33 @@ impl Layout {
             user: viewer.user.clone(),
             csrf: viewer.csrf.clone(),
             active,
+            lang: viewer.lang,
+            t: Text::of(viewer.lang),
+            here: next::local_path(Some(&viewer.here)),
         }
     }
+
+    /// The languages the switch offers.
+    pub fn languages(&self) -> Vec<LangChoice> {
+        Lang::ALL
+            .iter()
+            .map(|&l| LangChoice {
+                code: l.as_str(),
+                tag: l.tag(),
+                name: l.native_name(),
+                current: l == self.lang,
+            })
+            .collect()
+    }
+}
+
+/// One button of the language switch.
+#[derive(Debug, Clone)]
+pub struct LangChoice {
+    pub code: &'static str,
+    pub tag: &'static str,
+    pub name: &'static str,
+    pub current: bool,
 }
 
 /// Renders a page to an HTML response.
@@ -114,14 +148,16 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
     if info.status == StatusCode::UNAUTHORIZED && method == Method::GET {
         return Redirect::to(&format!("/login?next={}", encode(&target))).into_response();
     }
-    let viewer = Viewer::from_headers(&headers, &state).await;
+    let mut viewer = Viewer::from_headers(&headers, &state).await;
+    viewer.here = target;
+    let t = Text::of(viewer.lang);
     let page = ErrorPage {
         layout: Layout::new(&viewer, ""),
         status: info.status.as_u16(),
-        title: info
-            .status
-            .canonical_reason()
-            .unwrap_or("Error")
+        title: t
+            .status_title(info.status.as_u16())
+            .or(info.status.canonical_reason())
+            .unwrap_or(t.error)
             .to_string(),
         message: info.message,
     };

@@ -4,6 +4,7 @@
 //! submissions, and someone else's accepted submit only once they have solved that kata
 //! themselves (the leaderboard links to it); anything else answers 404.
 
+use super::i18n::{Text, kata_title};
 use super::kata::find;
 use super::view::{self, ReportView};
 use super::{Layout, render};
@@ -43,19 +44,23 @@ pub async fn history(
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let kata = find(&slug)?;
+    let t = Text::of(viewer.lang);
     let rows = submissions::list_for(&state.db, user.id, &slug, 200)
         .await?
         .into_iter()
         .map(|s| {
-            let (verdict, verdict_class) = if s.verdict.is_some() {
-                view::verdict_badge(s.verdict.as_deref())
-            } else {
-                (s.state.clone(), "muted")
-            };
+            let (verdict, verdict_class) =
+                if let Some(v) = s.verdict.as_deref().and_then(katas::Verdict::parse) {
+                    (t.verdict_label(v).to_string(), view::verdict_class(v))
+                } else if s.verdict.is_some() {
+                    view::verdict_badge(s.verdict.as_deref())
+                } else {
+                    (s.state.clone(), "muted")
+                };
             Row {
                 id: s.id,
                 when: view::datetime(s.created_at),
-                mode: s.mode,
+                mode: t.mode_name(&s.mode).to_string(),
                 verdict,
                 verdict_class,
                 score: match (s.passed, s.total) {
@@ -69,7 +74,7 @@ pub async fn history(
     render(&HistoryPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug,
-        title: kata.meta().title.clone(),
+        title: kata_title(kata, viewer.lang),
         rows,
     })
 }
@@ -124,7 +129,7 @@ pub async fn show(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
-    let title = find(&s.kata).map_or(s.kata.clone(), |k| k.meta().title.clone());
+    let title = find(&s.kata).map_or(s.kata.clone(), |k| kata_title(k, viewer.lang));
     let author = match &viewer.user {
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,

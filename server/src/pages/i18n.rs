@@ -1,0 +1,510 @@
+//! Every word the pages print, in each language, as one typed catalogue: a [`Text`] struct with
+//! a field per string and one constant per language. A string missing from a language is a
+//! compile error (a struct literal must name every field), and templates read fields
+//! (`layout.t.log_in`), so there is no string-keyed lookup that could miss at run time.
+//! Text with numbers in it is a method whose `match` on the language is exhaustive.
+//!
+//! Which language a request gets is decided in `auth::Viewer` (saved setting, then the
+//! `ik_lang` cookie, then `Accept-Language`, then English).
+
+use katas::{Difficulty, Kata, Lang, Verdict};
+
+/// A kata's title in `lang`: the `# ` line of its statement in that language.
+pub fn kata_title(kata: &dyn Kata, lang: Lang) -> String {
+    match lang {
+        Lang::En => kata.meta().title.clone(),
+        _ => {
+            let title = kata.statement_in(lang).title;
+            if title.is_empty() {
+                kata.meta().title.clone()
+            } else {
+                title
+            }
+        }
+    }
+}
+
+/// A kata's catalogue sentence in `lang`.
+pub fn kata_summary(kata: &dyn Kata, lang: Lang) -> &str {
+    let meta = kata.meta();
+    match lang {
+        Lang::Zh if !meta.summary_zh.is_empty() => &meta.summary_zh,
+        _ => &meta.summary,
+    }
+}
+
+#[derive(Debug)]
+pub struct Text {
+    pub lang: Lang,
+    // The layout (`base.html`).
+    pub nav_catalogue: &'static str,
+    pub nav_progress: &'static str,
+    pub nav_admin: &'static str,
+    pub log_in: &'static str,
+    pub log_out: &'static str,
+    pub sign_up: &'static str,
+    pub footer: &'static str,
+    pub skip_to_content: &'static str,
+    /// The language switch's accessible name.
+    pub language: &'static str,
+    // The catalogue.
+    pub katas: &'static str,
+    pub catalogue_lead: &'static str,
+    pub topic: &'static str,
+    pub difficulty: &'static str,
+    pub all_topics: &'static str,
+    pub any_difficulty: &'static str,
+    pub solved_badge: &'static str,
+    pub solved_badge_title: &'static str,
+    pub no_match: &'static str,
+    pub show_all: &'static str,
+    pub clear_filters: &'static str,
+    // Errors.
+    pub error: &'static str,
+    pub back_to_catalogue: &'static str,
+    // History, leaderboard, progress.
+    pub my_submissions: &'static str,
+    pub no_submissions: &'static str,
+    pub open_the_kata: &'static str,
+    pub press_run_or_submit: &'static str,
+    pub when: &'static str,
+    pub mode: &'static str,
+    pub verdict: &'static str,
+    pub cases: &'static str,
+    pub perf_ratio: &'static str,
+    pub leaderboard: &'static str,
+    pub leaderboard_lead: &'static str,
+    pub nobody_solved: &'static str,
+    pub be_the_first: &'static str,
+    pub rank: &'static str,
+    pub learner: &'static str,
+    pub best_ratio: &'static str,
+    pub accepted_submits: &'static str,
+    pub first_solved: &'static str,
+    pub you: &'static str,
+    pub read_this_solution: &'static str,
+    pub not_measured: &'static str,
+    pub my_progress: &'static str,
+    pub solved: &'static str,
+    pub attempted: &'static str,
+    pub katas_count: &'static str,
+    pub kata: &'static str,
+    pub status: &'static str,
+    pub submissions: &'static str,
+    pub last_activity: &'static str,
+    pub status_solved: &'static str,
+    pub status_attempted: &'static str,
+    pub status_not_started: &'static str,
+    pub mode_run: &'static str,
+    pub mode_submit: &'static str,
+    pub pending: &'static str,
+    // Accounts.
+    pub user_name: &'static str,
+    pub password: &'static str,
+    pub password_again: &'static str,
+    pub new_here: &'static str,
+    pub create_an_account: &'static str,
+    pub signup_lead: &'static str,
+    /// Before the allowed punctuation in the user-name rule (`1–40 letters, digits,`).
+    pub name_rule: &'static str,
+    /// Between the last two allowed characters (`or`).
+    pub or: &'static str,
+    pub password_rule: &'static str,
+    pub have_an_account: &'static str,
+    pub wrong_credentials: &'static str,
+    pub passwords_differ: &'static str,
+    pub bad_name: &'static str,
+    // The solution and submission pages.
+    pub reference_title: &'static str,
+    pub reference_heading: &'static str,
+    pub reference_lead: &'static str,
+    pub concept: &'static str,
+    pub submission: &'static str,
+    pub by: &'static str,
+    pub source: &'static str,
+    pub back_to_kata: &'static str,
+    // The admin page.
+    pub service: &'static str,
+    pub queued: &'static str,
+    pub grading_now: &'static str,
+    pub workers_seen: &'static str,
+    pub workers: &'static str,
+    pub no_gpu_worker: &'static str,
+    pub gpu_workers_only: &'static str,
+    /// After `infrakata worker` in the GPU note.
+    pub advertises_it: &'static str,
+    pub no_worker_yet: &'static str,
+    pub start_one_with: &'static str,
+    pub worker: &'static str,
+    pub kind: &'static str,
+    pub cores: &'static str,
+    pub grades: &'static str,
+    pub gpu: &'static str,
+    pub last_seen: &'static str,
+    pub built_in: &'static str,
+    pub remote: &'static str,
+    pub none: &'static str,
+    pub kata_packages: &'static str,
+    pub package_check: &'static str,
+    pub complete: &'static str,
+}
+
+impl Text {
+    pub fn of(lang: Lang) -> &'static Text {
+        match lang {
+            Lang::En => &EN,
+            Lang::Zh => &ZH,
+        }
+    }
+
+    /// `3 of 10 solved`. (References: askama passes a template's variables by reference.)
+    pub fn solved_of(&self, solved: &usize, total: &usize) -> String {
+        match self.lang {
+            Lang::En => format!("{solved} of {total} solved"),
+            Lang::Zh => format!("已解决 {solved} / {total}"),
+        }
+    }
+
+    pub fn password_too_short(&self, min: usize) -> String {
+        match self.lang {
+            Lang::En => format!("Choose a password of at least {min} characters."),
+            Lang::Zh => format!("请设置至少 {min} 个字符的密码。"),
+        }
+    }
+
+    pub fn password_too_long(&self, max: usize) -> String {
+        match self.lang {
+            Lang::En => format!("Passwords are at most {max} bytes."),
+            Lang::Zh => format!("密码最多 {max} 个字节。"),
+        }
+    }
+
+    pub fn name_taken(&self, name: &str) -> String {
+        match self.lang {
+            Lang::En => format!("A user named `{name}` already exists."),
+            Lang::Zh => format!("用户名 `{name}` 已被占用。"),
+        }
+    }
+
+    /// `2 GPU jobs waiting`.
+    pub fn gpu_jobs_waiting(&self, n: &i64) -> String {
+        match self.lang {
+            Lang::En if *n == 1 => "1 GPU job waiting".into(),
+            Lang::En => format!("{n} GPU jobs waiting"),
+            Lang::Zh => format!("{n} 个 GPU 任务在等待"),
+        }
+    }
+
+    /// `3 problems` in a package check.
+    pub fn problems(&self, n: usize) -> String {
+        match self.lang {
+            Lang::En if n == 1 => "1 problem".into(),
+            Lang::En => format!("{n} problems"),
+            Lang::Zh => format!("{n} 个问题"),
+        }
+    }
+
+    /// A submission's mode as stored (`run`, `submit`).
+    pub fn mode_name<'a>(&self, mode: &'a str) -> &'a str {
+        match mode {
+            "run" => self.mode_run,
+            "submit" => self.mode_submit,
+            other => other,
+        }
+    }
+
+    pub fn difficulty_name(&self, d: Difficulty) -> &'static str {
+        match (self.lang, d) {
+            (Lang::En, d) => d.as_str(),
+            (Lang::Zh, Difficulty::Easy) => "简单",
+            (Lang::Zh, Difficulty::Medium) => "中等",
+            (Lang::Zh, Difficulty::Hard) => "困难",
+        }
+    }
+
+    /// A difficulty named by its `kata.toml` spelling; unknown names come back as given.
+    pub fn difficulty_str<'a>(&self, d: &'a str) -> &'a str {
+        [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard]
+            .into_iter()
+            .find(|x| x.as_str() == d)
+            .map_or(d, |x| self.difficulty_name(x))
+    }
+
+    pub fn verdict_label(&self, v: Verdict) -> &'static str {
+        match self.lang {
+            Lang::En => v.label(),
+            Lang::Zh => match v {
+                Verdict::Accepted => "通过",
+                Verdict::WrongAnswer => "答案错误",
+                Verdict::CompileError => "编译错误",
+                Verdict::RuntimeError => "运行时错误",
+                Verdict::TimeLimitExceeded => "超出时间限制",
+                Verdict::MemoryLimitExceeded => "超出内存限制",
+                Verdict::OutputLimitExceeded => "超出输出限制",
+                Verdict::InternalError => "内部错误",
+            },
+        }
+    }
+
+    /// `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 days ago`.
+    pub fn ago(&self, ms: i64, now_ms: i64) -> String {
+        let s = (now_ms - ms).max(0) / 1000;
+        match self.lang {
+            Lang::En => super::view::ago(ms, now_ms),
+            Lang::Zh => match s {
+                0..=2 => "刚刚".into(),
+                3..=59 => format!("{s} 秒前"),
+                60..=3599 => format!("{} 分钟前", s / 60),
+                3600..=86_399 => format!("{} 小时前", s / 3600),
+                _ => format!("{} 天前", s / 86_400),
+            },
+        }
+    }
+
+    /// An HTTP status's title on the error page.
+    pub fn status_title(&self, status: u16) -> Option<&'static str> {
+        match self.lang {
+            Lang::En => None,
+            Lang::Zh => Some(match status {
+                400 => "请求有误",
+                401 => "需要登录",
+                403 => "禁止访问",
+                404 => "找不到页面",
+                409 => "冲突",
+                413 => "内容过大",
+                422 => "无法处理",
+                429 => "请求过于频繁",
+                503 => "服务暂不可用",
+                _ if status >= 500 => "服务器出错",
+                _ => "出错了",
+            }),
+        }
+    }
+}
+
+pub const EN: Text = Text {
+    lang: Lang::En,
+    nav_catalogue: "Catalogue",
+    nav_progress: "Progress",
+    nav_admin: "Admin",
+    log_in: "Log in",
+    log_out: "Log out",
+    sign_up: "Sign up",
+    footer: "InfraKata · AI-infrastructure interview katas, graded in a sandbox",
+    skip_to_content: "Skip to content",
+    language: "Language",
+    katas: "Katas",
+    catalogue_lead: "Small, precisely specified problems from AI-infrastructure interviews — fast power, operator fusion, ring all-reduce, tensor views, tensor parallelism. Write Rust in the browser; a sandboxed grader runs hidden cases and compares your speed with the reference.",
+    topic: "Topic",
+    difficulty: "Difficulty",
+    all_topics: "all topics",
+    any_difficulty: "any difficulty",
+    solved_badge: "✓ Solved",
+    solved_badge_title: "You have an accepted submit",
+    no_match: "No kata matches these filters.",
+    show_all: "Show all",
+    clear_filters: "Clear filters",
+    error: "Error",
+    back_to_catalogue: "Back to the catalogue",
+    my_submissions: "My submissions",
+    no_submissions: "No submissions yet.",
+    open_the_kata: "Open the kata",
+    press_run_or_submit: "and press Run or Submit.",
+    when: "When",
+    mode: "Mode",
+    verdict: "Verdict",
+    cases: "Cases",
+    perf_ratio: "Perf. ratio",
+    leaderboard: "Leaderboard",
+    leaderboard_lead: "Best performance ratio among each learner's accepted submits: instructions spent in your functions on the performance cases ÷ the reference's. Lower is faster; below 1.00× beats the reference. Once you have solved the kata, each ratio links to that solution.",
+    nobody_solved: "Nobody has solved this kata yet.",
+    be_the_first: "Be the first.",
+    rank: "Rank",
+    learner: "Learner",
+    best_ratio: "Best ratio",
+    accepted_submits: "Accepted submits",
+    first_solved: "First solved",
+    you: "(you)",
+    read_this_solution: "Read this solution",
+    not_measured: "not measured",
+    my_progress: "My progress",
+    solved: "solved",
+    attempted: "attempted",
+    katas_count: "katas",
+    kata: "Kata",
+    status: "Status",
+    submissions: "Submissions",
+    last_activity: "Last activity",
+    status_solved: "Solved",
+    status_attempted: "Attempted",
+    status_not_started: "Not started",
+    mode_run: "run",
+    mode_submit: "submit",
+    pending: "Pending",
+    user_name: "User name",
+    password: "Password",
+    password_again: "Password again",
+    new_here: "New here?",
+    create_an_account: "Create an account",
+    signup_lead: "Solve katas, keep your history, and appear on the leaderboards.",
+    name_rule: "1–40 letters, digits,",
+    or: "or",
+    password_rule: "at least 8 characters",
+    have_an_account: "Already have an account?",
+    wrong_credentials: "Wrong user name or password.",
+    passwords_differ: "The two passwords differ.",
+    bad_name: "User names are 1–40 letters, digits, `-`, `_` or `.`.",
+    reference_title: "Reference",
+    reference_heading: "Reference solution & concept notes",
+    reference_lead: "Unlocked by your accepted submit. Compare approaches — the reference is one way, not the only one.",
+    concept: "Concept",
+    submission: "Submission",
+    by: "by",
+    source: "Source",
+    back_to_kata: "Back to the kata",
+    service: "Service",
+    queued: "queued",
+    grading_now: "grading now",
+    workers_seen: "workers seen",
+    workers: "Workers",
+    no_gpu_worker: "No GPU worker is connected",
+    gpu_workers_only: "GPU katas are graded only by a worker on a machine with an NVIDIA GPU",
+    advertises_it: "there advertises it",
+    no_worker_yet: "No worker has asked for work yet.",
+    start_one_with: "Start one with",
+    worker: "Worker",
+    kind: "Kind",
+    cores: "Cores",
+    grades: "Grades",
+    gpu: "GPU",
+    last_seen: "Last seen",
+    built_in: "built-in",
+    remote: "remote",
+    none: "none",
+    kata_packages: "Kata packages",
+    package_check: "Package check",
+    complete: "complete",
+};
+
+pub const ZH: Text = Text {
+    lang: Lang::Zh,
+    nav_catalogue: "题库",
+    nav_progress: "进度",
+    nav_admin: "管理",
+    log_in: "登录",
+    log_out: "退出登录",
+    sign_up: "注册",
+    footer: "InfraKata · AI Infra 面试练习题，在沙箱中评测",
+    skip_to_content: "跳到正文",
+    language: "语言",
+    katas: "题目",
+    catalogue_lead: "来自 AI Infra 面试的小题目，每道都有精确的规格——快速幂、算子融合、Ring All-Reduce、张量视图、张量并行。在浏览器里写 Rust；沙箱评测机运行隐藏用例，并把你的速度和参考实现比较。",
+    topic: "主题",
+    difficulty: "难度",
+    all_topics: "全部主题",
+    any_difficulty: "全部难度",
+    solved_badge: "✓ 已解决",
+    solved_badge_title: "你已有一次通过的提交",
+    no_match: "没有符合这些筛选条件的题目。",
+    show_all: "显示全部",
+    clear_filters: "清除筛选",
+    error: "错误",
+    back_to_catalogue: "返回题库",
+    my_submissions: "我的提交",
+    no_submissions: "还没有提交。",
+    open_the_kata: "打开题目",
+    press_run_or_submit: "，点击运行或提交。",
+    when: "时间",
+    mode: "模式",
+    verdict: "结果",
+    cases: "用例",
+    perf_ratio: "性能比",
+    leaderboard: "排行榜",
+    leaderboard_lead: "每位学习者所有通过的提交中最好的性能比：性能用例上你的函数执行的指令数 ÷ 参考实现的指令数。越低越快；低于 1.00× 就是比参考实现快。你解出这道题之后，每个比值都会链接到对应的解答。",
+    nobody_solved: "还没有人解出这道题。",
+    be_the_first: "来做第一个吧。",
+    rank: "名次",
+    learner: "学习者",
+    best_ratio: "最佳比值",
+    accepted_submits: "通过的提交",
+    first_solved: "首次解出",
+    you: "（你）",
+    read_this_solution: "阅读这份解答",
+    not_measured: "未测量",
+    my_progress: "我的进度",
+    solved: "已解决",
+    attempted: "尝试过",
+    katas_count: "道题",
+    kata: "题目",
+    status: "状态",
+    submissions: "提交次数",
+    last_activity: "最近活动",
+    status_solved: "已解决",
+    status_attempted: "尝试过",
+    status_not_started: "未开始",
+    mode_run: "运行",
+    mode_submit: "提交",
+    pending: "等待中",
+    user_name: "用户名",
+    password: "密码",
+    password_again: "再次输入密码",
+    new_here: "第一次来？",
+    create_an_account: "创建账号",
+    signup_lead: "做题、保留你的历史记录，并登上排行榜。",
+    name_rule: "1–40 个字母、数字、",
+    or: "或",
+    password_rule: "至少 8 个字符",
+    have_an_account: "已经有账号了？",
+    wrong_credentials: "用户名或密码错误。",
+    passwords_differ: "两次输入的密码不一致。",
+    bad_name: "用户名由 1–40 个字母、数字、`-`、`_` 或 `.` 组成。",
+    reference_title: "参考解答",
+    reference_heading: "参考解答与原理笔记",
+    reference_lead: "你的提交通过后解锁。比较一下思路——参考解答只是一种做法，不是唯一的做法。",
+    concept: "原理",
+    submission: "提交",
+    by: "作者",
+    source: "源代码",
+    back_to_kata: "返回题目",
+    service: "服务",
+    queued: "排队中",
+    grading_now: "评测中",
+    workers_seen: "见过的评测节点",
+    workers: "评测节点",
+    no_gpu_worker: "没有连接 GPU 评测节点",
+    gpu_workers_only: "GPU 题目只能由装有 NVIDIA GPU 的机器上的评测节点评测",
+    advertises_it: "在那台机器上运行即会声明 GPU",
+    no_worker_yet: "还没有评测节点来领取任务。",
+    start_one_with: "启动一个：",
+    worker: "评测节点",
+    kind: "类型",
+    cores: "核数",
+    grades: "评测类别",
+    gpu: "GPU",
+    last_seen: "最近一次出现",
+    built_in: "内置",
+    remote: "远程",
+    none: "无",
+    kata_packages: "题目包",
+    package_check: "包检查",
+    complete: "完整",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_language_has_its_own_words() {
+        for lang in Lang::ALL {
+            assert_eq!(Text::of(lang).lang, lang);
+        }
+        assert_ne!(EN.log_in, ZH.log_in);
+        assert_eq!(ZH.solved_of(&3, &10), "已解决 3 / 10");
+        assert_eq!(EN.difficulty_str("hard"), "hard");
+        assert_eq!(ZH.difficulty_str("hard"), "困难");
+        assert_eq!(ZH.verdict_label(Verdict::WrongAnswer), "答案错误");
+        assert_eq!(ZH.ago(0, 125_000), "2 分钟前");
+        assert_eq!(EN.status_title(404), None);
+    }
+}
