@@ -147,6 +147,76 @@ pub struct Text {
     pub kata_packages: &'static str,
     pub package_check: &'static str,
     pub complete: &'static str,
+    // The kata page, the result panel and the report.
+    pub menu: &'static str,
+    /// The main navigation's accessible name.
+    pub main_nav: &'static str,
+    pub dark_mode: &'static str,
+    pub theme_title: &'static str,
+    pub this_kata: &'static str,
+    pub reference_unlocked: &'static str,
+    pub unlocks_with_accepted: &'static str,
+    pub solve_to_unlock: &'static str,
+    pub next_kata: &'static str,
+    pub gpu_banner_title: &'static str,
+    pub gpu_banner: &'static str,
+    pub workbench: &'static str,
+    pub tab_statement: &'static str,
+    pub tab_code: &'static str,
+    pub tab_result: &'static str,
+    pub hints: &'static str,
+    pub resize_divider: &'static str,
+    pub your_solution: &'static str,
+    pub note_local_draft: &'static str,
+    pub note_draft: &'static str,
+    pub note_last: &'static str,
+    pub note_starter: &'static str,
+    pub draft_saving: &'static str,
+    pub draft_saved: &'static str,
+    pub draft_offline: &'static str,
+    pub reset_confirm: &'static str,
+    pub reset_to_starter: &'static str,
+    pub run: &'static str,
+    pub submit: &'static str,
+    pub actions_help: &'static str,
+    pub login_to_run: &'static str,
+    pub close_result: &'static str,
+    pub no_cases_yet: &'static str,
+    pub measuring_perf: &'static str,
+    pub step_queued: &'static str,
+    pub next_in_line: &'static str,
+    pub step_compiling: &'static str,
+    pub step_running: &'static str,
+    pub step_measuring: &'static str,
+    pub step_verdict: &'static str,
+    pub reload_for_verdict: &'static str,
+    pub perf_vs_reference: &'static str,
+    pub gpu_performance: &'static str,
+    pub gpu_performance_note: &'static str,
+    pub case: &'static str,
+    pub median: &'static str,
+    pub rate: &'static str,
+    pub pct_of_peak: &'static str,
+    pub vs_reference: &'static str,
+    pub suspect: &'static str,
+    pub compiler_messages: &'static str,
+    pub rustc_message: &'static str,
+    pub failing_cases: &'static str,
+    pub group: &'static str,
+    pub outcome: &'static str,
+    pub time: &'static str,
+    pub input: &'static str,
+    pub problem: &'static str,
+    pub expected: &'static str,
+    pub got: &'static str,
+    pub note: &'static str,
+    pub passed: &'static str,
+    pub not_run: &'static str,
+    pub program_printed: &'static str,
+    pub mode_run_long: &'static str,
+    pub mode_submit_long: &'static str,
+    pub same_instructions: &'static str,
+    pub cached: &'static str,
 }
 
 impl Text {
@@ -183,6 +253,131 @@ impl Text {
         match self.lang {
             Lang::En => format!("A user named `{name}` already exists."),
             Lang::Zh => format!("用户名 `{name}` 已被占用。"),
+        }
+    }
+
+    /// `Hint 2 of 4`.
+    pub fn hint_of(&self, i: &usize, n: &usize) -> String {
+        match self.lang {
+            Lang::En => format!("Hint {i} of {n}"),
+            Lang::Zh => format!("提示 {i} / {n}"),
+        }
+    }
+
+    /// The editor's note when it holds a past submission.
+    pub fn note_submission(&self, id: &i64) -> String {
+        match self.lang {
+            Lang::En => format!("submission #{id}"),
+            Lang::Zh => format!("第 {id} 号提交"),
+        }
+    }
+
+    /// The queue position with a `{n}` the page script fills in: ` · {n} ahead of you`.
+    pub fn ahead_of_you_template(&self) -> &'static str {
+        match self.lang {
+            Lang::En => " · {n} ahead of you",
+            Lang::Zh => " · 前面还有 {n} 个",
+        }
+    }
+
+    pub fn ahead_of_you(&self, n: &i64) -> String {
+        self.ahead_of_you_template().replace("{n}", &n.to_string())
+    }
+
+    /// ` · waiting for a GPU worker`.
+    pub fn waiting_for(&self, what: &str) -> String {
+        match self.lang {
+            Lang::En => format!(" · waiting for a {what}"),
+            Lang::Zh => format!(" · 正在等待{what}"),
+        }
+    }
+
+    /// The limits line of a kata: `1000 ms per case · 64 MiB memory · 1 thread`.
+    pub fn limits(&self, case_ms: u64, memory_mb: u64, threads: u32) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "{case_ms} ms per case · {memory_mb} MiB memory · {threads} thread{}",
+                if threads == 1 { "" } else { "s" }
+            ),
+            Lang::Zh => {
+                format!("每个用例 {case_ms} ms · 内存 {memory_mb} MiB · {threads} 个线程")
+            }
+        }
+    }
+
+    /// `45 / 47 cases passed`.
+    pub fn cases_passed(&self, passed: &usize, total: &usize) -> String {
+        match self.lang {
+            Lang::En => format!("{passed} / {total} cases passed"),
+            Lang::Zh => format!("通过 {passed} / {total} 个用例"),
+        }
+    }
+
+    /// `1 234 vs 1 000 instructions on 3 performance cases (callgrind)`.
+    pub fn perf_detail(&self, mine: &str, reference: &str, cases: &usize) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "{mine} vs {reference} instructions on {cases} performance cases (callgrind)"
+            ),
+            Lang::Zh => format!(
+                "{cases} 个性能用例上执行 {mine} 条指令，参考实现 {reference} 条（callgrind）"
+            ),
+        }
+    }
+
+    /// How a performance ratio reads: `12% fewer instructions than the reference`.
+    pub fn perf_summary(&self, ratio: f64) -> String {
+        let pct = ((1.0 - ratio).abs() * 100.0).round();
+        match self.lang {
+            _ if (ratio - 1.0).abs() < 0.005 => self.same_instructions.into(),
+            Lang::En if ratio < 1.0 => format!("{pct:.0}% fewer instructions than the reference"),
+            Lang::En => format!("{pct:.0}% more instructions than the reference"),
+            Lang::Zh if ratio < 1.0 => format!("指令数比参考实现少 {pct:.0}%"),
+            Lang::Zh => format!("指令数比参考实现多 {pct:.0}%"),
+        }
+    }
+
+    /// `2 warnings`.
+    pub fn warnings(&self, n: &usize) -> String {
+        match self.lang {
+            Lang::En if *n == 1 => "1 warning".into(),
+            Lang::En => format!("{n} warnings"),
+            Lang::Zh => format!("{n} 条警告"),
+        }
+    }
+
+    /// `3 failed · 12 passed · 32 not run` (parts with 0 left out, except passed).
+    pub fn case_counts(&self, failed: &usize, passed: &usize, not_run: &usize) -> String {
+        let (f, p, n) = match self.lang {
+            Lang::En => ("failed", "passed", "not run"),
+            Lang::Zh => ("失败", "通过", "未运行"),
+        };
+        let mut parts = Vec::new();
+        if *failed > 0 {
+            parts.push(format!("{failed} {f}"));
+        }
+        parts.push(format!("{passed} {p}"));
+        if *not_run > 0 {
+            parts.push(format!("{not_run} {n}"));
+        }
+        parts.join(" · ")
+    }
+
+    /// `line 3, column 7` (or `line 3`).
+    pub fn place(&self, line: u32, column: Option<u32>) -> String {
+        match (self.lang, column) {
+            (Lang::En, Some(c)) => format!("line {line}, column {c}"),
+            (Lang::En, None) => format!("line {line}"),
+            (Lang::Zh, Some(c)) => format!("第 {line} 行第 {c} 列"),
+            (Lang::Zh, None) => format!("第 {line} 行"),
+        }
+    }
+
+    /// `Compile 812 ms · run 95 ms`.
+    pub fn compile_run(&self, compile: &str, run: &str) -> String {
+        match self.lang {
+            Lang::En => format!("Compile {compile} · run {run}"),
+            Lang::Zh => format!("编译 {compile} · 运行 {run}"),
         }
     }
 
@@ -384,6 +579,74 @@ pub const EN: Text = Text {
     kata_packages: "Kata packages",
     package_check: "Package check",
     complete: "complete",
+    menu: "Menu",
+    main_nav: "Main",
+    dark_mode: "Dark mode",
+    theme_title: "Switch between light and dark",
+    this_kata: "This kata",
+    reference_unlocked: "✓ Reference & concept notes",
+    unlocks_with_accepted: "Unlocks with an accepted submit",
+    solve_to_unlock: "Reference & notes: solve to unlock",
+    next_kata: "Next kata:",
+    gpu_banner_title: "No GPU worker is connected.",
+    gpu_banner: "This kata runs on a GPU: a submission waits in the queue until a GPU worker connects.",
+    workbench: "Workbench",
+    tab_statement: "Statement",
+    tab_code: "Code",
+    tab_result: "Result",
+    hints: "Hints",
+    resize_divider: "Resize the statement and the editor",
+    your_solution: "Your solution",
+    note_local_draft: "your unsaved draft from this browser",
+    note_draft: "your draft",
+    note_last: "your last attempt",
+    note_starter: "the starter",
+    draft_saving: "Saving…",
+    draft_saved: "Draft saved",
+    draft_offline: "Saved in this browser only: the server could not be reached",
+    reset_confirm: "Replace your code with the starter? (Your submissions keep every earlier version.)",
+    reset_to_starter: "Reset to starter",
+    run: "Run",
+    submit: "Submit",
+    actions_help: "Run checks the sample cases; Submit runs every case. In the editor, Escape releases the keyboard.",
+    login_to_run: "Log in to run and submit",
+    close_result: "Close the result panel",
+    no_cases_yet: "No cases yet: press Run or Submit.",
+    measuring_perf: "Measuring performance against the reference…",
+    step_queued: "Queued",
+    next_in_line: "next in line",
+    step_compiling: "Compiling",
+    step_running: "Running cases",
+    step_measuring: "Measuring",
+    step_verdict: "Verdict",
+    reload_for_verdict: "Reload the page to see the verdict.",
+    perf_vs_reference: "Performance vs the reference:",
+    gpu_performance: "GPU performance",
+    gpu_performance_note: "Median of 15 timed runs with fresh inputs and a cold L2 (CUDA events); % of the copy bandwidth the worker measured on its device; speed relative to the reference kernel.",
+    case: "Case",
+    median: "Median",
+    rate: "Rate",
+    pct_of_peak: "% of peak",
+    vs_reference: "vs reference",
+    suspect: "suspect: faster than the device can be",
+    compiler_messages: "Compiler messages",
+    rustc_message: "rustc's message",
+    failing_cases: "Failing cases",
+    group: "Group",
+    outcome: "Outcome",
+    time: "Time",
+    input: "Input",
+    problem: "Problem",
+    expected: "Expected",
+    got: "Got",
+    note: "Note",
+    passed: "Passed",
+    not_run: "Not run",
+    program_printed: "What your program printed",
+    mode_run_long: "Run (sample cases)",
+    mode_submit_long: "Submit (all cases)",
+    same_instructions: "the same instruction count as the reference",
+    cached: "cached",
 };
 
 pub const ZH: Text = Text {
@@ -488,6 +751,74 @@ pub const ZH: Text = Text {
     kata_packages: "题目包",
     package_check: "包检查",
     complete: "完整",
+    menu: "菜单",
+    main_nav: "主导航",
+    dark_mode: "深色模式",
+    theme_title: "在浅色和深色之间切换",
+    this_kata: "本题",
+    reference_unlocked: "✓ 参考解答与原理笔记",
+    unlocks_with_accepted: "提交通过后解锁",
+    solve_to_unlock: "参考解答与笔记：解出后解锁",
+    next_kata: "下一题：",
+    gpu_banner_title: "没有连接 GPU 评测节点。",
+    gpu_banner: "这道题要在 GPU 上运行：在 GPU 评测节点连上之前，提交会一直在队列里等待。",
+    workbench: "工作台",
+    tab_statement: "题目",
+    tab_code: "代码",
+    tab_result: "结果",
+    hints: "提示",
+    resize_divider: "调整题目与编辑器的宽度",
+    your_solution: "你的解答",
+    note_local_draft: "这个浏览器里未保存的草稿",
+    note_draft: "你的草稿",
+    note_last: "你上一次的提交",
+    note_starter: "初始代码",
+    draft_saving: "正在保存…",
+    draft_saved: "草稿已保存",
+    draft_offline: "只保存在这个浏览器里：连不上服务器",
+    reset_confirm: "用初始代码替换你的代码吗？（你的提交记录里仍保留之前的每个版本。）",
+    reset_to_starter: "恢复初始代码",
+    run: "运行",
+    submit: "提交",
+    actions_help: "运行只检查样例；提交会跑全部用例。在编辑器里按 Escape 可以让键盘焦点离开编辑器。",
+    login_to_run: "登录后即可运行和提交",
+    close_result: "关闭结果面板",
+    no_cases_yet: "还没有用例结果：点击运行或提交。",
+    measuring_perf: "正在与参考实现比较性能…",
+    step_queued: "排队中",
+    next_in_line: "下一个就轮到你",
+    step_compiling: "编译中",
+    step_running: "运行用例",
+    step_measuring: "测量性能",
+    step_verdict: "结果",
+    reload_for_verdict: "刷新页面查看结果。",
+    perf_vs_reference: "与参考实现的性能对比：",
+    gpu_performance: "GPU 性能",
+    gpu_performance_note: "15 次计时运行的中位数，每次使用新输入、L2 缓存清空（CUDA event 计时）；峰值百分比相对于评测节点在其设备上测得的拷贝带宽；速度与参考 kernel 相比。",
+    case: "用例",
+    median: "中位数",
+    rate: "吞吐",
+    pct_of_peak: "峰值占比",
+    vs_reference: "相对参考实现",
+    suspect: "可疑：比设备的极限还快",
+    compiler_messages: "编译器信息",
+    rustc_message: "rustc 的原始信息",
+    failing_cases: "失败的用例",
+    group: "分组",
+    outcome: "结果",
+    time: "耗时",
+    input: "输入",
+    problem: "问题",
+    expected: "期望",
+    got: "实际",
+    note: "备注",
+    passed: "通过",
+    not_run: "未运行",
+    program_printed: "你的程序打印的内容",
+    mode_run_long: "运行（样例）",
+    mode_submit_long: "提交（全部用例）",
+    same_instructions: "指令数与参考实现相同",
+    cached: "已缓存",
 };
 
 #[cfg(test)]
@@ -506,5 +837,17 @@ mod tests {
         assert_eq!(ZH.verdict_label(Verdict::WrongAnswer), "答案错误");
         assert_eq!(ZH.ago(0, 125_000), "2 分钟前");
         assert_eq!(EN.status_title(404), None);
+        assert_eq!(
+            EN.perf_summary(0.88),
+            "12% fewer instructions than the reference"
+        );
+        assert_eq!(ZH.perf_summary(1.5), "指令数比参考实现多 50%");
+        assert_eq!(EN.case_counts(&0, &5, &0), "5 passed");
+        assert_eq!(ZH.case_counts(&2, &5, &3), "2 失败 · 5 通过 · 3 未运行");
+        assert_eq!(
+            EN.limits(1000, 64, 1),
+            "1000 ms per case · 64 MiB memory · 1 thread"
+        );
+        assert_eq!(ZH.ahead_of_you(&3), " · 前面还有 3 个");
     }
 }

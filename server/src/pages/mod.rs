@@ -80,15 +80,16 @@ impl Layout {
         }
     }
 
-    /// The languages the switch offers.
-    pub fn languages(&self) -> Vec<LangChoice> {
+    /// The languages the switch offers: every one but the page's, each named in itself (one
+    /// short button in the header while there are two).
+    pub fn other_languages(&self) -> Vec<LangChoice> {
         Lang::ALL
             .iter()
+            .filter(|&&l| l != self.lang)
             .map(|&l| LangChoice {
                 code: l.as_str(),
                 tag: l.tag(),
                 name: l.native_name(),
-                current: l == self.lang,
             })
             .collect()
     }
@@ -100,7 +101,6 @@ pub struct LangChoice {
     pub code: &'static str,
     pub tag: &'static str,
     pub name: &'static str,
-    pub current: bool,
 }
 
 /// Renders a page to an HTML response.
