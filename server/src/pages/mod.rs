@@ -103,9 +103,18 @@ pub struct LangChoice {
     pub name: &'static str,
 }
 
-/// Renders a page to an HTML response.
+/// Renders a page to an HTML response. A page's words depend on the language, chosen from the
+/// cookies and `Accept-Language`, so a cache must key on both.
 pub fn render(page: &impl Template) -> Result<Response, AppError> {
-    Ok(Html(page.render()?).into_response())
+    Ok(with_vary(Html(page.render()?).into_response()))
+}
+
+fn with_vary(mut resp: Response) -> Response {
+    resp.headers_mut().insert(
+        axum::http::header::VARY,
+        axum::http::HeaderValue::from_static("Accept-Language, Cookie"),
+    );
+    resp
 }
 
 #[derive(Template)]
@@ -162,7 +171,7 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
         message: info.message,
     };
     match page.render() {
-        Ok(html) => (info.status, Html(html)).into_response(),
+        Ok(html) => with_vary((info.status, Html(html)).into_response()),
         Err(_) => resp,
     }
 }

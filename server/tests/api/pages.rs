@@ -583,6 +583,8 @@ async fn pages_speak_the_language_asked_for_and_the_switch_is_remembered() {
     assert!(zh.contains(r#"<html lang="zh-CN">"#), "{zh}");
     assert!(zh.contains(">题库</a>") && zh.contains("快速幂"), "{zh}");
     assert!(!zh.contains(">Catalogue</a>"), "{zh}");
+    let vary = reqwest::get(app.app.url() + "/").await.unwrap();
+    assert_eq!(vary.headers()["vary"], "Accept-Language, Cookie");
     let en = get_with("fr;q=0.9, en;q=0.8, zh;q=0.5").await;
     assert!(en.contains(r#"<html lang="en">"#) && en.contains(">Catalogue</a>"));
 
