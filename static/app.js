@@ -1,30 +1,66 @@
-// InfraKata pages: the editor's keys and line gutter, hints one at a time, and live results.
-// Plain JavaScript, no inline scripts (the CSP forbids them). Every page works without it:
-// forms post normally and the submission page shows the verdict on reload.
+// InfraKata pages: the workbench (editor, split, tabs, result panel, drafts), hints that stay
+// open, live results, the header menu and the theme switch. Plain JavaScript, no inline scripts
+// (the CSP forbids them), and the words the learner reads come from the templates, not from
+// here. Every page works without it: forms post normally and the submission page shows the
+// verdict on reload.
 "use strict";
 
 (function () {
   const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const STEPS = ["queued", "compiling", "running", "measuring", "done"];
+  const store = {
+    get(key) { try { return localStorage.getItem(key); } catch (_) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, value); } catch (_) { /* private mode */ } },
+  };
+  const api = (method, path, body) => fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? { "x-csrf-token": csrf() } : { "content-type": "application/json", "x-csrf-token": csrf() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
-  // ---- Editor: a textarea with a line-number gutter, Tab indents, Ctrl/Cmd+Enter submits.
-  function setupEditor(form) {
+  // ---- Header: the phone menu and the light/dark switch (remembered; static/theme.js applies it).
+  function setupHeader() {
+    const bar = document.getElementById("topbar");
+    const menu = document.getElementById("menu-toggle");
+    if (bar && menu) {
+      menu.addEventListener("click", () => {
+        const open = bar.classList.toggle("open");
+        menu.setAttribute("aria-expanded", String(open));
+      });
+    }
+    const toggle = document.getElementById("theme-toggle");
+    if (!toggle) return;
+    const dark = () => {
+      const chosen = document.documentElement.dataset.theme;
+      return chosen ? chosen === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
+    };
+    const show = () => toggle.setAttribute("aria-pressed", String(dark()));
+    toggle.addEventListener("click", () => {
+      const next = dark() ? "light" : "dark";
+      document.documentElement.dataset.theme = next;
+      store.set("ik-theme", next);
+      show();
+    });
+    show();
+  }
+
+  // ---- Editor: CodeMirror when its bundle is compiled in, else the textarea with a line gutter.
+  // Tab indents while the editor has focus; Escape gives the keyboard back to the page.
+  function setupEditor(form, keys) {
     const area = form.querySelector("textarea");
     const gutter = form.querySelector(".gutter");
-    const submitButton = form.querySelector('button[value="submit"]');
-    // CodeMirror, when the bundle (static/vendor/editor.js, built by scripts/build-editor.sh)
-    // was compiled in; the textarea below otherwise.
     if (window.InfraKataEditor) {
       if (gutter) gutter.remove();
       form.classList.add("has-codemirror");
-      return window.InfraKataEditor.mount(area, {
-        onSubmit: () => { if (submitButton) form.requestSubmit(submitButton); },
-      });
+      return window.InfraKataEditor.mount(area, keys);
     }
     let marks = new Map();
     const editor = {
       get value() { return area.value; },
       set value(text) { area.value = text; renderGutter(); },
+      focus() { area.focus(); },
+      get content() { return area; },
       focusLine(line) {
         const lines = area.value.split("\n");
         let start = 0;
@@ -54,13 +90,24 @@
       gutter.replaceChildren(frag);
       gutter.scrollTop = area.scrollTop;
     }
-    area.addEventListener("input", () => { if (marks.size) marks = new Map(); renderGutter(); });
+    area.addEventListener("input", () => {
+      if (marks.size) marks = new Map();
+      renderGutter();
+      if (keys.onChange) keys.onChange(area.value);
+    });
     area.addEventListener("scroll", () => { if (gutter) gutter.scrollTop = area.scrollTop; });
     area.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      const mod = e.ctrlKey || e.metaKey;
+      if (e.key === "Enter" && mod) {
         e.preventDefault();
-        if (submitButton) form.requestSubmit(submitButton);
-      } else if (e.key === "Tab" && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        if (keys.onSubmit) keys.onSubmit();
+      } else if (e.key === "'" && mod) {
+        e.preventDefault();
+        if (keys.onRun) keys.onRun();
+      } else if (e.key === "Escape") {
+        area.blur();
+        if (keys.onEscape) keys.onEscape();
+      } else if (e.key === "Tab" && !e.altKey && !mod) {
         e.preventDefault();
         const { selectionStart: s, selectionEnd: t, value } = area;
         if (e.shiftKey) {
@@ -71,13 +118,176 @@
             area.setSelectionRange(Math.max(lineStart, s - strip), Math.max(lineStart, t - strip));
           }
         } else {
-          area.setRangeText("    ", s, t, "end");
+          // execCommand keeps the browser's undo history (setRangeText would not).
+          if (!document.execCommand("insertText", false, "    ")) area.setRangeText("    ", s, t, "end");
         }
         renderGutter();
+        if (keys.onChange) keys.onChange(area.value);
       }
     });
     renderGutter();
     return editor;
+  }
+
+  // ---- Drafts: saved on the server a moment after each edit (they follow the learner to
+  // another device) and in this browser at once (the offline copy).
+  function setupDrafts(form, editor) {
+    const user = form.dataset.user;
+    if (!user) return { changed() {} };
+    const slug = form.dataset.kata;
+    const key = `ik-draft:${user}:${slug}`;
+    const status = document.getElementById("draft-status");
+    const say = (which) => { if (status) status.textContent = status.dataset[which] || ""; };
+    let timer = null;
+    let saving = Promise.resolve();
+    const save = () => {
+      timer = null;
+      const source = editor.value;
+      saving = saving.then(async () => {
+        try {
+          const resp = await api("PUT", `/api/katas/${encodeURIComponent(slug)}/draft`, { source });
+          if (!resp.ok) throw new Error(String(resp.status));
+          const body = await resp.json();
+          store.set(key, JSON.stringify({ source, at: body.updated_at, synced: true }));
+          say("saved");
+        } catch (_) {
+          say("offline");
+        }
+      });
+    };
+    const changed = () => {
+      store.set(key, JSON.stringify({ source: editor.value, at: Date.now(), synced: false }));
+      say("pending");
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(save, 800);
+    };
+    // An offline copy newer than the server's draft (typed while the server was unreachable)
+    // wins, unless the learner asked for a past submission.
+    let local = null;
+    try { local = JSON.parse(store.get(key) || "null"); } catch (_) { local = null; }
+    const serverAt = Number(form.dataset.draftAt || 0);
+    const fromSubmission = new URLSearchParams(location.search).has("from");
+    if (local && typeof local.source === "string" && !local.synced && local.at > serverAt
+        && !fromSubmission && local.source !== editor.value) {
+      editor.value = local.source;
+      const note = document.getElementById("source-note");
+      if (note && note.dataset.local) note.textContent = note.dataset.local;
+      save();
+    } else if (fromSubmission) {
+      save(); // the submission loaded into the editor becomes the draft
+    }
+    window.addEventListener("pagehide", () => { if (timer) { clearTimeout(timer); save(); } });
+    return { changed, flush() { if (timer) { clearTimeout(timer); save(); } return saving; } };
+  }
+
+  // ---- Workbench layout: the draggable split (remembered), the phone tabs, the result panel.
+  function setupSplit(bench) {
+    const divider = document.getElementById("divider");
+    if (!divider) return;
+    const set = (pct) => {
+      const p = Math.min(75, Math.max(20, pct));
+      bench.style.setProperty("--split", `${p}%`);
+      divider.setAttribute("aria-valuenow", String(Math.round(p)));
+      return p;
+    };
+    const saved = Number(store.get("ik-split"));
+    if (saved) set(saved);
+    let dragging = false;
+    divider.addEventListener("pointerdown", (e) => {
+      dragging = true;
+      divider.setPointerCapture(e.pointerId);
+      divider.classList.add("dragging");
+    });
+    divider.addEventListener("pointermove", (e) => {
+      if (!dragging) return;
+      const box = bench.getBoundingClientRect();
+      set(((e.clientX - box.left) / box.width) * 100);
+    });
+    const stop = () => {
+      if (!dragging) return;
+      dragging = false;
+      divider.classList.remove("dragging");
+      store.set("ik-split", divider.getAttribute("aria-valuenow"));
+    };
+    divider.addEventListener("pointerup", stop);
+    divider.addEventListener("pointercancel", stop);
+    divider.addEventListener("keydown", (e) => {
+      const now = Number(divider.getAttribute("aria-valuenow"));
+      const step = e.key === "ArrowLeft" ? -2 : e.key === "ArrowRight" ? 2 : 0;
+      if (!step) return;
+      e.preventDefault();
+      store.set("ik-split", String(set(now + step)));
+    });
+  }
+
+  function setupTabs(bench) {
+    const tabs = Array.from(bench.querySelectorAll(".wb-tabs [role=tab]"));
+    const select = (pane) => {
+      bench.dataset.tab = pane;
+      const result = document.getElementById("pane-result");
+      if (pane === "result" && result) result.hidden = false;
+      tabs.forEach((t) => {
+        const on = t.dataset.pane === pane;
+        t.setAttribute("aria-selected", String(on));
+        t.tabIndex = on ? 0 : -1;
+      });
+    };
+    tabs.forEach((t) => t.addEventListener("click", () => select(t.dataset.pane)));
+    select("code");
+    return select;
+  }
+
+  function setupBottom() {
+    const bottom = document.getElementById("pane-result");
+    if (!bottom) return null;
+    const tabs = { result: document.getElementById("btab-result"), cases: document.getElementById("btab-cases") };
+    const panes = { result: document.getElementById("result"), cases: document.getElementById("cases") };
+    const select = (which) => {
+      Object.keys(tabs).forEach((k) => {
+        tabs[k].setAttribute("aria-selected", String(k === which));
+        tabs[k].tabIndex = k === which ? 0 : -1;
+        panes[k].hidden = k !== which;
+      });
+    };
+    Object.keys(tabs).forEach((k) => tabs[k].addEventListener("click", () => select(k)));
+    bottom.querySelector(".bottom-tabs").addEventListener("keydown", (e) => {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      const next = tabs.result.getAttribute("aria-selected") === "true" ? "cases" : "result";
+      select(next);
+      tabs[next].focus();
+    });
+    document.getElementById("bottom-close").addEventListener("click", () => { bottom.hidden = true; });
+    return {
+      open() { bottom.hidden = false; select("result"); },
+      select,
+      // The case table moves to the Cases tab; the Result tab keeps the verdict, the messages
+      // and the first failing case.
+      distribute() {
+        const cases = panes.result.querySelector(".r-cases");
+        const count = document.getElementById("cases-count");
+        if (!cases) return;
+        panes.cases.replaceChildren(cases);
+        const summary = cases.querySelector(".r-count");
+        if (count && summary) {
+          count.textContent = `(${summary.textContent.trim()})`;
+          count.classList.toggle("bad", Number(summary.dataset.failed) > 0);
+        }
+        const firstBad = cases.querySelector("tr.row-bad");
+        const detail = firstBad && firstBad.nextElementSibling;
+        const panel = panes.result.querySelector(".panel");
+        if (firstBad && detail && panel) {
+          const box = document.createElement("div");
+          box.className = "first-fail";
+          const name = document.createElement("p");
+          name.className = "first-fail-name";
+          name.append(firstBad.cells[0].textContent, " · ");
+          name.appendChild(firstBad.querySelector(".badge").cloneNode(true));
+          box.append(name, detail.querySelector("dl").cloneNode(true));
+          const foot = panel.querySelector(":scope > p.muted.small:last-child");
+          panel.insertBefore(box, foot);
+        }
+      },
+    };
   }
 
   // ---- Live result: state events move the steps; the verdict loads the server-rendered report.
@@ -92,21 +302,18 @@
       li.classList.toggle("skipped", li.dataset.step === "measuring" && state !== "measuring");
     });
     const pos = panel.querySelector(".pos");
-    if (pos) {
+    if (pos && "queue_position" in view) {
       const n = view.queue_position;
-      pos.textContent = state === "queued" && n != null ? ` · ${n === 0 ? "next in line" : n + " ahead of you"}` : "";
+      const tpl = n === 0 ? pos.dataset.next : pos.dataset.ahead;
+      pos.textContent = state === "queued" && n != null && tpl ? tpl.replace("{n}", String(n)) : "";
     }
     const wait = panel.querySelector(".wait");
-    if (wait) {
-      // "gpu worker" → "waiting for a GPU worker" (no worker that can grade it is connected).
-      const w = view.waiting_for;
-      wait.textContent = state === "queued" && w ? ` · waiting for a ${w.replace(/^\w+/, (k) => k.toUpperCase())}` : "";
-    }
+    if (wait && "waiting_for" in view) wait.hidden = !(state === "queued" && view.waiting_for);
   }
 
   async function loadPanel(result, id) {
     const resp = await fetch(`/submissions/${id}/report`, { credentials: "same-origin" });
-    if (!resp.ok) throw new Error(`loading the result failed (${resp.status})`);
+    if (!resp.ok) throw new Error(words(result, "loadFailed", resp.status));
     result.innerHTML = await resp.text(); // server-rendered and escaped by the template engine
     return result.querySelector(".panel");
   }
@@ -117,26 +324,31 @@
     result.querySelectorAll(".diag[data-line]").forEach((d) => {
       const line = Number(d.dataset.line);
       const level = d.classList.contains("error") ? "error" : "warning";
-      const message = d.querySelector(".diag-head span:last-child").textContent;
+      const message = d.querySelector(".diag-text").textContent.trim();
       if (line > 0 && (!marks.has(line) || level === "error")) marks.set(line, { level, message });
     });
     editor.mark(marks);
   }
 
-  function watch(result, id, editor) {
+  /** Follows submission `id` until it is done; `hooks.loaded()` after each report load,
+   *  `hooks.done()` once, at the end (or when following it failed). */
+  function watch(result, id, editor, hooks = {}) {
     const panel = result.querySelector(".panel");
     if (panel) showSteps(panel, { state: panel.dataset.state });
     const events = new EventSource(`/api/submissions/${id}/events`);
     let finished = false;
+    let marked = false;
+    const end = () => { if (hooks.done) hooks.done(); };
     // The verdict may come before the performance figure (state "measuring"): show it at
     // once and keep listening until the submission is done.
-    let marked = false;
     const verdict = async (e) => {
       if (finished) return;
       const done = JSON.parse(e.data).state === "done";
       if (done) { finished = true; events.close(); }
       try { await loadPanel(result, id); } catch (err) { showError(result, err.message); }
+      if (hooks.loaded) hooks.loaded();
       if (!marked) { marked = true; afterVerdict(result, editor); }
+      if (done) end();
     };
     events.addEventListener("state", (e) => {
       const p = result.querySelector(".panel");
@@ -150,11 +362,18 @@
       setTimeout(async () => {
         try {
           const p = await loadPanel(result, id);
-          if (p && p.dataset.state !== "done") watch(result, id, editor);
-          else afterVerdict(result, editor);
-        } catch (e) { showError(result, e.message); }
+          if (hooks.loaded) hooks.loaded();
+          if (p && p.dataset.state !== "done") watch(result, id, editor, hooks);
+          else { afterVerdict(result, editor); end(); }
+        } catch (e) { showError(result, e.message); end(); }
       }, 1000);
     };
+  }
+
+  /** A message the page's template wrote for the script (in the page's language), with its
+   *  `{status}` filled in. */
+  function words(el, name, status) {
+    return (el.dataset[name] || "{status}").replace("{status}", String(status));
   }
 
   function showError(result, message) {
@@ -162,51 +381,78 @@
     box.className = "panel";
     const p = document.createElement("p");
     p.className = "alert";
+    p.setAttribute("role", "alert");
     p.textContent = message;
     box.appendChild(p);
     result.replaceChildren(box);
   }
 
-  function setupSubmit(form, editor) {
+  // After an accepted submit the page changes in place: the reference unlocks, the next kata
+  // is offered.
+  function unlockIfAccepted(result) {
+    const v = result.querySelector('.verdict[data-verdict="ok"][data-mode="submit"]');
+    if (!v) return;
+    const link = document.getElementById("solution-link");
+    const locked = document.getElementById("solution-locked");
+    const next = document.getElementById("next-kata");
+    if (link) link.hidden = false;
+    if (locked) locked.remove();
+    if (next) next.hidden = false;
+  }
+
+  function setupSubmit(form, editor, ui) {
     const result = document.getElementById("result");
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const mode = (e.submitter && e.submitter.value) || "submit";
-      const buttons = form.querySelectorAll("button[type=submit]");
-      buttons.forEach((b) => (b.disabled = true));
+    const buttons = () => form.querySelectorAll("button[type=submit]");
+    let busy = false;
+    const go = async (mode) => {
+      if (busy) return; // one grading at a time from this page
+      busy = true;
+      buttons().forEach((b) => (b.disabled = true));
+      const release = () => { busy = false; buttons().forEach((b) => (b.disabled = false)); };
+      if (ui.bottom) ui.bottom.open();
+      if (ui.tab) ui.tab("result");
       try {
-        const resp = await fetch("/api/submissions", {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "content-type": "application/json", "x-csrf-token": csrf() },
-          body: JSON.stringify({ kata: form.dataset.kata, source: editor.value, mode }),
-        });
+        if (ui.drafts.flush) ui.drafts.flush();
+        const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode });
         const body = await resp.json().catch(() => ({}));
-        if (resp.status !== 202) throw new Error(body.error || `the server answered ${resp.status}`);
+        if (resp.status !== 202) throw new Error(body.error || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
-        watch(result, body.id, editor);
+        watch(result, body.id, editor, {
+          loaded() { if (ui.bottom) ui.bottom.distribute(); unlockIfAccepted(result); },
+          done: release,
+        });
       } catch (err) {
         showError(result, err.message);
-      } finally {
-        buttons.forEach((b) => (b.disabled = false));
+        release();
       }
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      go((e.submitter && e.submitter.value) || "submit");
     });
     result.addEventListener("click", (e) => {
       const place = e.target.closest("[data-line]");
       if (place && place.classList.contains("place") && Number(place.dataset.line) > 0) {
         e.preventDefault();
+        if (ui.tab) ui.tab("code");
         editor.focusLine(Number(place.dataset.line));
       }
     });
+    return go;
   }
 
-  // ---- Hints: only the first closed hint is offered; opening it offers the next.
-  function setupHints(section) {
+  // ---- Hints: only the first closed hint is offered; opening one records it (it stays open
+  // after a reload) and offers the next.
+  function setupHints(section, signedIn) {
     const hints = Array.from(section.querySelectorAll("details.hint"));
+    const slug = section.dataset.kata;
     const update = () => {
       let offered = false;
       hints.forEach((h) => {
-        if (h.open) h.dataset.seen = "1";
+        if (h.open && !h.dataset.seen) {
+          h.dataset.seen = "1";
+          if (signedIn && slug) api("PUT", `/api/katas/${encodeURIComponent(slug)}/hints/${h.dataset.index}`).catch(() => {});
+        }
         if (h.dataset.seen) { h.hidden = false; return; }
         h.hidden = offered;
         offered = true;
@@ -216,18 +462,57 @@
     update();
   }
 
-  document.addEventListener("DOMContentLoaded", () => {
-    const form = document.getElementById("editor-form");
-    let editor = null;
-    if (form) {
-      editor = setupEditor(form);
-      form.editor = editor; // for scripted use (the browser checks)
-      if (form.querySelector("button[type=submit]")) setupSubmit(form, editor);
+  function setupWorkbench(form) {
+    const bench = document.getElementById("workbench");
+    const ui = { bottom: setupBottom(), tab: null, drafts: { changed() {} } };
+    if (bench) {
+      setupSplit(bench);
+      ui.tab = setupTabs(bench);
     }
-    document.querySelectorAll("[data-hints]").forEach(setupHints);
+    let go = null;
+    const runButton = form.querySelector('button[value="run"]');
+    const editor = setupEditor(form, {
+      onRun: () => { if (go && runButton) go("run"); },
+      onSubmit: () => { if (go && runButton) go("submit"); },
+      onChange: () => ui.drafts.changed(),
+      // Keyboard users leave the editor to the Run button (Tab from there goes on).
+      onEscape: () => { if (runButton) runButton.focus(); },
+    });
+    form.editor = editor; // for scripted use (the browser checks)
+    ui.drafts = setupDrafts(form, editor);
+    const reset = document.getElementById("reset-starter");
+    const starter = document.getElementById("starter");
+    if (reset && starter) {
+      reset.addEventListener("click", () => {
+        if (reset.dataset.confirm && !window.confirm(reset.dataset.confirm)) return;
+        editor.value = starter.content.textContent;
+        ui.drafts.changed();
+        editor.focus();
+      });
+    }
+    if (runButton) go = setupSubmit(form, editor, ui);
+    // Shortcuts work anywhere on the page, not only inside the editor.
+    document.addEventListener("keydown", (e) => {
+      if (!go || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+      if (e.key === "Enter") { e.preventDefault(); go("submit"); }
+      else if (e.key === "'") { e.preventDefault(); go("run"); }
+    });
+    return editor;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    setupHeader();
+    // Code blocks and wide tables scroll inside themselves: keyboard users must reach them.
+    document.querySelectorAll("pre, .table-scroll, .prose table").forEach((el) => {
+      if (!el.hasAttribute("tabindex")) el.tabIndex = 0;
+    });
+    const form = document.getElementById("editor-form");
+    const editor = form ? setupWorkbench(form) : null;
+    const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));
+    document.querySelectorAll("[data-hints]").forEach((s) => setupHints(s, signedIn));
     // A submission page still being graded: follow it live.
     const result = document.getElementById("result");
-    const panel = result && result.querySelector(".panel[data-submission]");
+    const panel = result && !form && result.querySelector(".panel[data-submission]");
     if (panel && panel.dataset.state !== "done") watch(result, panel.dataset.submission, editor);
   });
 })();

@@ -19,6 +19,10 @@ pub struct Diagnostic {
     pub end_column: Option<u32>,
     /// rustc's own rendering, with paths inside the sandbox.
     pub rendered: String,
+    /// What rustc says at each place in the learner's file, the primary place first: e.g.
+    /// "expected `u32`, found `&str`" under "mismatched types".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -45,6 +49,8 @@ struct RawSpan {
     column_start: u32,
     column_end: u32,
     is_primary: bool,
+    #[serde(default)]
+    label: Option<String>,
 }
 
 /// Parses rustc's stderr (one JSON object a line); lines that are not diagnostics are skipped.
@@ -63,6 +69,24 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
             if span.is_none() {
                 message = explain_runner_error(&r.message);
             }
+            let mut labels: Vec<String> = Vec::new();
+            let mine = r
+                .spans
+                .iter()
+                .filter(|s| s.file_name.ends_with(LEARNER_FILE));
+            for s in mine
+                .clone()
+                .filter(|s| s.is_primary)
+                .chain(mine.filter(|s| !s.is_primary))
+            {
+                if let Some(l) = s
+                    .label
+                    .as_ref()
+                    .filter(|l| !l.is_empty() && !labels.contains(l))
+                {
+                    labels.push(l.clone());
+                }
+            }
             Diagnostic {
                 level: r.level,
                 code: r.code.map(|c| c.code),
@@ -72,6 +96,7 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
                 end_line: span.map(|s| s.line_end),
                 end_column: span.map(|s| s.column_end),
                 rendered: r.rendered.unwrap_or_default(),
+                labels,
             }
         })
         .collect()
@@ -117,6 +142,7 @@ pub fn from_nvrtc(log: &str, source: &str) -> Vec<Diagnostic> {
             end_line: line,
             end_column: None,
             rendered: text.to_string(),
+            labels: Vec::new(),
         });
     }
     found
@@ -151,7 +177,7 @@ mod tests {
     #[test]
     fn keeps_learner_positions_and_explains_missing_entry_points() {
         let stderr = concat!(
-            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"/build/solution.rs","byte_start":1,"byte_end":2,"line_start":7,"line_end":7,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0308]: mismatched types\n"}"#,
+            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"/build/solution.rs","byte_start":1,"byte_end":2,"line_start":7,"line_end":7,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":"expected `u32`, found `&str`","suggested_replacement":null,"suggestion_applicability":null,"expansion":null},{"file_name":"/build/solution.rs","byte_start":1,"byte_end":2,"line_start":6,"line_end":6,"column_start":5,"column_end":9,"is_primary":false,"text":[],"label":"expected `u32` because of return type","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0308]: mismatched types\n"}"#,
             "\n",
             r#"{"$message_type":"diagnostic","message":"cannot find function `pow_mod` in module `solution`","code":{"code":"E0425","explanation":null},"level":"error","spans":[{"file_name":"/build/main.rs","byte_start":1,"byte_end":2,"line_start":5,"line_end":5,"column_start":5,"column_end":9,"is_primary":true,"text":[],"label":null,"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0425]"}"#,
             "\nnot json\n"
@@ -161,6 +187,13 @@ mod tests {
         assert_eq!(
             (d[0].line, d[0].column, d[0].code.as_deref()),
             (Some(7), Some(5), Some("E0308"))
+        );
+        assert_eq!(
+            d[0].labels,
+            [
+                "expected `u32`, found `&str`",
+                "expected `u32` because of return type"
+            ]
         );
         assert_eq!(d[1].line, None);
         assert!(

@@ -209,6 +209,7 @@ impl Refusal {
             end_line: Some(self.line),
             end_column: Some(self.end_column),
             rendered,
+            labels: vec![self.reason.to_string()],
         }
     }
 }

@@ -1,5 +1,6 @@
 //! SQLite storage: one file, WAL, foreign keys on, migrations from `migrations/` applied at start.
 
+pub mod drafts;
 pub mod jobs;
 pub mod katas;
 pub mod progress;

@@ -1,6 +1,6 @@
 //! `/static/{file}`: the stylesheet and scripts, compiled into the binary (no CDN: the service
-//! runs on machines without internet access). `editor.js` is the CodeMirror bundle, present only
-//! when `scripts/build-editor.sh` ran before the build.
+//! runs on machines without internet access). `editor.js` is the committed CodeMirror bundle
+//! (`scripts/build-editor.sh`); `theme.js` applies the remembered light/dark choice before paint.
 
 use crate::error::AppError;
 use axum::extract::Path;
@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 
 const STYLE: &str = include_str!("../../../static/style.css");
 const APP_JS: &str = include_str!("../../../static/app.js");
+const THEME_JS: &str = include_str!("../../../static/theme.js");
 #[cfg(editor_bundle)]
 const EDITOR_JS: Option<&str> = Some(include_str!("../../../static/vendor/editor.js"));
 #[cfg(not(editor_bundle))]
@@ -21,6 +22,7 @@ pub async fn serve(Path(file): Path<String>) -> Result<Response, AppError> {
     let (body, kind) = match file.as_str() {
         "style.css" => (STYLE, "text/css; charset=utf-8"),
         "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
+        "theme.js" => (THEME_JS, "text/javascript; charset=utf-8"),
         "editor.js" if HAS_EDITOR => (EDITOR_JS.unwrap_or(""), "text/javascript; charset=utf-8"),
         _ => return Err(AppError::NotFound(format!("no static file `{file}`"))),
     };

@@ -8,6 +8,7 @@
 //! `ik_lang` cookie, then `Accept-Language`, then English).
 
 use katas::{Difficulty, Kata, Lang, Verdict};
+use std::borrow::Borrow;
 
 /// A kata's title in `lang`: the `# ` line of its statement in that language.
 pub fn kata_title(kata: &dyn Kata, lang: Lang) -> String {
@@ -147,6 +148,12 @@ pub struct Text {
     pub kata_packages: &'static str,
     pub package_check: &'static str,
     pub complete: &'static str,
+    pub open_in_editor: &'static str,
+    /// For the page script, with `{status}`: the result could not be loaded.
+    pub load_failed: &'static str,
+    /// For the page script, with `{status}`: the server refused a submission without saying why.
+    pub server_answered: &'static str,
+    pub actions: &'static str,
     // The kata page, the result panel and the report.
     pub menu: &'static str,
     /// The main navigation's accessible name.
@@ -227,8 +234,10 @@ impl Text {
         }
     }
 
-    /// `3 of 10 solved`. (References: askama passes a template's variables by reference.)
-    pub fn solved_of(&self, solved: &usize, total: &usize) -> String {
+    /// `3 of 10 solved`. (Numbers as `Borrow`: askama passes a template's variables by
+    /// reference and the results of calls by value.)
+    pub fn solved_of(&self, solved: impl Borrow<usize>, total: impl Borrow<usize>) -> String {
+        let (solved, total) = (solved.borrow(), total.borrow());
         match self.lang {
             Lang::En => format!("{solved} of {total} solved"),
             Lang::Zh => format!("已解决 {solved} / {total}"),
@@ -256,8 +265,17 @@ impl Text {
         }
     }
 
+    /// The kind of worker a queued job waits for (`gpu worker` → `GPU worker`).
+    pub fn worker_kind(&self, waiting_for: &str) -> String {
+        match (self.lang, waiting_for.split_once(' ')) {
+            (Lang::Zh, Some((kind, "worker"))) => format!("{} 评测节点", kind.to_uppercase()),
+            _ => crate::db::jobs::waiting_for_display(waiting_for),
+        }
+    }
+
     /// `Hint 2 of 4`.
-    pub fn hint_of(&self, i: &usize, n: &usize) -> String {
+    pub fn hint_of(&self, i: impl Borrow<usize>, n: impl Borrow<usize>) -> String {
+        let (i, n) = (i.borrow(), n.borrow());
         match self.lang {
             Lang::En => format!("Hint {i} of {n}"),
             Lang::Zh => format!("提示 {i} / {n}"),
@@ -265,7 +283,8 @@ impl Text {
     }
 
     /// The editor's note when it holds a past submission.
-    pub fn note_submission(&self, id: &i64) -> String {
+    pub fn note_submission(&self, id: impl Borrow<i64>) -> String {
+        let id = id.borrow();
         match self.lang {
             Lang::En => format!("submission #{id}"),
             Lang::Zh => format!("第 {id} 号提交"),
@@ -280,7 +299,8 @@ impl Text {
         }
     }
 
-    pub fn ahead_of_you(&self, n: &i64) -> String {
+    pub fn ahead_of_you(&self, n: impl Borrow<i64>) -> String {
+        let n = n.borrow();
         self.ahead_of_you_template().replace("{n}", &n.to_string())
     }
 
@@ -306,7 +326,8 @@ impl Text {
     }
 
     /// `45 / 47 cases passed`.
-    pub fn cases_passed(&self, passed: &usize, total: &usize) -> String {
+    pub fn cases_passed(&self, passed: impl Borrow<usize>, total: impl Borrow<usize>) -> String {
+        let (passed, total) = (passed.borrow(), total.borrow());
         match self.lang {
             Lang::En => format!("{passed} / {total} cases passed"),
             Lang::Zh => format!("通过 {passed} / {total} 个用例"),
@@ -314,7 +335,8 @@ impl Text {
     }
 
     /// `1 234 vs 1 000 instructions on 3 performance cases (callgrind)`.
-    pub fn perf_detail(&self, mine: &str, reference: &str, cases: &usize) -> String {
+    pub fn perf_detail(&self, mine: &str, reference: &str, cases: impl Borrow<usize>) -> String {
+        let cases = cases.borrow();
         match self.lang {
             Lang::En => format!(
                 "{mine} vs {reference} instructions on {cases} performance cases (callgrind)"
@@ -338,7 +360,8 @@ impl Text {
     }
 
     /// `2 warnings`.
-    pub fn warnings(&self, n: &usize) -> String {
+    pub fn warnings(&self, n: impl Borrow<usize>) -> String {
+        let n = n.borrow();
         match self.lang {
             Lang::En if *n == 1 => "1 warning".into(),
             Lang::En => format!("{n} warnings"),
@@ -347,7 +370,13 @@ impl Text {
     }
 
     /// `3 failed · 12 passed · 32 not run` (parts with 0 left out, except passed).
-    pub fn case_counts(&self, failed: &usize, passed: &usize, not_run: &usize) -> String {
+    pub fn case_counts(
+        &self,
+        failed: impl Borrow<usize>,
+        passed: impl Borrow<usize>,
+        not_run: impl Borrow<usize>,
+    ) -> String {
+        let (failed, passed, not_run) = (failed.borrow(), passed.borrow(), not_run.borrow());
         let (f, p, n) = match self.lang {
             Lang::En => ("failed", "passed", "not run"),
             Lang::Zh => ("失败", "通过", "未运行"),
@@ -382,7 +411,8 @@ impl Text {
     }
 
     /// `2 GPU jobs waiting`.
-    pub fn gpu_jobs_waiting(&self, n: &i64) -> String {
+    pub fn gpu_jobs_waiting(&self, n: impl Borrow<i64>) -> String {
+        let n = n.borrow();
         match self.lang {
             Lang::En if *n == 1 => "1 GPU job waiting".into(),
             Lang::En => format!("{n} GPU jobs waiting"),
@@ -486,7 +516,7 @@ pub const EN: Text = Text {
     log_out: "Log out",
     sign_up: "Sign up",
     footer: "InfraKata · AI-infrastructure interview katas, graded in a sandbox",
-    skip_to_content: "Skip to content",
+    skip_to_content: "Skip to the content",
     language: "Language",
     katas: "Katas",
     catalogue_lead: "Small, precisely specified problems from AI-infrastructure interviews — fast power, operator fusion, ring all-reduce, tensor views, tensor parallelism. Write Rust in the browser; a sandboxed grader runs hidden cases and compares your speed with the reference.",
@@ -579,6 +609,10 @@ pub const EN: Text = Text {
     kata_packages: "Kata packages",
     package_check: "Package check",
     complete: "complete",
+    open_in_editor: "Open in the editor",
+    load_failed: "loading the result failed ({status})",
+    server_answered: "the server answered {status}",
+    actions: "Actions",
     menu: "Menu",
     main_nav: "Main",
     dark_mode: "Dark mode",
@@ -587,7 +621,7 @@ pub const EN: Text = Text {
     reference_unlocked: "✓ Reference & concept notes",
     unlocks_with_accepted: "Unlocks with an accepted submit",
     solve_to_unlock: "Reference & notes: solve to unlock",
-    next_kata: "Next kata:",
+    next_kata: "Next:",
     gpu_banner_title: "No GPU worker is connected.",
     gpu_banner: "This kata runs on a GPU: a submission waits in the queue until a GPU worker connects.",
     workbench: "Workbench",
@@ -751,6 +785,10 @@ pub const ZH: Text = Text {
     kata_packages: "题目包",
     package_check: "包检查",
     complete: "完整",
+    open_in_editor: "在编辑器中打开",
+    load_failed: "结果加载失败（{status}）",
+    server_answered: "服务器返回了 {status}",
+    actions: "操作",
     menu: "菜单",
     main_nav: "主导航",
     dark_mode: "深色模式",
@@ -831,7 +869,7 @@ mod tests {
             assert_eq!(Text::of(lang).lang, lang);
         }
         assert_ne!(EN.log_in, ZH.log_in);
-        assert_eq!(ZH.solved_of(&3, &10), "已解决 3 / 10");
+        assert_eq!(ZH.solved_of(3, 10), "已解决 3 / 10");
         assert_eq!(EN.difficulty_str("hard"), "hard");
         assert_eq!(ZH.difficulty_str("hard"), "困难");
         assert_eq!(ZH.verdict_label(Verdict::WrongAnswer), "答案错误");
@@ -842,12 +880,12 @@ mod tests {
             "12% fewer instructions than the reference"
         );
         assert_eq!(ZH.perf_summary(1.5), "指令数比参考实现多 50%");
-        assert_eq!(EN.case_counts(&0, &5, &0), "5 passed");
-        assert_eq!(ZH.case_counts(&2, &5, &3), "2 失败 · 5 通过 · 3 未运行");
+        assert_eq!(EN.case_counts(0, 5, 0), "5 passed");
+        assert_eq!(ZH.case_counts(2, 5, 3), "2 失败 · 5 通过 · 3 未运行");
         assert_eq!(
             EN.limits(1000, 64, 1),
             "1000 ms per case · 64 MiB memory · 1 thread"
         );
-        assert_eq!(ZH.ahead_of_you(&3), " · 前面还有 3 个");
+        assert_eq!(ZH.ahead_of_you(3), " · 前面还有 3 个");
     }
 }

@@ -1,22 +1,23 @@
-//! `/katas/{slug}`: the statement, hints one at a time, the editor (prefilled with the starter or
-//! the learner's last attempt), Run and Submit. `/katas/{slug}/solution`: the reference and the
-//! concept notes, once the learner has an accepted submit.
+//! `/katas/{slug}`: the workbench — the statement with hints one at a time (opened ones stay
+//! open), the editor (prefilled with a submission asked for by `?from=ID`, else the learner's
+//! draft, else their last attempt, else the starter), Run and Submit. `/katas/{slug}/solution`:
+//! the reference and the concept notes, once the learner has an accepted submit.
 
 use super::accounts::form;
-use super::i18n::kata_title;
+use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;
-use crate::db::{progress, submissions};
+use crate::db::{drafts, progress, submissions, workers};
 use crate::error::AppError;
 use crate::routes::submissions::enqueue;
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
-use katas::{Kata, Mode};
+use katas::{Kata, KataKind, Mode};
 use serde::Deserialize;
 
 pub fn find(slug: &str) -> Result<&'static dyn Kata, AppError> {
@@ -32,29 +33,98 @@ struct KataPage {
     difficulty: &'static str,
     topics: Vec<String>,
     statement: String,
-    hints: Vec<String>,
+    hints: Vec<Hint>,
     source: String,
-    from_last: bool,
+    /// Where `source` came from: "submission", "draft", "last" or "starter".
+    source_from: &'static str,
+    /// The submission loaded by `?from=ID` (0 otherwise).
+    from_id: i64,
+    /// The draft's time (ms since the epoch; 0 without one): the page compares it with its
+    /// offline copy.
+    draft_at: i64,
+    starter: &'static str,
     solved: bool,
+    /// The kata offered after an accepted submit.
+    next: Option<NextKata>,
+    /// A GPU kata while no GPU worker is connected.
+    gpu_waiting: bool,
     limits: String,
     codemirror: bool,
+}
+
+struct Hint {
+    html: String,
+    opened: bool,
+}
+
+struct NextKata {
+    slug: String,
+    title: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ShowQuery {
+    /// A past submission of the learner's to load into the editor.
+    from: Option<i64>,
+}
+
+/// The first kata after `slug` in catalogue order that the learner has not solved (wrapping
+/// around), if any is left.
+fn next_kata(
+    slug: &str,
+    solved: &std::collections::HashSet<String>,
+    lang: katas::Lang,
+) -> Option<NextKata> {
+    let all = katas::catalogue::all();
+    let at = all.iter().position(|k| k.meta().slug == slug)?;
+    all.iter()
+        .cycle()
+        .skip(at + 1)
+        .take(all.len() - 1)
+        .find(|k| !solved.contains(&k.meta().slug))
+        .map(|k| NextKata {
+            slug: k.meta().slug.clone(),
+            title: kata_title(*k, lang),
+        })
 }
 
 pub async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(slug): Path<String>,
+    Query(query): Query<ShowQuery>,
 ) -> Result<Response, AppError> {
     let kata = find(&slug)?;
     let meta = kata.meta();
     let statement = kata.statement_in(viewer.lang);
-    let (last, solved) = match &viewer.user {
-        Some(u) => (
-            submissions::last_source(&state.db, u.id, &slug).await?,
-            progress::has_solved(&state.db, u.id, &slug).await?,
-        ),
-        None => (None, false),
-    };
+    let starter = kata.package().starter;
+    let mut solved_set = std::collections::HashSet::new();
+    let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
+    let mut opened = Vec::new();
+    if let Some(u) = &viewer.user {
+        if let Some(id) = query.from {
+            let s = crate::routes::submissions::visible(&state, u.id, id).await?;
+            if s.kata == slug {
+                (source, source_from, from_id) = (Some(s.source), "submission", id);
+            }
+        }
+        if let Some(d) = drafts::get(&state.db, u.id, &slug).await? {
+            draft_at = d.updated_at;
+            if source.is_none() {
+                (source, source_from) = (Some(d.source), "draft");
+            }
+        }
+        if source.is_none()
+            && let Some(last) = submissions::last_source(&state.db, u.id, &slug).await?
+        {
+            (source, source_from) = (Some(last), "last");
+        }
+        solved_set = progress::solved(&state.db, u.id).await?;
+        opened = drafts::opened_hints(&state.db, u.id, &slug).await?;
+    }
+    let solved = solved_set.contains(&slug);
+    let gpu_waiting =
+        meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, "gpu").await?;
     // The statement without its title (the page prints it) and without hints and concept.
     let body = statement.public_markdown();
     let body = body
@@ -68,17 +138,24 @@ pub async fn show(
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
-        hints: statement.hints().iter().map(|h| to_html(h)).collect(),
-        from_last: last.is_some(),
-        source: last.unwrap_or_else(|| kata.package().starter.to_string()),
+        hints: statement
+            .hints()
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Hint {
+                html: to_html(h),
+                opened: u32::try_from(i).is_ok_and(|i| opened.contains(&i)),
+            })
+            .collect(),
+        source: source.unwrap_or_else(|| starter.to_string()),
+        source_from,
+        from_id,
+        draft_at,
+        starter,
         solved,
-        limits: format!(
-            "{} ms per case · {} MiB memory · {} thread{}",
-            l.case_time_ms,
-            l.memory_mb,
-            l.max_threads,
-            if l.max_threads == 1 { "" } else { "s" }
-        ),
+        next: next_kata(&slug, &solved_set, viewer.lang),
+        gpu_waiting,
+        limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
     })
 }

@@ -59,7 +59,7 @@ pub async fn history(
                 };
             Row {
                 id: s.id,
-                when: view::datetime(s.created_at),
+                when: view::datetime_seconds(s.created_at),
                 mode: t.mode_name(&s.mode).to_string(),
                 verdict,
                 verdict_class,
@@ -87,6 +87,8 @@ async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submissio
 #[derive(Debug)]
 struct Panel {
     id: i64,
+    /// The words of the panel and its report, in the viewer's language.
+    t: &'static Text,
     state: &'static str,
     queue_position: Option<i64>,
     /// e.g. "GPU worker" while none that can grade it is connected.
@@ -94,16 +96,18 @@ struct Panel {
     report: Option<ReportView>,
 }
 
-async fn panel(state: &AppState, s: &Submission) -> Result<Panel, AppError> {
+async fn panel(state: &AppState, s: &Submission, lang: katas::Lang) -> Result<Panel, AppError> {
+    let t = Text::of(lang);
     Ok(Panel {
         id: s.id,
+        t,
         state: s.state.as_str(),
         queue_position: jobs::position(&state.db, s.id).await?,
         waiting_for: jobs::waiting_for(&state.db, s.id)
             .await?
-            .map(|w| jobs::waiting_for_display(&w)),
+            .map(|w| t.worker_kind(&w)),
         report: match (&s.report, s.state) {
-            (Some(r), SubState::Done | SubState::Measuring) => ReportView::from_json(r),
+            (Some(r), SubState::Done | SubState::Measuring) => ReportView::from_json(r, t),
             _ => None,
         },
     })
@@ -119,7 +123,8 @@ struct SubmissionPage {
     title: String,
     mode: String,
     when: String,
-    source: String,
+    /// The source, one entry per line (the page numbers them and links `#L{n}`).
+    lines: Vec<String>,
     panel: Panel,
 }
 
@@ -137,12 +142,12 @@ pub async fn show(
     render(&SubmissionPage {
         author,
         layout: Layout::new(&viewer, "catalogue"),
-        panel: panel(&state, &s).await?,
+        panel: panel(&state, &s, viewer.lang).await?,
         slug: s.kata,
         title,
-        mode: s.mode,
-        when: view::datetime(s.created_at),
-        source: s.source,
+        mode: Text::of(viewer.lang).mode_name(&s.mode).to_string(),
+        when: view::datetime_seconds(s.created_at),
+        lines: s.source.lines().map(str::to_string).collect(),
     })
 }
 
@@ -159,6 +164,6 @@ pub async fn report(
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
     render(&ReportFragment {
-        panel: panel(&state, &s).await?,
+        panel: panel(&state, &s, viewer.lang).await?,
     })
 }

@@ -1,11 +1,18 @@
 //! View models the templates print: everything already formatted as text, so templates hold
 //! no logic beyond loops and conditions (and askama escapes every string they print).
 
+use super::i18n::Text;
 use graders::GradeReport;
 use katas::{Outcome, Verdict};
 
 /// `2026-12-02 11:20 UTC` for a Unix-epoch millisecond timestamp.
 pub fn datetime(ms: i64) -> String {
+    let full = datetime_seconds(ms);
+    format!("{} UTC", &full[..16])
+}
+
+/// `2026-12-02 11:20:07 UTC`: a learner's submissions minutes apart must stay apart.
+pub fn datetime_seconds(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Howard Hinnant's civil-from-days.
@@ -19,9 +26,10 @@ pub fn datetime(ms: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
         rem / 3600,
-        rem % 3600 / 60
+        rem % 3600 / 60,
+        rem % 60
     )
 }
 
@@ -77,11 +85,19 @@ pub struct ReportView {
     pub verdict: String,
     pub verdict_class: &'static str,
     pub mode: &'static str,
+    /// `run` or `submit`: the page unlocks the reference after an accepted submit.
+    pub mode_key: &'static str,
     pub passed: usize,
     pub total: usize,
     pub message: Option<String>,
-    pub cases: Vec<CaseView>,
-    pub diagnostics: Vec<DiagnosticView>,
+    /// Failing cases first (each with its details), then the passed and the not-run ones, which
+    /// the page folds under their counts.
+    pub failed: Vec<CaseView>,
+    pub passed_cases: Vec<CaseView>,
+    pub not_run: Vec<CaseView>,
+    /// Errors, each on its own card; warnings, folded into one line the learner can open.
+    pub errors: Vec<DiagnosticView>,
+    pub warnings: Vec<DiagnosticView>,
     pub performance: Option<PerfView>,
     /// GPU katas: one row per timed performance case.
     pub gpu: Vec<GpuRowView>,
@@ -123,6 +139,10 @@ pub struct DiagnosticView {
     pub place: String,
     /// The line in the learner's file (0: none); the editor marks it.
     pub line: u32,
+    /// rustc's words at each place ("expected `u32`, found `&str`"), the primary one first.
+    pub labels: Vec<String>,
+    /// The message and its labels in one line: the editor marker's tooltip.
+    pub summary: String,
     pub rendered: String,
 }
 
@@ -135,26 +155,34 @@ pub struct PerfView {
     pub cases: usize,
 }
 
-fn outcome_label(o: Outcome) -> String {
+/// rustc's closing lines ("aborting due to 2 previous errors", "1 warning emitted") say
+/// nothing the other messages do not.
+fn closing_summary(d: &graders::diagnostics::Diagnostic) -> bool {
+    let warning_count = d.level == "warning" && d.line.is_none() && d.message.ends_with(" emitted");
+    d.message.starts_with("aborting due to") || warning_count
+}
+
+fn outcome_label(o: Outcome, t: &Text) -> String {
     match o {
-        Outcome::Passed => "Passed".into(),
-        Outcome::NotRun => "Not run".into(),
+        Outcome::Passed => t.passed.into(),
+        Outcome::NotRun => t.not_run.into(),
         other => Verdict::parse(other.as_str()).map_or_else(
             || other.as_str().replace('_', " "),
-            |v| v.label().to_string(),
+            |v| t.verdict_label(v).to_string(),
         ),
     }
 }
 
 impl ReportView {
-    pub fn new(r: &GradeReport) -> Self {
-        let cases = r
+    /// The report's view, its words in `t`'s language.
+    pub fn new(r: &GradeReport, t: &Text) -> Self {
+        let cases: Vec<CaseView> = r
             .cases
             .iter()
             .map(|c| CaseView {
                 name: c.name.clone(),
                 group: c.group.as_str(),
-                outcome: outcome_label(c.outcome),
+                outcome: outcome_label(c.outcome, t),
                 outcome_class: match c.outcome {
                     Outcome::Passed => "ok",
                     Outcome::NotRun => "muted",
@@ -176,39 +204,32 @@ impl ReportView {
                 notes: c.notes.clone(),
             })
             .collect();
-        let diagnostics = r
+        let diagnostics: Vec<DiagnosticView> = r
             .diagnostics
             .iter()
-            // rustc's closing summary says nothing the other messages do not.
-            .filter(|d| !d.message.starts_with("aborting due to"))
+            // rustc's closing summaries say nothing the other messages do not.
+            .filter(|d| !closing_summary(d))
             .map(|d| DiagnosticView {
                 level: d.level.clone(),
                 code: d.code.clone().unwrap_or_default(),
                 message: d.message.clone(),
-                place: match (d.line, d.column) {
-                    (Some(l), Some(c)) => format!("line {l}, column {c}"),
-                    (Some(l), None) => format!("line {l}"),
-                    _ => String::new(),
-                },
+                place: d.line.map_or_else(String::new, |l| t.place(l, d.column)),
                 line: d.line.unwrap_or(0),
+                labels: d.labels.clone(),
+                summary: if d.labels.is_empty() {
+                    d.message.clone()
+                } else {
+                    format!("{}: {}", d.message, d.labels.join("; "))
+                },
                 rendered: d.rendered.clone(),
             })
             .collect();
+        let (errors, warnings) = diagnostics
+            .into_iter()
+            .partition(|d: &DiagnosticView| d.level != "warning");
         let performance = r.performance.as_ref().map(|p| PerfView {
             ratio: ratio(p.ratio),
-            summary: if (p.ratio - 1.0).abs() < 0.005 {
-                "the same instruction count as the reference".into()
-            } else if p.ratio < 1.0 {
-                format!(
-                    "{:.0}% fewer instructions than the reference",
-                    (1.0 - p.ratio) * 100.0
-                )
-            } else {
-                format!(
-                    "{:.0}% more instructions than the reference",
-                    (p.ratio - 1.0) * 100.0
-                )
-            },
+            summary: t.perf_summary(p.ratio),
             instructions: thousands(p.instructions),
             reference: thousands(p.reference_instructions),
             cases: p.cases,
@@ -234,22 +255,40 @@ impl ReportView {
             .collect();
         let res = &r.resources;
         Self {
-            verdict: r.verdict.label().to_string(),
+            verdict: t.verdict_label(r.verdict).to_string(),
             verdict_class: verdict_class(r.verdict),
             mode: match r.mode {
-                katas::Mode::Run => "Run (sample cases)",
-                katas::Mode::Submit => "Submit (all cases)",
+                katas::Mode::Run => t.mode_run_long,
+                katas::Mode::Submit => t.mode_submit_long,
+            },
+            mode_key: match r.mode {
+                katas::Mode::Run => "run",
+                katas::Mode::Submit => "submit",
             },
             passed: r.score.passed,
             total: r.score.total,
             message: r.message.clone(),
-            cases,
-            diagnostics,
+            failed: cases
+                .iter()
+                .filter(|c| c.outcome_class == "bad")
+                .cloned()
+                .collect(),
+            passed_cases: cases
+                .iter()
+                .filter(|c| c.outcome_class == "ok")
+                .cloned()
+                .collect(),
+            not_run: cases
+                .into_iter()
+                .filter(|c| c.outcome_class == "muted")
+                .collect(),
+            errors,
+            warnings,
             performance,
             gpu,
             output: r.output.clone().filter(|o| !o.is_empty()),
             compile: if res.compile_cached {
-                "cached".into()
+                t.cached.into()
             } else {
                 format!("{:.0} ms", res.compile_ms)
             },
@@ -258,10 +297,10 @@ impl ReportView {
     }
 
     /// From a stored report (the JSON of `grade --json`).
-    pub fn from_json(v: &serde_json::Value) -> Option<Self> {
+    pub fn from_json(v: &serde_json::Value, t: &Text) -> Option<Self> {
         serde_json::from_value::<GradeReport>(v.clone())
             .ok()
-            .map(|r| Self::new(&r))
+            .map(|r| Self::new(&r, t))
     }
 }
 
@@ -271,6 +310,10 @@ mod tests {
     fn formats_dates_numbers_and_ages() {
         assert_eq!(super::datetime(0), "1970-01-01 00:00 UTC");
         assert_eq!(super::datetime(1_796_210_400_000), "2026-12-02 11:20 UTC");
+        assert_eq!(
+            super::datetime_seconds(1_796_210_407_000),
+            "2026-12-02 11:20:07 UTC"
+        );
         assert_eq!(super::thousands(1_234_567), "1\u{202f}234\u{202f}567");
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::ago(0, 125_000), "2 min ago");

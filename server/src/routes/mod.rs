@@ -1,6 +1,7 @@
 //! The HTTP surface: the JSON API (one module per group of routes) and the pages
 //! ([`crate::pages`]), behind the security headers every response carries.
 
+mod drafts;
 mod katas;
 pub mod openapi;
 pub mod submissions;
@@ -17,7 +18,7 @@ use axum::http::header::{
 };
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 
@@ -36,6 +37,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/openapi.json", get(openapi::spec))
         .route("/api/katas", get(katas::list))
         .route("/api/katas/{slug}", get(katas::show))
+        .route("/api/katas/{slug}/draft", get(drafts::get).put(drafts::put))
+        .route("/api/katas/{slug}/hints/{index}", put(drafts::open_hint))
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))

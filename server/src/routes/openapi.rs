@@ -81,6 +81,46 @@ pub fn document() -> Value {
                 "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
                 "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown kata.") }
             } },
+            "/api/katas/{slug}/draft": {
+                "get": {
+                    "summary": "The learner's autosaved draft of this kata (what the editor held), or nulls when there is none.",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "responses": {
+                        "200": { "description": "The draft.", "content": { "application/json": { "schema": { "type": "object", "properties": { "source": { "type": ["string", "null"] }, "updated_at": { "type": ["integer", "null"], "description": "Milliseconds since the Unix epoch." } } } } } },
+                        "401": error_response("No or unknown token."),
+                        "404": error_response("Unknown kata.")
+                    }
+                },
+                "put": {
+                    "summary": "Replaces the learner's draft of this kata (the editor saves it a moment after each edit).",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["source"], "additionalProperties": false, "properties": { "source": { "type": "string", "maxLength": 65536 } } } } } },
+                    "responses": {
+                        "200": { "description": "Saved.", "content": { "application/json": { "schema": { "type": "object", "properties": { "updated_at": { "type": "integer" } } } } } },
+                        "400": error_response("Malformed JSON or an unknown field."),
+                        "401": error_response("No or unknown token."),
+                        "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                        "404": error_response("Unknown kata."),
+                        "413": error_response("Draft over 64 KiB.")
+                    }
+                }
+            },
+            "/api/katas/{slug}/hints/{index}": { "put": {
+                "summary": "Records that the learner opened hint `index` (from 0); opened hints stay open on the kata page.",
+                "security": bearer,
+                "parameters": [
+                    { "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } },
+                    { "name": "index", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 0 } }
+                ],
+                "responses": {
+                    "204": { "description": "Recorded." },
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("Unknown kata or no such hint.")
+                }
+            } },
             "/api/submissions": { "post": {
                 "summary": "Submit a solution; stored before the answer.",
                 "security": bearer,

@@ -153,6 +153,8 @@ pub async fn events(
 
 /// The initial view, then a fresh view after every event about this submission; ends right
 /// after the view in state `done` (an accepted submit's verdict comes earlier, in `measuring`).
+/// While it is queued, another submission's event (a job claimed or finished ahead of it) sends
+/// a fresh view too when the queue position changed, so the learner sees the queue move.
 fn updates(
     state: AppState,
     id: i64,
@@ -160,30 +162,36 @@ fn updates(
     changes: BroadcastStream<crate::state::Event>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
     futures_util::stream::unfold(
-        Some((state, changes, Some(initial))),
+        Some((state, changes, Some(initial), Value::Null)),
         move |step| async move {
-            let (state, mut changes, pending) = step?;
+            let (state, mut changes, pending, last) = step?;
             let next = |v: Value, state, changes| {
                 let done = v["state"] == "done";
-                Some((Ok(sse(&v)), (!done).then_some((state, changes, None))))
+                let event = sse(&v);
+                Some((Ok(event), (!done).then_some((state, changes, None, v))))
             };
             if let Some(v) = pending {
                 return next(v, state, changes);
             }
             loop {
-                match changes.next().await? {
-                    Ok(e) if e.submission_id != id => continue,
+                let ours = match changes.next().await? {
+                    Ok(e) if e.submission_id != id => false,
                     // An event for us, or `Lagged` (we may have missed ours): look again.
-                    _ => {
-                        let Ok(Some(s)) = submissions::get(&state.db, id).await else {
-                            continue;
-                        };
-                        let Ok(v) = view(&state, &s).await else {
-                            continue;
-                        };
-                        return next(v, state, changes);
-                    }
+                    _ => true,
+                };
+                if !ours && last["state"] != "queued" {
+                    continue;
                 }
+                let Ok(Some(s)) = submissions::get(&state.db, id).await else {
+                    continue;
+                };
+                let Ok(v) = view(&state, &s).await else {
+                    continue;
+                };
+                if !ours && v == last {
+                    continue;
+                }
+                return next(v, state, changes);
             }
         },
     )

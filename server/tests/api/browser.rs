@@ -128,6 +128,24 @@ impl Browser {
         req.send().await.unwrap()
     }
 
+    /// PUTs JSON to the API with the session cookie (and the CSRF header when given).
+    pub async fn put_json(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+        csrf: Option<&str>,
+    ) -> Response {
+        let mut req = self
+            .client
+            .put(format!("{}{path}", self.base))
+            .header(COOKIE, self.cookie_header())
+            .json(body);
+        if let Some(token) = csrf {
+            req = req.header("x-csrf-token", token);
+        }
+        req.send().await.unwrap()
+    }
+
     /// Loads `form_page`, then posts `form` to `action` with the page's CSRF token.
     pub async fn submit_form(
         &self,

@@ -146,6 +146,52 @@ impl Chromium {
     }
 }
 
+impl Chromium {
+    /// Sizes the page's viewport as a desktop window or a phone (touch, mobile layout).
+    pub fn viewport(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile }),
+        );
+        self.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({ "enabled": mobile }),
+        );
+    }
+
+    /// The system colour scheme the page sees (`light` or `dark`).
+    pub fn color_scheme(&mut self, scheme: &str) {
+        self.call(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+        );
+    }
+
+    /// Presses and releases a key, as the keyboard would (`modifiers`: 2 Ctrl, 4 Meta, 8 Shift).
+    pub fn key(&mut self, key: &str, code: &str, key_code: u32, modifiers: u32) {
+        for kind in ["rawKeyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({ "type": kind, "key": key, "code": code, "windowsVirtualKeyCode": key_code,
+                        "modifiers": modifiers }),
+            );
+        }
+    }
+
+    /// A PNG of the whole page (beyond the viewport) written to `path`.
+    pub fn screenshot(&mut self, path: &std::path::Path) {
+        use base64::Engine as _;
+        let shot = self.call(
+            "Page.captureScreenshot",
+            json!({ "format": "png", "captureBeyondViewport": true }),
+        );
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().unwrap())
+            .unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
 impl Drop for Chromium {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -14,3 +14,5 @@ mod openapi;
 mod pages;
 mod submissions;
 mod survival;
+mod workbench;
+mod workbench_browser;

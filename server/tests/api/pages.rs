@@ -245,7 +245,7 @@ async fn pages_render() {
 
     b.signup("grace", "long enough pw").await;
     let kata = b.page("/katas/fast-power").await;
-    assert!(kata.contains("Run samples") && kata.contains("Submit"));
+    assert!(kata.contains("Run <kbd>") && kata.contains("Submit <kbd>"));
     let token = csrf_of(&kata);
     let posted = b
         .post_form(

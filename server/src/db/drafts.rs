@@ -1,0 +1,60 @@
+//! What a learner has typed but not yet submitted (one draft per kata, replaced on every save),
+//! and which hints they have opened.
+
+use super::{Db, now_ms};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Draft {
+    pub source: String,
+    /// Milliseconds since the epoch (the page compares it with its offline copy).
+    pub updated_at: i64,
+}
+
+pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sqlx::Error> {
+    sqlx::query_as("SELECT source, updated_at FROM drafts WHERE user_id = ? AND kata = ?")
+        .bind(user_id)
+        .bind(kata)
+        .fetch_optional(db)
+        .await
+}
+
+/// Stores `source` as the draft; returns its time.
+pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64, sqlx::Error> {
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO drafts (user_id, kata, source, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (user_id, kata) DO UPDATE SET source = excluded.source,
+           updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(source)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(now)
+}
+
+/// Records that the learner opened hint `hint` (0-based); opening it again changes nothing.
+pub async fn open_hint(db: &Db, user_id: i64, kata: &str, hint: u32) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO hints_opened (user_id, kata, hint, opened_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(hint)
+    .bind(now_ms())
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The hints (0-based) the learner has opened on `kata`.
+pub async fn opened_hints(db: &Db, user_id: i64, kata: &str) -> Result<Vec<u32>, sqlx::Error> {
+    sqlx::query_scalar("SELECT hint FROM hints_opened WHERE user_id = ? AND kata = ? ORDER BY hint")
+        .bind(user_id)
+        .bind(kata)
+        .fetch_all(db)
+        .await
+}

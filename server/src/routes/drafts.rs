@@ -1,0 +1,79 @@
+//! `GET`/`PUT /api/katas/{slug}/draft`: the editor's autosaved text, so work typed but not yet
+//! submitted follows the learner to another device. `PUT /api/katas/{slug}/hints/{index}`:
+//! records an opened hint, so it stays open after a reload.
+
+use crate::auth::CurrentUser;
+use crate::db::drafts;
+use crate::error::AppError;
+use crate::state::AppState;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use katas::Kata;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewDraft {
+    source: String,
+}
+
+fn kata(slug: &str) -> Result<&'static dyn Kata, AppError> {
+    katas::catalogue::find(slug).ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(slug): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    kata(&slug)?;
+    let draft = drafts::get(&state.db, user.id, &slug).await?;
+    Ok(Json(match draft {
+        Some(d) => json!({ "source": d.source, "updated_at": d.updated_at }),
+        None => json!({ "source": null, "updated_at": null }),
+    }))
+}
+
+/// Replaces the draft. A draft is bounded like a submission (64 KiB), so it can always be
+/// submitted as it stands.
+pub async fn put(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(slug): Path<String>,
+    body: Result<Json<NewDraft>, JsonRejection>,
+) -> Result<Json<Value>, AppError> {
+    kata(&slug)?;
+    let Json(new) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
+    })?;
+    if new.source.len() > graders::MAX_SOURCE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "the draft is {} bytes; the limit is {} (64 KiB), as for a submission",
+            new.source.len(),
+            graders::MAX_SOURCE_BYTES
+        )));
+    }
+    let at = drafts::put(&state.db, user.id, &slug, &new.source).await?;
+    Ok(Json(json!({ "updated_at": at })))
+}
+
+pub async fn open_hint(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path((slug, index)): Path<(String, u32)>,
+) -> Result<StatusCode, AppError> {
+    let hints = kata(&slug)?.statement().hints().len();
+    if index as usize >= hints {
+        return Err(AppError::NotFound(format!(
+            "`{slug}` has {hints} hints, numbered from 0; there is no hint {index}"
+        )));
+    }
+    drafts::open_hint(&state.db, user.id, &slug, index).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

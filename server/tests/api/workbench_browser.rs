@@ -1,0 +1,422 @@
+//! The workbench in headless Chromium, at a desktop size and on a 390×844 phone: no page is
+//! wider than the window, axe-core finds no serious or critical problem, the learner loop works
+//! on a phone (tabs, shortcuts, Escape leaves the editor, a draft survives a reload, the verdict
+//! shows before the performance figure, the reference unlocks in place), and dark mode follows
+//! the system with a remembered switch. Needs the sandbox, Debian's `chromium` and axe-core
+//! (`editor/node_modules`, installed by `scripts/build-editor.sh`); under `INFRAKATA_CI=1` all are
+//! required. With `INFRAKATA_SCREENS=DIR` every page is also saved as a PNG at both sizes.
+
+use crate::cdp::{self, Chromium};
+use crate::helpers::{Options, TestApp, grader, reference, spawn_app};
+use server::db::users::{self, Role};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(120);
+const DESKTOP: (u32, u32) = (1400, 1000);
+const PHONE: (u32, u32) = (390, 844);
+
+fn required(what: &str) {
+    assert!(
+        std::env::var_os("INFRAKATA_CI").is_none(),
+        "the workbench browser tests need {what} under INFRAKATA_CI=1"
+    );
+    println!("skipping: no {what} here");
+}
+
+fn browser() -> Option<&'static str> {
+    let found = cdp::find();
+    if found.is_none() {
+        required("chromium");
+    }
+    found
+}
+
+/// axe-core's browser build, from the editor's npm dev dependencies.
+fn axe() -> Option<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../editor/node_modules/axe-core/axe.min.js");
+    let found = std::fs::read_to_string(path).ok();
+    if found.is_none() {
+        required("axe-core (run scripts/build-editor.sh)");
+    }
+    found
+}
+
+fn screens() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("INFRAKATA_SCREENS")?);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some(dir)
+}
+
+async fn admin(app: &TestApp) {
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&app.app.state.db, "root", Role::Admin, Some(&hash))
+        .await
+        .unwrap();
+}
+
+/// Navigates and waits for the new page (and its scripts) to be ready.
+fn goto(b: &mut Chromium, url: &str) {
+    b.eval(&format!(
+        "window.__leaving = true; location.href = {}; true",
+        serde_json::to_string(url).unwrap()
+    ));
+    b.wait_for(
+        "!window.__leaving && document.readyState === 'complete'",
+        WAIT,
+    );
+    // The kata page is ready once its editor is mounted.
+    b.wait_for(
+        "!document.getElementById('editor-form') || !!document.getElementById('editor-form').editor",
+        WAIT,
+    );
+}
+
+fn reload(b: &mut Chromium) {
+    b.eval("window.__leaving = true; location.reload(); true");
+    b.wait_for(
+        "!window.__leaving && document.readyState === 'complete' && (!document.getElementById('editor-form') || !!document.getElementById('editor-form').editor)",
+        WAIT,
+    );
+}
+
+const WIDEST: &str = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)";
+
+/// The page is no wider than the window (`width`: a phone's layout viewport grows with wide
+/// content, so the device's width is the measure); names the widest element when it is.
+fn assert_fits(b: &mut Chromium, width: u32, what: &str) {
+    let fits = b.eval(&format!("{WIDEST} <= {width}"));
+    if fits != true {
+        let culprit = b.eval(&format!(
+            "(() => {{ const w = {width}; let worst = null;
+               const clipped = (el) => {{ for (let p = el.parentElement; p; p = p.parentElement)
+                 if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true; return false; }};
+               for (const el of document.querySelectorAll('body *')) {{
+                 if (clipped(el)) continue;
+                 const r = el.getBoundingClientRect();
+                 if (r.right > w + 1 && (!worst || r.right > worst.r)) worst = {{ r: r.right, el }};
+               }}
+               return worst ? worst.el.outerHTML.slice(0, 200) + ' right=' + worst.r : 'none'; }})()"
+        ));
+        panic!(
+            "{what}: the page is {} px wide in a {width} px window; widest: {culprit}",
+            b.eval(WIDEST)
+        );
+    }
+}
+
+/// Runs axe-core in the page; fails on any serious or critical violation.
+fn assert_accessible(b: &mut Chromium, axe_js: &str, what: &str) {
+    b.eval(axe_js);
+    let found = b.eval(
+        "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+           .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`))",
+    );
+    assert_eq!(found, serde_json::json!([]), "{what}: axe-core violations");
+}
+
+/// Submits `source` from inside the page (the API, with the page's CSRF token); returns the id
+/// once the submission is done.
+fn submit_and_wait(b: &mut Chromium, source: &str, mode: &str) -> i64 {
+    let id = b.eval(&format!(
+        "fetch('/api/submissions', {{ method: 'POST', credentials: 'same-origin',
+           headers: {{ 'content-type': 'application/json',
+                      'x-csrf-token': document.querySelector('meta[name=\"csrf-token\"]').content }},
+           body: JSON.stringify({{ kata: 'fast-power', source: {}, mode: '{mode}' }}) }})
+         .then((r) => r.json()).then((b) => b.id)",
+        serde_json::to_string(source).unwrap()
+    ));
+    let id = id.as_i64().expect("a submission id");
+    b.wait_for(
+        &format!(
+            "fetch('/api/submissions/{id}').then((r) => r.json()).then((s) => s.state === 'done')"
+        ),
+        WAIT,
+    );
+    id
+}
+
+fn log_in(b: &mut Chromium, base: &str) {
+    goto(b, &format!("{base}/login"));
+    b.eval(
+        "(() => { const f = document.querySelector('form.stack');
+           f.name.value = 'root'; f.password.value = 'long enough pw'; f.submit(); return true; })()",
+    );
+    b.wait_for("!!document.querySelector('.who')", WAIT);
+}
+
+#[tokio::test]
+async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
+    let Some(grader) = grader() else { return };
+    let Some(binary) = browser() else { return };
+    let Some(axe_js) = axe() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    admin(&app).await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/"));
+        let shots = screens();
+        let sweep = |b: &mut Chromium, pages: &[(&str, String)]| {
+            for (name, url) in pages {
+                for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
+                    b.viewport(w, h, size == "phone");
+                    goto(b, url);
+                    assert_fits(b, w, &format!("{name} at {w}×{h}"));
+                    if name.starts_with("kata") && size == "phone" {
+                        for tab in ["statement", "result"] {
+                            b.eval(&format!("document.getElementById('tab-{tab}').click(); true"));
+                            assert_fits(b, w, &format!("{name}, tab {tab}, at {w}×{h}"));
+                        }
+                        b.eval("document.getElementById('tab-code').click(); true");
+                    }
+                    assert_accessible(b, &axe_js, &format!("{name} at {w}×{h}"));
+                    if let Some(dir) = &shots {
+                        b.screenshot(&dir.join(format!("{name}-{size}.png")));
+                    }
+                }
+            }
+        };
+        sweep(
+            &mut b,
+            &[
+                ("catalogue-anonymous", format!("{base}/")),
+                ("login", format!("{base}/login")),
+                ("signup", format!("{base}/signup")),
+                ("kata-anonymous", format!("{base}/katas/fast-power")),
+                ("not-found", format!("{base}/katas/no-such-kata")),
+            ],
+        );
+        b.viewport(DESKTOP.0, DESKTOP.1, false);
+        log_in(&mut b, &base);
+        let broken = "pub fn power(_b: f64, e: i32) -> f64 {\n    e // returned as it is\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        let failed = submit_and_wait(&mut b, broken, "run");
+        let wrong = "pub fn power(_b: f64, _e: i32) -> f64 {\n    0.0\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        let wrong = submit_and_wait(&mut b, wrong, "submit");
+        let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
+        sweep(
+            &mut b,
+            &[
+                ("catalogue", format!("{base}/")),
+                ("kata", format!("{base}/katas/fast-power")),
+                ("history", format!("{base}/katas/fast-power/submissions")),
+                ("submission-compile-error", format!("{base}/submissions/{failed}")),
+                ("submission-wrong", format!("{base}/submissions/{wrong}")),
+                ("submission-accepted", format!("{base}/submissions/{accepted}")),
+                ("solution", format!("{base}/katas/fast-power/solution")),
+                ("leaderboard", format!("{base}/katas/fast-power/leaderboard")),
+                ("progress", format!("{base}/progress")),
+                ("admin", format!("{base}/admin")),
+                ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
+            ],
+        );
+        // The compile error's card carries rustc's label, and its line link lands on a line.
+        goto(&mut b, &format!("{base}/submissions/{failed}"));
+        let card = b.eval("document.querySelector('.diag.error').textContent");
+        assert!(
+            card.as_str().unwrap().contains("expected `f64`, found `i32`"),
+            "{card}"
+        );
+        let target = b.eval(
+            "document.getElementById(document.querySelector('.diag.error a.place').getAttribute('href').slice(1)).textContent",
+        );
+        assert!(target.as_str().unwrap().contains("returned as it is"), "{target}");
+    })
+    .await
+    .unwrap();
+}
+
+fn gpu_slug() -> String {
+    katas::catalogue::all()
+        .iter()
+        .find(|k| k.meta().kind == katas::KataKind::Gpu)
+        .map_or_else(|| "fast-power".into(), |k| k.meta().slug.clone())
+}
+
+/// Clears the editor and puts the caret in it.
+const FOCUS_EDITOR: &str = r#"(() => {
+  const form = document.getElementById('editor-form');
+  form.editor.value = '';
+  form.editor.focus();
+  return true;
+})()"#;
+
+const EDITOR_FOCUSED: &str =
+    "!!(document.activeElement && document.activeElement.closest('.cm-host, #source'))";
+const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
+
+#[tokio::test]
+async fn the_learner_loop_on_a_phone() {
+    let Some(grader) = grader() else { return };
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/signup"));
+        b.viewport(PHONE.0, PHONE.1, true);
+        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
+        b.eval(
+            "(() => { const f = document.querySelector('form.stack');
+               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
+               f.submit(); return true; })()",
+        );
+        b.wait_for("!!document.querySelector('.who')", WAIT);
+        // The header is folded behind Menu on a phone.
+        assert_eq!(b.eval("getComputedStyle(document.querySelector('.who')).display === 'none' || !document.querySelector('.who').offsetParent"), true);
+        b.eval("document.getElementById('menu-toggle').click(); true");
+        assert_eq!(b.eval("!!document.querySelector('.who').offsetParent"), true, "Menu opens the account");
+
+        goto(&mut b, &format!("{base}/katas/fast-power"));
+        // Tabs: the code is shown, the statement one tap away.
+        assert_eq!(b.eval("document.getElementById('pane-statement').offsetParent === null"), true);
+        b.eval("document.getElementById('tab-statement').click(); true");
+        assert_eq!(b.eval("document.getElementById('pane-statement').offsetParent !== null"), true);
+        b.eval("document.getElementById('tab-code').click(); true");
+
+        // Tab indents inside the editor; Escape gives the keyboard back to the page.
+        b.eval(FOCUS_EDITOR);
+        assert_eq!(b.eval(EDITOR_FOCUSED), true);
+        b.key("Tab", "Tab", 9, 0);
+        assert_eq!(b.eval("document.getElementById('editor-form').editor.value"), "    ");
+        assert_eq!(b.eval(EDITOR_FOCUSED), true, "Tab indents and keeps focus");
+        b.key("Escape", "Escape", 27, 0);
+        assert_eq!(b.eval(EDITOR_FOCUSED), false, "Escape releases the editor");
+        assert_eq!(b.eval("document.activeElement.value"), "run");
+
+        // A wrong answer, run with Ctrl+' from the editor: the Result tab opens on it.
+        let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        b.eval(FOCUS_EDITOR);
+        b.type_text(wrong);
+        b.key("'", "Quote", 222, 2);
+        assert_eq!(b.eval("document.getElementById('workbench').dataset.tab"), "result");
+        assert_eq!(b.eval("document.querySelector('button[value=\"submit\"]').disabled"), true, "no second click while grading");
+        let verdict = b.wait_for(&format!("{VERDICT} === 'Wrong answer' && {VERDICT}"), WAIT);
+        assert_eq!(verdict, "Wrong answer");
+        b.wait_for("!document.querySelector('button[value=\"submit\"]').disabled", WAIT);
+        let first = b.eval("document.querySelector('#result .first-fail').textContent");
+        assert!(first.as_str().unwrap().contains("power: 2^10"), "{first}");
+        b.eval("document.getElementById('btab-cases').click(); true");
+        let cases = b.eval("document.getElementById('cases').textContent");
+        assert!(cases.as_str().unwrap().contains("failed"), "{cases}");
+        assert_fits(&mut b, PHONE.0, "the Cases tab on a phone");
+
+        // The draft survives a reload (saved on the server a moment after typing).
+        b.eval("document.getElementById('tab-code').click(); true");
+        b.eval(FOCUS_EDITOR);
+        b.type_text("// keep me\n");
+        b.wait_for("document.getElementById('draft-status').textContent === 'Draft saved'", WAIT);
+        reload(&mut b);
+        assert_eq!(b.eval("document.getElementById('editor-form').editor.value"), "// keep me\n");
+        b.eval("localStorage.clear(); true");
+        reload(&mut b);
+        assert_eq!(
+            b.eval("document.getElementById('editor-form').editor.value"),
+            "// keep me\n",
+            "from the server, not only this browser"
+        );
+        // Reset to starter.
+        b.eval("window.confirm = () => true; document.getElementById('reset-starter').click(); true");
+        let reset = b.eval("document.getElementById('editor-form').editor.value");
+        assert!(reset.as_str().unwrap().contains("todo!("), "{reset}");
+
+        // Accepted, submitted with Ctrl+Enter: the verdict shows before the figure, and the
+        // page unlocks the reference and offers the next kata without a reload.
+        b.eval(
+            "window.__seen = {};
+             new MutationObserver(() => {
+               const t = performance.now(), r = document.getElementById('result');
+               if (!__seen.verdict && r.querySelector('.verdict-label')) __seen.verdict = t;
+               if (!__seen.pending && r.querySelector('.perf-pending')) __seen.pending = t;
+               if (!__seen.figure && r.querySelector('.perf')) __seen.figure = t;
+             }).observe(document.getElementById('result'), { childList: true, subtree: true }); true",
+        );
+        assert_eq!(b.eval("document.getElementById('next-kata').hidden"), true);
+        b.eval(FOCUS_EDITOR);
+        b.type_text(reference("fast-power"));
+        b.key("Enter", "Enter", 13, 2);
+        let verdict = b.wait_for(VERDICT, WAIT);
+        assert_eq!(verdict, "Accepted");
+        let seen = b.wait_for("__seen.figure && __seen", WAIT);
+        let (v, p, f) = (&seen["verdict"], &seen["pending"], &seen["figure"]);
+        assert!(
+            p.is_number() && v.as_f64() < f.as_f64(),
+            "the verdict ({v} ms) and 'measuring' ({p}) before the figure ({f})"
+        );
+        assert_eq!(b.eval("document.getElementById('next-kata').hidden"), false);
+        assert_eq!(b.eval("document.getElementById('solution-link').hidden"), false);
+        assert_eq!(b.eval("!!document.getElementById('solution-locked')"), false);
+        assert_fits(&mut b, PHONE.0, "the Result tab on a phone");
+        if let Some(dir) = screens() {
+            b.screenshot(&dir.join("kata-accepted-phone.png"));
+            b.viewport(DESKTOP.0, DESKTOP.1, false);
+            b.screenshot(&dir.join("kata-accepted-desktop.png"));
+        }
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
+    let Some(binary) = browser() else { return };
+    let Some(axe_js) = axe() else { return };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/"));
+        b.color_scheme("dark");
+        goto(&mut b, &format!("{base}/katas/fast-power"));
+        let background = "getComputedStyle(document.body).backgroundColor";
+        assert_eq!(
+            b.eval(background),
+            "rgb(18, 21, 28)",
+            "dark from the system"
+        );
+        // The dark palette keeps its contrast too.
+        for (name, url) in [("kata-dark", "/katas/fast-power"), ("catalogue-dark", "/")] {
+            goto(&mut b, &format!("{base}{url}"));
+            for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
+                b.viewport(w, h, size == "phone");
+                assert_accessible(&mut b, &axe_js, &format!("{name} at {w}×{h}"));
+                if let Some(dir) = screens() {
+                    b.screenshot(&dir.join(format!("{name}-{size}.png")));
+                }
+            }
+        }
+        b.viewport(DESKTOP.0, DESKTOP.1, false);
+        goto(&mut b, &format!("{base}/katas/fast-power"));
+        assert_eq!(
+            b.eval("document.getElementById('theme-toggle').getAttribute('aria-pressed')"),
+            "true"
+        );
+        b.eval("document.getElementById('theme-toggle').click(); true");
+        assert_eq!(
+            b.eval(background),
+            "rgb(246, 247, 249)",
+            "the switch turns it light"
+        );
+        goto(&mut b, &format!("{base}/"));
+        assert_eq!(
+            b.eval(background),
+            "rgb(246, 247, 249)",
+            "and is remembered"
+        );
+        b.color_scheme("light");
+        b.eval("document.getElementById('theme-toggle').click(); true");
+        reload(&mut b);
+        assert_eq!(b.eval(background), "rgb(18, 21, 28)", "dark by choice");
+    })
+    .await
+    .unwrap();
+}
