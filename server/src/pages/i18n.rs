@@ -273,6 +273,17 @@ impl Text {
         }
     }
 
+    /// Why the reference of `slug` is not shown yet.
+    pub fn solution_locked(&self, slug: &str) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "The reference solution and concept notes of `{slug}` unlock once you have an \
+                 accepted submit for it."
+            ),
+            Lang::Zh => format!("`{slug}` 的参考解答和原理笔记要在你的提交通过后才会解锁。"),
+        }
+    }
+
     /// `Hint 2 of 4`.
     pub fn hint_of(&self, i: impl Borrow<usize>, n: impl Borrow<usize>) -> String {
         let (i, n) = (i.borrow(), n.borrow());

@@ -201,10 +201,9 @@ pub async fn solution(
     let user = viewer.require()?;
     let kata = find(&slug)?;
     if !progress::has_solved(&state.db, user.id, &slug).await? {
-        return Err(AppError::Forbidden(format!(
-            "The reference solution and concept notes of `{slug}` unlock once you have an \
-             accepted submit for it."
-        )));
+        return Err(AppError::Forbidden(
+            Text::of(viewer.lang).solution_locked(&slug),
+        ));
     }
     render(&SolutionPage {
         layout: Layout::new(&viewer, "catalogue"),
