@@ -510,6 +510,22 @@
     const editor = form ? setupWorkbench(form) : null;
     const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));
     document.querySelectorAll("[data-hints]").forEach((s) => setupHints(s, signedIn));
+    // Cancel a waiting submission through the API; the live stream then shows its end.
+    document.addEventListener("submit", async (e) => {
+      const f = e.target.closest(".cancel-form");
+      if (!f) return;
+      e.preventDefault();
+      f.querySelectorAll("button").forEach((b) => (b.disabled = true));
+      const resp = await api("POST", `/api/submissions/${f.dataset.submission}/cancel`).catch(() => null);
+      if (!resp || !resp.ok) {
+        const body = resp ? await resp.json().catch(() => ({})) : {};
+        const note = document.createElement("p");
+        note.className = "alert";
+        note.setAttribute("role", "alert");
+        note.textContent = body.error || f.dataset.failed || "";
+        f.replaceWith(note);
+      }
+    });
     // A submission page still being graded: follow it live.
     const result = document.getElementById("result");
     const panel = result && !form && result.querySelector(".panel[data-submission]");

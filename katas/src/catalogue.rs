@@ -208,16 +208,7 @@ impl<S: KataSpec> Kata for Entry<S> {
 
     fn case_list(&self) -> Result<Vec<CaseInfo>, String> {
         let trial = self.trial().map_err(str::to_string)?;
-        Ok(trial
-            .cases
-            .iter()
-            .enumerate()
-            .map(|(index, c)| CaseInfo {
-                index,
-                name: c.name.clone(),
-                group: c.group,
-            })
-            .collect())
+        Ok(trial.infos().collect())
     }
 
     fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String> {
@@ -251,10 +242,22 @@ impl<S: KataSpec> Kata for Entry<S> {
     }
 }
 
-struct Prepared<S: KataSpec> {
+/// One grading's trusted side for a kata of spec `S` (what [`Kata::prepare`] returns).
+pub(crate) struct Prepared<S: KataSpec> {
     trial: Arc<Trial<S>>,
     bounds: Vec<usize>,
     limit: std::time::Duration,
+}
+
+impl<S: KataSpec> Prepared<S> {
+    /// For an in-process run, whose answers are never read from a stream: no answer bounds.
+    pub(crate) fn unbounded(trial: Arc<Trial<S>>, limit: std::time::Duration) -> Self {
+        Self {
+            trial,
+            bounds: Vec::new(),
+            limit,
+        }
+    }
 }
 
 impl<S: KataSpec> std::fmt::Debug for Prepared<S> {

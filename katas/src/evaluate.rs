@@ -1,13 +1,15 @@
 //! Runs a solution on a kata's cases in this process: the package tests, `kata check` and a
 //! learner's `cargo test -p katas` all come through here.
 //!
-//! The solution runs on its own thread so a panic becomes a runtime error and a case past its
-//! time limit becomes a time-out without waiting for it. A timed-out thread cannot be killed
-//! in-process; it is told to stop after its current case and left to finish. The grader, which
-//! runs untrusted code, kills the whole sandbox instead.
+//! The solution runs on its own thread ([`InProcess`], one of the session's executors) so a panic
+//! becomes a runtime error and a case past its time limit becomes a time-out without waiting for
+//! it; the judging is [`crate::session`]'s, the grader's too.
 
+use crate::catalogue::{CaseInfo, Prepared};
 use crate::meta::KataMeta;
 use crate::report::{CaseReport, Outcome, Report, trim};
+use crate::runner::Frame;
+use crate::session::{self, Execution, Executor, Failures, Plan, Stop};
 use crate::spec::{Case, Check, KataSpec, Mode};
 use crate::wire;
 use std::any::Any;
@@ -31,6 +33,15 @@ pub struct Trial<S: KataSpec> {
 }
 
 impl<S: KataSpec> Trial<S> {
+    /// The cases as the session sees them: position, name, group.
+    pub fn infos(&self) -> impl Iterator<Item = CaseInfo> + '_ {
+        self.cases.iter().enumerate().map(|(index, c)| CaseInfo {
+            index,
+            name: c.name.clone(),
+            group: c.group,
+        })
+    }
+
     /// Generates every case for `seed` and runs the (trusted) reference on each. A panic here is
     /// a broken kata, reported as such — never blamed on a solution.
     pub fn prepare(reference: S::Solution, seed: u64) -> Result<Self, String> {
@@ -61,104 +72,134 @@ impl<S: KataSpec> Trial<S> {
 /// What the untrusted side produced for one case: encoded output bytes or a panic message.
 pub type CaseResult = Result<Vec<u8>, String>;
 
-/// Runs `solution` on the cases of `trial` that `mode` selects and judges every output.
+/// Runs `solution` on the cases of `trial` that `mode` selects and judges every output, through
+/// the same session loop the grader uses (see [`crate::session`]).
 pub fn evaluate<S: KataSpec>(
     meta: &KataMeta,
     trial: &Arc<Trial<S>>,
     solution: S::Solution,
     mode: Mode,
 ) -> Report {
-    silence_solution_panics();
-    let selected: Vec<usize> = (0..trial.cases.len())
-        .filter(|&i| mode.includes(trial.cases[i].group))
-        .collect();
-    let limit = Duration::from_millis(meta.limits.case_time_ms);
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<(usize, Duration, CaseResult)>();
-
-    let worker = {
-        let trial = Arc::clone(trial);
-        let stop = Arc::clone(&stop);
-        let selected = selected.clone();
-        move || {
-            for i in selected {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let started = Instant::now();
-                let result = run_one::<S>(solution, &trial.cases[i].input);
-                if tx.send((i, started.elapsed(), result)).is_err() {
-                    return;
-                }
-            }
-        }
+    let selected: Vec<CaseInfo> = trial.infos().filter(|c| mode.includes(c.group)).collect();
+    let judging = Prepared::unbounded(
+        Arc::clone(trial),
+        Duration::from_millis(meta.limits.case_time_ms),
+    );
+    let plan = Plan {
+        seed: crate::DEFAULT_SEED,
+        selected: &selected,
+        limits: &meta.limits,
+        slowdown: 1,
+        failures: Failures::Report,
     };
-    let spawned = std::thread::Builder::new()
-        .name(format!("{SOLUTION_THREAD_PREFIX}-{}", meta.slug))
-        .stack_size(SOLUTION_STACK_BYTES)
-        .spawn(worker);
+    let mut executor = InProcess {
+        trial: Arc::clone(trial),
+        solution,
+        thread_name: format!("{SOLUTION_THREAD_PREFIX}-{}", meta.slug),
+    };
+    match session::run(&mut executor, &judging, &plan) {
+        Ok(judged) => Report::from_cases(&meta.slug, judged.cases),
+        Err(e) => Report::internal_error(&meta.slug, e.to_string()),
+    }
+}
 
-    let mut reports = Vec::with_capacity(selected.len());
-    let mut timed_out = false;
-    for &i in &selected {
-        let case = &trial.cases[i];
-        if timed_out || spawned.is_err() {
-            let why = match &spawned {
-                Err(e) => format!("could not start the solution thread: {e}"),
-                Ok(_) => "not run: an earlier case exceeded the time limit".to_string(),
-            };
-            reports.push(case_report(
-                case,
-                Outcome::NotRun,
-                0.0,
-                None,
-                Some(why),
-                Vec::new(),
-            ));
-            continue;
+/// The in-process executor: the solution runs on a thread of this process and sends the same
+/// frames a sandboxed runner writes. A thread past its deadline cannot be killed in-process; it
+/// is told to stop after its current case and left to finish.
+pub struct InProcess<S: KataSpec> {
+    pub trial: Arc<Trial<S>>,
+    pub solution: S::Solution,
+    pub thread_name: String,
+}
+
+impl<S: KataSpec> std::fmt::Debug for InProcess<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InProcess")
+            .field("thread_name", &self.thread_name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: KataSpec> Executor for InProcess<S> {
+    type Error = std::convert::Infallible;
+
+    fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, Self::Error> {
+        silence_solution_panics();
+        let started = Instant::now();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<(Frame, Instant)>();
+        let worker = {
+            let trial = Arc::clone(&self.trial);
+            let stop = Arc::clone(&stop);
+            let solution = self.solution;
+            let selected: Vec<usize> = plan.selected.iter().map(|c| c.index).collect();
+            move || {
+                let ready = Frame::Ready {
+                    catalogue: crate::CATALOGUE_HASH.to_string(),
+                };
+                if tx.send((ready, Instant::now())).is_err() {
+                    return;
+                }
+                for i in selected {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let frame = match run_one::<S>(solution, &trial.cases[i].input) {
+                        Ok(bytes) => Frame::Output {
+                            case: i as u32,
+                            bytes,
+                        },
+                        Err(message) => Frame::Panicked {
+                            case: i as u32,
+                            message,
+                        },
+                    };
+                    if tx.send((frame, Instant::now())).is_err() {
+                        return;
+                    }
+                }
+            }
+        };
+        let spawned = std::thread::Builder::new()
+            .name(self.thread_name.clone())
+            .stack_size(SOLUTION_STACK_BYTES)
+            .spawn(worker);
+        if let Err(e) = spawned {
+            return Ok(Execution {
+                started,
+                frames: Vec::new(),
+                stop: Stop::NotStarted(e.to_string()),
+            });
         }
-        match rx.recv_timeout(limit) {
-            Ok((j, elapsed, result)) => {
-                debug_assert_eq!(i, j, "worker answers cases in order");
-                let ms = elapsed.as_secs_f64() * 1e3;
-                reports.push(judge::<S>(case, &trial.expected[i], result, ms, limit));
+        let mut frames: Vec<(Frame, Instant)> = Vec::new();
+        let mut answered = 0;
+        let stopped = loop {
+            if answered == plan.selected.len() {
+                break Stop::Exited(0);
             }
-            Err(RecvTimeoutError::Timeout) => {
-                timed_out = true;
-                stop.store(true, Ordering::Relaxed);
-                let why = format!("no answer within {} ms", limit.as_millis());
-                reports.push(with_input::<S>(
-                    case,
-                    case_report(
-                        case,
-                        Outcome::TimeLimitExceeded,
-                        limit.as_secs_f64() * 1e3,
-                        None,
-                        Some(why),
-                        Vec::new(),
-                    ),
-                ));
-            }
-            Err(RecvTimeoutError::Disconnected) => {
+            let due = plan.deadline(started, frames.last().map(|(_, at)| *at));
+            match rx.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                Ok((frame, at)) => {
+                    if !matches!(frame, Frame::Ready { .. }) {
+                        answered += 1;
+                    }
+                    frames.push((frame, at));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    stop.store(true, Ordering::Relaxed);
+                    break Stop::Deadline;
+                }
                 // The worker only stops early when told to, so this is a thread that died
                 // without unwinding (e.g. a panic while panicking).
-                let why = "the solution thread died without an answer".to_string();
-                reports.push(with_input::<S>(
-                    case,
-                    case_report(
-                        case,
-                        Outcome::RuntimeError,
-                        0.0,
-                        None,
-                        Some(why),
-                        Vec::new(),
-                    ),
-                ));
-                timed_out = true;
+                Err(RecvTimeoutError::Disconnected) => break Stop::Vanished,
             }
-        }
+        };
+        Ok(Execution {
+            started,
+            frames,
+            stop: stopped,
+        })
     }
-    Report::from_cases(&meta.slug, reports)
 }
 
 /// Untrusted half of one case: solve, then encode the output for the trip back.
@@ -178,27 +219,6 @@ pub enum JudgeFailure {
     /// What this case needs is missing where it ran (no usable GPU): another machine can.
     #[error("no usable GPU where this ran (our side, not yours), case `{case}`: {why}")]
     Unavailable { case: String, why: String },
-}
-
-/// Trusted half of one case, for in-process runs: as [`judge_case`], with our own failures
-/// reported as `internal_error` cases (a local run has nobody to retry it).
-pub fn judge<S: KataSpec>(
-    case: &Case<S::Input>,
-    expected: &S::Output,
-    result: CaseResult,
-    ms: f64,
-    limit: Duration,
-) -> CaseReport {
-    judge_case::<S>(case, expected, result, ms, limit).unwrap_or_else(|failure| {
-        case_report(
-            case,
-            Outcome::InternalError,
-            ms,
-            None,
-            Some(failure.to_string()),
-            Vec::new(),
-        )
-    })
 }
 
 /// Trusted half of one case: a decoded output is checked, a panic message becomes a runtime

@@ -27,6 +27,7 @@ pub mod report;
 pub mod rules;
 pub mod runner;
 pub mod scaffold;
+pub mod session;
 pub mod spec;
 pub mod statement;
 pub mod translation;

@@ -69,7 +69,10 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
         .with_context(|| format!("binding {}", config.addr))?;
     let addr = listener.local_addr()?;
     let router = routes::router(state.clone());
-    let mut tasks = vec![tokio::spawn(crate::edge::serve(listener, router, edge))];
+    let mut tasks = vec![
+        tokio::spawn(crate::edge::serve(listener, router, edge)),
+        tokio::spawn(crate::queue::expire_waiting(state.clone())),
+    ];
     if let Some(grader) = grader {
         for i in 0..config.workers {
             let source = Arc::new(LocalSource {

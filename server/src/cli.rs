@@ -49,6 +49,10 @@ pub enum Command {
         /// Mark the session cookies `Secure` (sent over HTTPS only): set this behind TLS.
         #[arg(long, env = "INFRAKATA_SECURE_COOKIES")]
         secure_cookies: bool,
+        /// Seconds a submission may wait for a worker that can grade it (e.g. a GPU kata with no
+        /// GPU worker) before it ends as not graded, without counting as an attempt.
+        #[arg(long, env = "INFRAKATA_MAX_QUEUE_WAIT", default_value_t = 900)]
+        max_queue_wait: u64,
         #[command(flatten)]
         edge: EdgeArgs,
     },

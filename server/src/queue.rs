@@ -126,3 +126,36 @@ pub async fn release(
     state.jobs_waiting.notify_waiters();
     Ok(released)
 }
+
+/// Ends the submissions that waited in the queue longer than the configured wait while no
+/// worker that can grade them is connected, so none waits for ever; runs until the app stops.
+pub async fn expire_waiting(state: AppState) {
+    let max = state.config.max_queue_wait;
+    let every = (max / 4).clamp(Duration::from_millis(200), Duration::from_secs(10));
+    let minutes = max.as_secs().div_ceil(60);
+    let message = format!(
+        "No worker that can grade this kata took it within {minutes} minute{} (a GPU kata needs a \
+         connected GPU worker). This is not your failure and does not count as an attempt: \
+         submit again once a worker is connected.",
+        if minutes == 1 { "" } else { "s" }
+    );
+    let max_ms = i64::try_from(max.as_millis()).unwrap_or(i64::MAX);
+    loop {
+        tokio::time::sleep(every).await;
+        let Ok(ids) = jobs::waited_too_long(&state.db, max_ms).await else {
+            continue;
+        };
+        for id in ids {
+            // A long queue with workers at it is only slow: time out only what no connected
+            // worker can grade.
+            if !matches!(jobs::waiting_for(&state.db, id).await, Ok(Some(_))) {
+                continue;
+            }
+            if let Ok(true) =
+                jobs::withdraw(&state.db, id, jobs::Withdrawn::TimedOut, &message, true).await
+            {
+                state.publish(id, State::Done);
+            }
+        }
+    }
+}

@@ -33,6 +33,9 @@ pub struct ServerConfig {
     pub login_failures_per_address: FailureQuota,
     /// Timeouts and the connection cap of the HTTP server.
     pub edge: EdgeConfig,
+    /// How long a submission may wait in the queue for a worker that can grade it (a GPU kata
+    /// with no GPU worker connected) before it ends, withdrawn, as not graded.
+    pub max_queue_wait: Duration,
 }
 
 impl Default for ServerConfig {
@@ -54,6 +57,7 @@ impl Default for ServerConfig {
                 every: Duration::from_secs(10),
             },
             edge: EdgeConfig::default(),
+            max_queue_wait: Duration::from_secs(15 * 60),
         }
     }
 }

@@ -8,6 +8,7 @@ mod worker;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
+use std::time::Duration;
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
@@ -24,8 +25,17 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             workers,
             worker_token,
             secure_cookies,
+            max_queue_wait,
             edge,
-        } => serve::run(addr, db.path, workers, worker_token, secure_cookies, edge),
+        } => serve::run(
+            addr,
+            db.path,
+            workers,
+            worker_token,
+            secure_cookies,
+            Duration::from_secs(max_queue_wait),
+            edge,
+        ),
         Command::Worker {
             server,
             token,

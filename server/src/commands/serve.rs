@@ -16,6 +16,7 @@ pub fn run(
     workers: Option<usize>,
     worker_token: Option<String>,
     secure_cookies: bool,
+    max_queue_wait: Duration,
     edge: EdgeArgs,
 ) -> anyhow::Result<ExitCode> {
     super::init_tracing();
@@ -40,6 +41,7 @@ pub fn run(
         };
         let mut server = ServerConfig {
             secure_cookies,
+            max_queue_wait,
             ..ServerConfig::default()
         };
         if let Some(token) = worker_token {

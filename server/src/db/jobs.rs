@@ -300,3 +300,119 @@ pub async fn counts(db: &Db) -> Result<(i64, i64), sqlx::Error> {
     .fetch_one(db)
     .await
 }
+
+/// Why a submission ended without being graded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Withdrawn {
+    Cancelled,
+    TimedOut,
+}
+
+impl Withdrawn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Cancelled => "cancelled",
+            Self::TimedOut => "timed_out",
+        }
+    }
+}
+
+/// Ends a submission that is not graded yet: its job is done without a result (a worker still
+/// holding the lease then has its result dropped), its report is an internal error carrying
+/// `message`, and it is marked `withdrawn` (not an attempt). `only_queued`: refuse a job a
+/// worker has already taken (what a learner may cancel). `false` when there was nothing to end.
+pub async fn withdraw(
+    db: &Db,
+    submission_id: i64,
+    why: Withdrawn,
+    message: &str,
+    only_queued: bool,
+) -> Result<bool, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let ended = sqlx::query(
+        "UPDATE jobs SET state = 'done' WHERE submission_id = ?
+           AND (state = 'queued' OR (state = 'leased' AND NOT ?))",
+    )
+    .bind(submission_id)
+    .bind(only_queued)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if ended != 1 {
+        return Ok(false);
+    }
+    let (kata, mode): (String, String) =
+        sqlx::query_as("SELECT kata, mode FROM submissions WHERE id = ?")
+            .bind(submission_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    let report = GradeReport::internal_error(&kata, parse_mode(&mode), message.to_string());
+    submissions::record(&mut tx, submission_id, &report).await?;
+    sqlx::query("UPDATE submissions SET withdrawn = ? WHERE id = ?")
+        .bind(why.as_str())
+        .bind(submission_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Submissions whose jobs have waited in the queue (no worker took them) for longer than
+/// `max_wait_ms`.
+pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT submission_id FROM jobs WHERE state = 'queued' AND created_at < ?")
+        .bind(now_ms() - max_wait_ms)
+        .fetch_all(db)
+        .await
+}
+
+/// Puts a job that is not done back in the queue with fresh attempts (an admin unsticking it);
+/// `false` when the job is done or missing.
+pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let again = sqlx::query(
+        "UPDATE jobs SET state = 'queued', worker_id = NULL, lease_token = NULL,
+           lease_expires_at = NULL, attempts = 0, last_error = NULL, created_at = ?
+         WHERE submission_id = ? AND state != 'done'",
+    )
+    .bind(now_ms())
+    .bind(submission_id)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if again == 1 {
+        sqlx::query(
+            "UPDATE submissions SET state = 'queued' WHERE id = ? AND state != 'done' AND verdict IS NULL",
+        )
+        .bind(submission_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(again == 1)
+}
+
+/// A job not done yet, for the admin page.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Pending {
+    pub submission_id: i64,
+    pub kata: String,
+    pub kind: String,
+    pub state: String,
+    pub user_name: String,
+    pub attempts: i64,
+    pub created_at: i64,
+}
+
+/// Every job not done, oldest first (at most `limit`).
+pub async fn pending(db: &Db, limit: i64) -> Result<Vec<Pending>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT j.submission_id, s.kata, j.kind, j.state, u.name AS user_name, j.attempts,
+           j.created_at
+         FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
+         WHERE j.state != 'done' ORDER BY j.id LIMIT ?",
+    )
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

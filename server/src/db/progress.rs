@@ -38,14 +38,15 @@ pub struct KataProgress {
     pub last_at: i64,
 }
 
-/// Every kata the user has submitted to.
+/// Every kata the user has submitted to; withdrawn submissions (cancelled, or timed out waiting
+/// for a worker) are not attempts.
 pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kata, COUNT(*) AS submissions,
            MAX(mode = 'submit' AND verdict = 'accepted') AS solved,
            MIN(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN perf_ratio END) AS best_ratio,
            MAX(created_at) AS last_at
-         FROM submissions WHERE user_id = ? GROUP BY kata",
+         FROM submissions WHERE user_id = ? AND withdrawn IS NULL GROUP BY kata",
     )
     .bind(user_id)
     .fetch_all(db)

@@ -234,6 +234,17 @@ pub struct Summary {
     pub total: Option<i64>,
     pub perf_ratio: Option<f64>,
     pub created_at: i64,
+    /// `cancelled` or `timed_out`: ended without being graded.
+    pub withdrawn: Option<String>,
+}
+
+/// Why a submission ended without being graded (`cancelled`, `timed_out`), if it did.
+pub async fn withdrawn(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar::<_, Option<String>>("SELECT withdrawn FROM submissions WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+        .map(Option::flatten)
 }
 
 /// One user's submissions to one kata, newest first.
@@ -244,7 +255,7 @@ pub async fn list_for(
     limit: i64,
 ) -> Result<Vec<Summary>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at
+        "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at, withdrawn
          FROM submissions WHERE user_id = ? AND kata = ? ORDER BY id DESC LIMIT ?",
     )
     .bind(user_id)

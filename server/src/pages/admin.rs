@@ -1,16 +1,18 @@
 //! `/admin`: for instructors and admins — the workers with when each was last seen and what it
 //! can grade, the queue, and each kata package's static check (`katas::lint`).
 
-use super::view;
 use super::{Layout, render};
 use crate::auth::Viewer;
+use crate::db::submissions::State as SubState;
 use crate::db::users::Role;
 use crate::db::{jobs, now_ms, workers};
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
-use axum::extract::State;
-use axum::response::Response;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
 
 #[derive(Debug)]
 struct WorkerRow {
@@ -43,17 +45,35 @@ struct AdminPage {
     /// GPU jobs waiting and no GPU worker connected: the instructor should start one.
     gpu_connected: bool,
     gpu_queued: i64,
+    pending: Vec<PendingRow>,
     packages: Vec<PackageRow>,
 }
 
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+#[derive(Debug)]
+struct PendingRow {
+    id: i64,
+    kata: String,
+    kind: String,
+    state: String,
+    user: String,
+    attempts: i64,
+    waited: String,
+}
+
+fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
     let user = viewer.require()?;
     if !matches!(user.role, Role::Instructor | Role::Admin) {
         return Err(AppError::Forbidden(
             "This page is for instructors and admins.".into(),
         ));
     }
+    Ok(())
+}
+
+pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
+    require_staff(&viewer)?;
     let now = now_ms();
+    let t = super::i18n::Text::of(viewer.lang);
     let fresh_ms = 2 * state.config.long_poll.as_millis() as i64 + 5_000;
     let workers = workers::list(&state.db)
         .await?
@@ -72,7 +92,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
                 .as_ref()
                 .and_then(|c| c.gpu.as_ref())
                 .map_or(String::new(), ToString::to_string),
-            last_seen: view::ago(w.last_seen, now),
+            last_seen: t.ago(w.last_seen, now),
             live: now - w.last_seen < fresh_ms,
             name: w.name,
             id: w.id,
@@ -82,6 +102,19 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
     let (queued, grading) = jobs::counts(&state.db).await?;
     let gpu_connected = workers::kind_connected(&state.db, "gpu").await?;
     let gpu_queued = jobs::queued_of_kind(&state.db, "gpu").await?;
+    let pending = jobs::pending(&state.db, 200)
+        .await?
+        .into_iter()
+        .map(|p| PendingRow {
+            id: p.submission_id,
+            kata: p.kata,
+            kind: p.kind,
+            state: p.state,
+            user: p.user_name,
+            attempts: p.attempts,
+            waited: t.ago(p.created_at, now),
+        })
+        .collect();
     // Lint reads each package folder from disk.
     let packages = tokio::task::spawn_blocking(|| {
         katas::catalogue::all()
@@ -105,6 +138,53 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         grading,
         gpu_connected,
         gpu_queued,
+        pending,
         packages,
     })
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct ActForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /admin/submissions/{id}/cancel|requeue`: end a job that is not done (it is not graded
+/// and not an attempt), or put it back in the queue with fresh attempts.
+pub async fn act(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((id, action)): Path<(i64, String)>,
+    body: Result<Form<ActForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    require_staff(&viewer)?;
+    let f = super::accounts::form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    let done = match action.as_str() {
+        "cancel" => {
+            let message = "An administrator cancelled this submission before it was graded. \
+                           It does not count as an attempt.";
+            jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, false).await?
+        }
+        "requeue" => {
+            let again = jobs::requeue(&state.db, id).await?;
+            state.jobs_waiting.notify_waiters();
+            again
+        }
+        other => return Err(AppError::NotFound(format!("no admin action `{other}`"))),
+    };
+    if !done {
+        return Err(AppError::Conflict(format!(
+            "submission {id} has no job waiting or being graded"
+        )));
+    }
+    state.publish(
+        id,
+        if action == "cancel" {
+            SubState::Done
+        } else {
+            SubState::Queued
+        },
+    );
+    Ok(Redirect::to("/admin").into_response())
 }

@@ -149,6 +149,21 @@ pub struct Text {
     pub package_check: &'static str,
     pub complete: &'static str,
     pub open_in_editor: &'static str,
+    pub cancelled: &'static str,
+    pub not_graded: &'static str,
+    pub not_graded_no_worker: &'static str,
+    pub cancel_submission: &'static str,
+    pub cancel_note: &'static str,
+    pub more_failing: &'static str,
+    pub jobs_not_done: &'static str,
+    pub nothing_pending: &'static str,
+    pub state: &'static str,
+    pub attempts: &'static str,
+    pub queued_at: &'static str,
+    pub requeue: &'static str,
+    pub cancel: &'static str,
+    /// For the page script: a cancel the server did not explain.
+    pub cancel_failed: &'static str,
     /// For the page script, with `{status}`: the result could not be loaded.
     pub load_failed: &'static str,
     /// For the page script, with `{status}`: the server refused a submission without saying why.
@@ -281,6 +296,20 @@ impl Text {
                  accepted submit for it."
             ),
             Lang::Zh => format!("`{slug}` 的参考解答和原理笔记要在你的提交通过后才会解锁。"),
+        }
+    }
+
+    /// The GPU banner's promise: how long a waiting submission may wait.
+    pub fn gpu_banner_wait(&self, minutes: impl Borrow<u64>) -> String {
+        let m = minutes.borrow();
+        match self.lang {
+            Lang::En => format!(
+                "You can cancel it while it waits; after {m} minute{} it ends as not graded. Neither counts as an attempt.",
+                if *m == 1 { "" } else { "s" }
+            ),
+            Lang::Zh => {
+                format!("等待期间可以取消；{m} 分钟后它会以未评测结束。两者都不算一次尝试。")
+            }
         }
     }
 
@@ -621,6 +650,20 @@ pub const EN: Text = Text {
     package_check: "Package check",
     complete: "complete",
     open_in_editor: "Open in the editor",
+    cancelled: "Cancelled",
+    not_graded: "Not graded",
+    not_graded_no_worker: "Not graded: no worker took it",
+    cancel_submission: "Cancel this submission",
+    cancel_note: "It has not been graded yet; cancelling does not count as an attempt.",
+    more_failing: "More failing cases",
+    jobs_not_done: "Jobs not done",
+    nothing_pending: "Nothing is waiting or being graded.",
+    state: "State",
+    attempts: "Attempts",
+    queued_at: "Queued",
+    requeue: "Requeue",
+    cancel: "Cancel",
+    cancel_failed: "cancelling failed",
     load_failed: "loading the result failed ({status})",
     server_answered: "the server answered {status}",
     actions: "Actions",
@@ -797,6 +840,20 @@ pub const ZH: Text = Text {
     package_check: "包检查",
     complete: "完整",
     open_in_editor: "在编辑器中打开",
+    cancelled: "已取消",
+    not_graded: "未评测",
+    not_graded_no_worker: "未评测：没有评测节点接手",
+    cancel_submission: "取消这次提交",
+    cancel_note: "它还没有被评测；取消不算一次尝试。",
+    more_failing: "更多失败的用例",
+    jobs_not_done: "未完成的任务",
+    nothing_pending: "没有排队或正在评测的任务。",
+    state: "状态",
+    attempts: "尝试次数",
+    queued_at: "入队",
+    requeue: "重新排队",
+    cancel: "取消",
+    cancel_failed: "取消失败",
     load_failed: "结果加载失败（{status}）",
     server_answered: "服务器返回了 {status}",
     actions: "操作",

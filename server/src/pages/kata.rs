@@ -48,6 +48,8 @@ struct KataPage {
     next: Option<NextKata>,
     /// A GPU kata while no GPU worker is connected.
     gpu_waiting: bool,
+    /// How long a submission may wait for a worker (the server's `max_queue_wait`).
+    max_wait_minutes: u64,
     limits: String,
     codemirror: bool,
 }
@@ -103,7 +105,11 @@ pub async fn show(
     let mut opened = Vec::new();
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
+            // Only the learner's own submissions open in their editor (the draft saves it).
             let s = crate::routes::submissions::visible(&state, u.id, id).await?;
+            if s.user_id != u.id {
+                return Err(AppError::NotFound(format!("no submission {id} of yours")));
+            }
             if s.kata == slug {
                 (source, source_from, from_id) = (Some(s.source), "submission", id);
             }
@@ -155,6 +161,7 @@ pub async fn show(
         solved,
         next: next_kata(&slug, &solved_set, viewer.lang),
         gpu_waiting,
+        max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),
         limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
     })

@@ -45,8 +45,10 @@ pub fn router() -> Router<AppState> {
         .route("/katas/{slug}/leaderboard", get(progress::leaderboard))
         .route("/submissions/{id}", get(submissions::show))
         .route("/submissions/{id}/report", get(submissions::report))
+        .route("/submissions/{id}/cancel", post(submissions::cancel))
         .route("/progress", get(progress::show))
         .route("/admin", get(admin::show))
+        .route("/admin/submissions/{id}/{action}", post(admin::act))
         .route("/static/{file}", get(assets::serve))
 }
 
@@ -123,7 +125,18 @@ struct ErrorPage {
     layout: Layout,
     status: u16,
     title: String,
-    message: String,
+    /// The message in pieces: `true` for a piece the message quoted in backticks (shown as code).
+    message_parts: Vec<(bool, String)>,
+}
+
+/// "unknown kata `x`" → [(false, "unknown kata "), (true, "x")].
+fn backtick_parts(message: &str) -> Vec<(bool, String)> {
+    message
+        .split('`')
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty())
+        .map(|(i, s)| (i % 2 == 1, s.to_string()))
+        .collect()
 }
 
 /// Percent-encodes a path for a `next=` query parameter.
@@ -168,7 +181,7 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
             .or(info.status.canonical_reason())
             .unwrap_or(t.error)
             .to_string(),
-        message: info.message,
+        message_parts: backtick_parts(&info.message),
     };
     match page.render() {
         Ok(html) => with_vary((info.status, Html(html)).into_response()),
@@ -178,6 +191,18 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quoted_parts_of_error_messages_become_code() {
+        assert_eq!(
+            super::backtick_parts("unknown kata `a<b`, sorry"),
+            [
+                (false, "unknown kata ".to_string()),
+                (true, "a<b".to_string()),
+                (false, ", sorry".to_string())
+            ]
+        );
+    }
+
     #[test]
     fn next_is_percent_encoded() {
         assert_eq!(super::encode("/a b?c=d"), "/a%20b%3Fc%3Dd");

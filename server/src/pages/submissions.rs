@@ -15,17 +15,19 @@ use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 #[derive(Debug)]
 struct Row {
     id: i64,
-    when: String,
+    /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
+    when: (String, String),
     mode: String,
     verdict: String,
     verdict_class: &'static str,
     score: String,
     ratio: String,
+    withdrawn: Option<String>,
 }
 
 #[derive(Template)]
@@ -59,7 +61,10 @@ pub async fn history(
                 };
             Row {
                 id: s.id,
-                when: view::datetime_seconds(s.created_at),
+                when: view::datetime_seconds(s.created_at)
+                    .split_once(' ')
+                    .map(|(day, clock)| (day.to_string(), clock.to_string()))
+                    .unwrap_or_default(),
                 mode: t.mode_name(&s.mode).to_string(),
                 verdict,
                 verdict_class,
@@ -68,6 +73,7 @@ pub async fn history(
                     _ => "—".into(),
                 },
                 ratio: s.perf_ratio.map_or("—".into(), view::ratio),
+                withdrawn: s.withdrawn,
             }
         })
         .collect();
@@ -94,13 +100,19 @@ struct Panel {
     /// e.g. "GPU worker" while none that can grade it is connected.
     waiting_for: Option<String>,
     report: Option<ReportView>,
+    /// `cancelled` or `timed_out`: ended without being graded (the report says why).
+    withdrawn: Option<String>,
+    /// For the Cancel button's form (the page's own token).
+    csrf: String,
 }
 
-async fn panel(state: &AppState, s: &Submission, lang: katas::Lang) -> Result<Panel, AppError> {
-    let t = Text::of(lang);
+async fn panel(state: &AppState, s: &Submission, viewer: &Viewer) -> Result<Panel, AppError> {
+    let t = Text::of(viewer.lang);
     Ok(Panel {
         id: s.id,
         t,
+        withdrawn: submissions::withdrawn(&state.db, s.id).await?,
+        csrf: viewer.csrf.clone(),
         state: s.state.as_str(),
         queue_position: jobs::position(&state.db, s.id).await?,
         waiting_for: jobs::waiting_for(&state.db, s.id)
@@ -142,7 +154,7 @@ pub async fn show(
     render(&SubmissionPage {
         author,
         layout: Layout::new(&viewer, "catalogue"),
-        panel: panel(&state, &s, viewer.lang).await?,
+        panel: panel(&state, &s, &viewer).await?,
         slug: s.kata,
         title,
         mode: Text::of(viewer.lang).mode_name(&s.mode).to_string(),
@@ -164,6 +176,26 @@ pub async fn report(
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
     render(&ReportFragment {
-        panel: panel(&state, &s, viewer.lang).await?,
+        panel: panel(&state, &s, &viewer).await?,
     })
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// The panel's Cancel button without JavaScript.
+pub async fn cancel(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    body: Result<axum::Form<CsrfForm>, axum::extract::rejection::FormRejection>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    let f = super::accounts::form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    crate::routes::submissions::cancel_own(&state, user.id, id).await?;
+    Ok(axum::response::Redirect::to(&format!("/submissions/{id}")).into_response())
 }

@@ -80,6 +80,9 @@ pub fn verdict_badge(name: Option<&str>) -> (String, &'static str) {
     }
 }
 
+/// Failing cases shown open; the rest are folded under their count.
+pub const SHOWN_FAILURES: usize = 3;
+
 #[derive(Debug, Clone)]
 pub struct ReportView {
     pub verdict: String,
@@ -93,6 +96,9 @@ pub struct ReportView {
     /// Failing cases first (each with its details), then the passed and the not-run ones, which
     /// the page folds under their counts.
     pub failed: Vec<CaseView>,
+    /// Failing cases beyond the first [`SHOWN_FAILURES`], folded (a long wrong answer must not
+    /// bury the page).
+    pub failed_more: Vec<CaseView>,
     pub passed_cases: Vec<CaseView>,
     pub not_run: Vec<CaseView>,
     /// Errors, each on its own card; warnings, folded into one line the learner can open.
@@ -271,6 +277,13 @@ impl ReportView {
             failed: cases
                 .iter()
                 .filter(|c| c.outcome_class == "bad")
+                .take(SHOWN_FAILURES)
+                .cloned()
+                .collect(),
+            failed_more: cases
+                .iter()
+                .filter(|c| c.outcome_class == "bad")
+                .skip(SHOWN_FAILURES)
                 .cloned()
                 .collect(),
             passed_cases: cases

@@ -42,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))
+        .route("/api/submissions/{id}/cancel", post(submissions::cancel))
         .route("/api/worker/claim", post(worker_api::claim))
         .route(
             "/api/worker/jobs/{id}/heartbeat",

@@ -59,6 +59,7 @@ pub fn document() -> Value {
                         "state": { "$ref": "#/components/schemas/State" },
                         "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
                         "waiting_for": { "type": ["string", "null"], "description": "While queued with no worker that can grade it connected (seen in the last 60 s): what it waits for, e.g. `gpu worker`." },
+                        "withdrawn": { "type": ["string", "null"], "enum": ["cancelled", "timed_out", null], "description": "Set when the submission ended without being graded: cancelled while it waited, or no worker that can grade it took it within the server's maximum wait. Its report is then an `internal_error` whose message says why; it is not an attempt." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
                         "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },
                         "cases": { "type": "array", "items": { "type": "object" } },
@@ -150,6 +151,18 @@ pub fn document() -> Value {
                 "security": bearer,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "200": { "description": "An event stream.", "content": { "text/event-stream": {} } }, "404": error_response("No such submission you may see (yours, or an accepted submit of a kata you have solved)."), "429": error_response("Too many live event streams of this user (8 at once).") }
+            } },
+            "/api/submissions/{id}/cancel": { "post": {
+                "summary": "Cancels one of your submissions that no worker has taken yet (e.g. a GPU kata waiting for a GPU worker); it ends as not graded and is not an attempt.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": {
+                    "200": { "description": "Cancelled; the submission as it now stands.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Submission" } } } },
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("No such submission of yours."),
+                    "409": error_response("A worker has already taken it, or it is done.")
+                }
             } },
             "/api/worker/claim": { "post": {
                 "summary": "A worker waits (long poll) for a job matching its capabilities.",

@@ -113,6 +113,7 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     body["state"] = json!(s.state);
     body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
     body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
+    body["withdrawn"] = json!(submissions::withdrawn(&state.db, s.id).await?);
     Ok(body)
 }
 
@@ -123,6 +124,35 @@ pub async fn show(
 ) -> Result<Json<Value>, AppError> {
     let s = visible(&state, user.id, id).await?;
     Ok(Json(view(&state, &s).await?))
+}
+
+/// `POST /api/submissions/{id}/cancel`: the learner withdraws a submission no worker has taken
+/// yet (a GPU kata waiting for a GPU worker). It ends as not graded and is not an attempt.
+pub async fn cancel(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    cancel_own(&state, user.id, id).await?;
+    let s = visible(&state, user.id, id).await?;
+    Ok(Json(view(&state, &s).await?))
+}
+
+/// Shared by the API and the submission page's form.
+pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
+    let s = visible(state, user_id, id).await?;
+    if s.user_id != user_id {
+        return Err(AppError::NotFound(format!("no submission {id} of yours")));
+    }
+    let message = "You cancelled this submission while it waited for a worker. It was not \
+                   graded and does not count as an attempt.";
+    if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, true).await? {
+        return Err(AppError::Conflict(format!(
+            "submission {id} can no longer be cancelled: a worker has taken it or it is done"
+        )));
+    }
+    state.publish(id, State::Done);
+    Ok(())
 }
 
 /// Server-sent events: the current state at once, then every change until the verdict. A user

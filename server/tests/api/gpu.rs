@@ -147,6 +147,13 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
     b.set_cookie("ik_session", &secret);
     let page = b.page(&format!("/submissions/{gpu}")).await;
     assert!(page.contains("waiting for a GPU worker"), "{page}");
+    // The GPU kata's page warns before the learner submits.
+    let kata = b.page("/katas/gpu-pow-mod").await;
+    assert!(
+        kata.contains("No GPU worker is connected.") && kata.contains("after 15 minutes"),
+        "{kata}"
+    );
+    assert!(!b.page("/katas/fast-power").await.contains("No GPU worker"));
 
     // The admin page.
     let staff = users::create(db, "jules", Role::Instructor, None)
@@ -172,6 +179,7 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
     );
     let page = b.page(&format!("/submissions/{gpu}")).await;
     assert!(!page.contains("waiting for a GPU worker"));
+    assert!(!b.page("/katas/gpu-pow-mod").await.contains("No GPU worker"));
 }
 
 #[tokio::test]

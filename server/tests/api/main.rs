@@ -14,5 +14,6 @@ mod openapi;
 mod pages;
 mod submissions;
 mod survival;
+mod withdraw;
 mod workbench;
 mod workbench_browser;

@@ -1,7 +1,7 @@
 use crate::helpers::spawn_idle;
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 15] = [
+const ROUTES: [(&str, &str); 16] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -12,6 +12,7 @@ const ROUTES: [(&str, &str); 15] = [
     ("post", "/api/submissions"),
     ("get", "/api/submissions/{id}"),
     ("get", "/api/submissions/{id}/events"),
+    ("post", "/api/submissions/{id}/cancel"),
     ("post", "/api/worker/claim"),
     ("post", "/api/worker/jobs/{id}/heartbeat"),
     ("post", "/api/worker/jobs/{id}/verdict"),

@@ -237,7 +237,9 @@ async fn pages_render() {
     let missing = b.get("/katas/no-such-kata").await;
     assert_eq!(missing.status(), 404);
     let html = missing.text().await.unwrap();
-    assert!(html.contains("<!doctype html>") && html.contains("unknown kata `no-such-kata`"));
+    assert!(
+        html.contains("<!doctype html>") && html.contains("unknown kata <code>no-such-kata</code>")
+    );
     let api = b.get("/api/katas/no-such-kata").await;
     assert_eq!(api.status(), 404);
     assert!(api.text().await.unwrap().starts_with("{\"error\""));

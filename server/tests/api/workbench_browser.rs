@@ -193,8 +193,15 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
         log_in(&mut b, &base);
         let broken = "pub fn power(_b: f64, e: i32) -> f64 {\n    e // returned as it is\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
         let failed = submit_and_wait(&mut b, broken, "run");
-        let wrong = "pub fn power(_b: f64, _e: i32) -> f64 {\n    0.0\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
-        let wrong = submit_and_wait(&mut b, wrong, "submit");
+        // A fresh name each run: a cached build keeps no compiler messages.
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let wrong = format!(
+            "pub fn power(_b: f64, _e: i32) -> f64 {{\n    let unused_{nonce} = 1;\n    0.0\n}}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 {{ 0 }}\n"
+        );
+        let wrong = submit_and_wait(&mut b, &wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
         sweep(
             &mut b,
@@ -223,6 +230,15 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
             "document.getElementById(document.querySelector('.diag.error a.place').getAttribute('href').slice(1)).textContent",
         );
         assert!(target.as_str().unwrap().contains("returned as it is"), "{target}");
+        goto(&mut b, &format!("{base}/submissions/{wrong}"));
+        let warnings = b.eval(
+            "[document.querySelectorAll('details.warnings').length, document.querySelector('details.warnings summary').textContent]",
+        );
+        assert_eq!(warnings[0], 1, "warnings fold into one line: {warnings}");
+        assert!(
+            warnings[1].as_str().unwrap().contains("unused variable"),
+            "{warnings}"
+        );
     })
     .await
     .unwrap();
@@ -302,6 +318,22 @@ async fn the_learner_loop_on_a_phone() {
         let cases = b.eval("document.getElementById('cases').textContent");
         assert!(cases.as_str().unwrap().contains("failed"), "{cases}");
         assert_fits(&mut b, PHONE.0, "the Cases tab on a phone");
+
+        // A compile error: rustc's label reaches the card and the editor's marker, and the
+        // card's line link puts the caret on that line.
+        b.eval("document.getElementById('tab-code').click(); true");
+        b.eval(FOCUS_EDITOR);
+        b.type_text("pub fn power(_b: f64, e: i32) -> f64 {\n    e\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n");
+        b.eval("document.querySelector('button[value=\"run\"]').click(); true");
+        let verdict = b.wait_for(&format!("{VERDICT} === 'Compile error' && {VERDICT}"), WAIT);
+        assert_eq!(verdict, "Compile error");
+        let tooltip = b.eval("document.querySelector('#result .diag.error .diag-text').textContent");
+        assert_eq!(tooltip, "mismatched types: expected `f64`, found `i32`; expected `f64` because of return type");
+        b.wait_for("!!document.querySelector('.cm-host').shadowRoot.querySelector('.cm-lint-marker-error')", WAIT);
+        b.eval("document.querySelector('#result .diag.error a.place').click(); true");
+        assert_eq!(b.eval("document.getElementById('workbench').dataset.tab"), "code");
+        assert_eq!(b.eval(EDITOR_FOCUSED), true);
+        b.wait_for("!document.querySelector('button[value=\"submit\"]').disabled", WAIT);
 
         // The draft survives a reload (saved on the server a moment after typing).
         b.eval("document.getElementById('tab-code').click(); true");
@@ -497,6 +529,58 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
                 ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
             ],
         );
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn the_textarea_fallback_stays_usable_without_the_editor_bundle() {
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/signup"));
+        // As if the bundle were missing: the page keeps its textarea.
+        b.call("Network.enable", serde_json::json!({}));
+        b.call(
+            "Network.setBlockedURLs",
+            serde_json::json!({ "urls": ["*/static/editor.js"] }),
+        );
+        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
+        b.eval(
+            "(() => { const f = document.querySelector('form.stack');
+               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
+               f.submit(); return true; })()",
+        );
+        b.wait_for("!!document.querySelector('.who')", WAIT);
+        goto(&mut b, &format!("{base}/katas/fast-power"));
+        assert_eq!(b.eval("!!document.querySelector('.cm-host')"), false);
+        b.eval(FOCUS_EDITOR);
+        assert_eq!(b.eval("document.activeElement.id"), "source");
+        b.key("Tab", "Tab", 9, 0);
+        assert_eq!(b.eval("document.getElementById('source').value"), "    ");
+        b.key("z", "KeyZ", 90, 2);
+        assert_eq!(b.eval("document.getElementById('source').value"), "", "Ctrl+Z undoes the Tab");
+        b.key("Escape", "Escape", 27, 0);
+        assert_eq!(b.eval("document.activeElement.value"), "run", "Escape leaves the textarea");
+        b.eval(FOCUS_EDITOR);
+        b.type_text("// typed in the fallback\n");
+        b.wait_for("document.getElementById('draft-status').textContent === 'Draft saved'", WAIT);
+        reload(&mut b);
+        assert_eq!(b.eval("document.getElementById('source').value"), "// typed in the fallback\n");
+        b.eval("document.getElementById('source').focus(); true");
+        b.key("'", "Quote", 222, 2);
+        b.wait_for("!!document.querySelector('#result .panel[data-submission]')", WAIT);
+        assert_eq!(b.eval("document.querySelector('button[value=\"run\"]').disabled"), true, "disabled while it waits");
     })
     .await
     .unwrap();
