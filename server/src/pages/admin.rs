@@ -116,12 +116,13 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         })
         .collect();
     // Lint reads each package folder from disk.
-    let packages = tokio::task::spawn_blocking(|| {
+    let lang = viewer.lang;
+    let packages = tokio::task::spawn_blocking(move || {
         katas::catalogue::all()
             .iter()
             .map(|k| PackageRow {
                 slug: k.meta().slug.clone(),
-                title: k.meta().title.clone(),
+                title: super::i18n::kata_title(*k, lang),
                 findings: katas::lint::lint(k.dir())
                     .into_iter()
                     .map(|f| format!("{}: {}", f.file, f.problem))

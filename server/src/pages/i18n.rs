@@ -162,6 +162,11 @@ pub struct Text {
     pub queued_at: &'static str,
     pub requeue: &'static str,
     pub cancel: &'static str,
+    /// Punctuation between pieces of one sentence, which differs between the languages.
+    pub colon: &'static str,
+    pub full_stop: &'static str,
+    pub open_paren: &'static str,
+    pub close_paren: &'static str,
     /// For the page script: a cancel the server did not explain.
     pub cancel_failed: &'static str,
     /// For the page script, with `{status}`: the result could not be loaded.
@@ -663,6 +668,10 @@ pub const EN: Text = Text {
     queued_at: "Queued",
     requeue: "Requeue",
     cancel: "Cancel",
+    colon: ": ",
+    full_stop: ". ",
+    open_paren: " (",
+    close_paren: ")",
     cancel_failed: "cancelling failed",
     load_failed: "loading the result failed ({status})",
     server_answered: "the server answered {status}",
@@ -853,6 +862,10 @@ pub const ZH: Text = Text {
     queued_at: "入队",
     requeue: "重新排队",
     cancel: "取消",
+    colon: "：",
+    full_stop: "。",
+    open_paren: "（",
+    close_paren: "）",
     cancel_failed: "取消失败",
     load_failed: "结果加载失败（{status}）",
     server_answered: "服务器返回了 {status}",
