@@ -422,17 +422,18 @@ impl Text {
         not_run: impl Borrow<usize>,
     ) -> String {
         let (failed, passed, not_run) = (failed.borrow(), passed.borrow(), not_run.borrow());
-        let (f, p, n) = match self.lang {
-            Lang::En => ("failed", "passed", "not run"),
-            Lang::Zh => ("失败", "通过", "未运行"),
+        // English puts the count first (`3 failed`), Chinese the word (`失败 3`).
+        let part = |n: &usize, en: &str, zh: &str| match self.lang {
+            Lang::En => format!("{n} {en}"),
+            Lang::Zh => format!("{zh} {n}"),
         };
         let mut parts = Vec::new();
         if *failed > 0 {
-            parts.push(format!("{failed} {f}"));
+            parts.push(part(failed, "failed", "失败"));
         }
-        parts.push(format!("{passed} {p}"));
+        parts.push(part(passed, "passed", "通过"));
         if *not_run > 0 {
-            parts.push(format!("{not_run} {n}"));
+            parts.push(part(not_run, "not run", "未运行"));
         }
         parts.join(" · ")
     }
@@ -962,7 +963,7 @@ mod tests {
         );
         assert_eq!(ZH.perf_summary(1.5), "指令数比参考实现多 50%");
         assert_eq!(EN.case_counts(0, 5, 0), "5 passed");
-        assert_eq!(ZH.case_counts(2, 5, 3), "2 失败 · 5 通过 · 3 未运行");
+        assert_eq!(ZH.case_counts(2, 5, 3), "失败 2 · 通过 5 · 未运行 3");
         assert_eq!(
             EN.limits(1000, 64, 1),
             "1000 ms per case · 64 MiB memory · 1 thread"
