@@ -147,6 +147,7 @@ fn load(dir: &Path) -> Found {
     let meta = meta::KataMeta::load(dir).unwrap_or_else(|e| fail(dir, &e.to_string()));
     for file in [
         layout::STATEMENT_FILE,
+        layout::STATEMENT_ZH_FILE,
         layout::STARTER_FILE,
         layout::REFERENCE_FILE,
         layout::LOGIC_FILE,
@@ -242,6 +243,7 @@ fn package_module(k: &Found) -> String {
     for (field, name) in [
         ("meta_toml", layout::META_FILE),
         ("statement", layout::STATEMENT_FILE),
+        ("statement_zh", layout::STATEMENT_ZH_FILE),
         ("starter", layout::STARTER_FILE),
         ("reference", layout::REFERENCE_FILE),
     ] {

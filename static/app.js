@@ -313,7 +313,7 @@
 
   async function loadPanel(result, id) {
     const resp = await fetch(`/submissions/${id}/report`, { credentials: "same-origin" });
-    if (!resp.ok) throw new Error(`loading the result failed (${resp.status})`);
+    if (!resp.ok) throw new Error(words(result, "loadFailed", resp.status));
     result.innerHTML = await resp.text(); // server-rendered and escaped by the template engine
     return result.querySelector(".panel");
   }
@@ -370,6 +370,12 @@
     };
   }
 
+  /** A message the page's template wrote for the script (in the page's language), with its
+   *  `{status}` filled in. */
+  function words(el, name, status) {
+    return (el.dataset[name] || "{status}").replace("{status}", String(status));
+  }
+
   function showError(result, message) {
     const box = document.createElement("div");
     box.className = "panel";
@@ -409,7 +415,7 @@
         if (ui.drafts.flush) ui.drafts.flush();
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode });
         const body = await resp.json().catch(() => ({}));
-        if (resp.status !== 202) throw new Error(body.error || `the server answered ${resp.status}`);
+        if (resp.status !== 202) throw new Error(body.error || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
         watch(result, body.id, editor, {
           loaded() { if (ui.bottom) ui.bottom.distribute(); unlockIfAccepted(result); },
@@ -516,7 +522,7 @@
         const note = document.createElement("p");
         note.className = "alert";
         note.setAttribute("role", "alert");
-        note.textContent = body.error || "cancelling failed";
+        note.textContent = body.error || f.dataset.failed || "";
         f.replaceWith(note);
       }
     });

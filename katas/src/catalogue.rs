@@ -2,6 +2,7 @@
 //! the grader and the server never need to know a kata's concrete types.
 
 use crate::evaluate::{CaseResult, JudgeFailure, Trial, evaluate, judge_case};
+use crate::lang::Lang;
 use crate::meta::KataMeta;
 use crate::report::CaseReport;
 use crate::report::Report;
@@ -19,9 +20,21 @@ pub struct Package {
     pub dir: &'static str,
     pub meta_toml: &'static str,
     pub statement: &'static str,
+    /// `README.zh.md`: the same statement in Chinese (the lint keeps the two in step).
+    pub statement_zh: &'static str,
     pub starter: &'static str,
     pub reference: &'static str,
     pub wrong: &'static [WrongSource],
+}
+
+impl Package {
+    /// The statement's markdown in `lang`.
+    pub fn statement_in(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.statement,
+            Lang::Zh => self.statement_zh,
+        }
+    }
 }
 
 /// A known-wrong solution and the verdict it must get.
@@ -44,7 +57,12 @@ pub enum Which<'a> {
 pub trait Kata: Send + Sync + std::fmt::Debug {
     fn meta(&self) -> &KataMeta;
     fn package(&self) -> &'static Package;
+    /// The English statement.
     fn statement(&self) -> Statement;
+    /// The statement in `lang`.
+    fn statement_in(&self, lang: Lang) -> Statement {
+        Statement::parse(self.package().statement_in(lang))
+    }
     /// Runs one of the package's own solutions in-process. `None` if no such wrong solution.
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
     /// The cases, in run order, for the default seed; `Err` if the kata itself is broken.

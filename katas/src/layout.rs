@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 pub const META_FILE: &str = "kata.toml";
 pub const STATEMENT_FILE: &str = "README.md";
+/// The statement in Chinese: the same sections, hints, code and backticked values.
+pub const STATEMENT_ZH_FILE: &str = "README.zh.md";
 pub const STARTER_FILE: &str = "starter.rs";
 pub const REFERENCE_FILE: &str = "reference.rs";
 /// The kata's own logic: types, case generation, `solve` and the checker.

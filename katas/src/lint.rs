@@ -4,6 +4,7 @@
 use crate::layout::{self, WrongFile};
 use crate::meta::KataMeta;
 use crate::statement::{REQUIRED_SECTIONS, Statement};
+use crate::translation;
 use crate::verdict::Verdict;
 use std::path::Path;
 
@@ -45,6 +46,13 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
         );
     }
     let meta = match KataMeta::load(dir) {
+        Ok(meta) if meta.summary_zh.trim().is_empty() => {
+            add(
+                layout::META_FILE,
+                "no `summary_zh`: the catalogue sentence in Chinese".into(),
+            );
+            Some(meta)
+        }
         Ok(meta) => Some(meta),
         Err(e) => {
             add(layout::META_FILE, e.to_string());
@@ -76,6 +84,26 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
             if text.contains(PLACEHOLDER) {
                 add(
                     layout::STATEMENT_FILE,
+                    format!("still has {PLACEHOLDER} placeholders"),
+                );
+            }
+        }
+    }
+
+    // Every statement comes in both languages, and the Chinese one may not drift.
+    match (
+        read(layout::STATEMENT_FILE),
+        read(layout::STATEMENT_ZH_FILE),
+    ) {
+        (_, None) => add(layout::STATEMENT_ZH_FILE, "missing".into()),
+        (None, Some(_)) => {}
+        (Some(en), Some(zh)) => {
+            for problem in translation::compare(&en, &zh) {
+                add(layout::STATEMENT_ZH_FILE, problem);
+            }
+            if zh.contains(PLACEHOLDER) {
+                add(
+                    layout::STATEMENT_ZH_FILE,
                     format!("still has {PLACEHOLDER} placeholders"),
                 );
             }
@@ -146,4 +174,67 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
         }
     }
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lint;
+    use std::path::Path;
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                copy_dir(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_drifted_or_missing_translation_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("fast-power");
+        copy_dir(
+            &Path::new(crate::CRATE_DIR).join("problems/fast-power"),
+            &dir,
+        );
+        assert_eq!(lint(&dir), vec![], "the real package is complete");
+
+        let zh_path = dir.join("README.zh.md");
+        let zh = std::fs::read_to_string(&zh_path).unwrap();
+        let zh_only = |findings: Vec<super::Finding>| {
+            assert!(!findings.is_empty());
+            assert!(
+                findings.iter().all(|f| f.file == "README.zh.md"),
+                "{findings:?}"
+            );
+            findings
+        };
+
+        // A changed value in an example table.
+        std::fs::write(&zh_path, zh.replace("`1024.0`", "`1024`")).unwrap();
+        let found = zh_only(lint(&dir));
+        assert!(
+            found.iter().any(|f| f.problem.contains("1024")),
+            "{found:?}"
+        );
+
+        // A hint dropped.
+        let last_hint = zh.find("\n- `pow_mod` 里").expect("the last hint");
+        let end = zh[last_hint + 1..].find("\n\n").unwrap() + last_hint + 1;
+        std::fs::write(&zh_path, format!("{}{}", &zh[..last_hint], &zh[end..])).unwrap();
+        let found = zh_only(lint(&dir));
+        assert!(
+            found.iter().any(|f| f.problem.contains("hints")),
+            "{found:?}"
+        );
+
+        std::fs::remove_file(&zh_path).unwrap();
+        let found = zh_only(lint(&dir));
+        assert!(found.iter().any(|f| f.problem == "missing"), "{found:?}");
+    }
 }

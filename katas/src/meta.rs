@@ -14,6 +14,9 @@ pub struct KataMeta {
     pub title: String,
     /// One sentence for catalogue listings.
     pub summary: String,
+    /// The same sentence in Chinese (the package lint requires it).
+    #[serde(default)]
+    pub summary_zh: String,
     pub difficulty: Difficulty,
     pub topics: Vec<String>,
     pub kind: KataKind,

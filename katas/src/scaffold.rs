@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 const TEMPLATE_SLUG: &str = "new-kata";
 
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 6] = [
     (
         layout::META_FILE,
         include_str!("../scaffold/new-kata/kata.toml"),
@@ -15,6 +15,10 @@ const FILES: [(&str, &str); 5] = [
     (
         layout::STATEMENT_FILE,
         include_str!("../scaffold/new-kata/README.md"),
+    ),
+    (
+        layout::STATEMENT_ZH_FILE,
+        include_str!("../scaffold/new-kata/README.zh.md"),
     ),
     (
         layout::LOGIC_FILE,

@@ -2,7 +2,10 @@
 //! hints (revealed one at a time) and the concept notes (unlocked once solved).
 //!
 //! Convention: `# Title`, then `## ` sections. Hints are the top-level `- ` items of
-//! `## Hints`; an item continues on following indented lines.
+//! `## Hints`; an item continues on following indented lines. A `README.zh.md` uses the same
+//! layout with the Chinese headings of [`SECTIONS`].
+
+use crate::lang::Lang;
 
 /// Sections every statement must have, in this order.
 pub const REQUIRED_SECTIONS: [&str; 7] = [
@@ -14,6 +17,42 @@ pub const REQUIRED_SECTIONS: [&str; 7] = [
     "Hints",
     "Concept",
 ];
+
+/// Every section's heading in English and in Chinese, in [`REQUIRED_SECTIONS`] order. The
+/// English heading is the section's name in code.
+pub const SECTIONS: [(&str, &str); 7] = [
+    ("The question", "面试题"),
+    ("Task", "任务"),
+    ("Constraints", "约束"),
+    ("Examples", "示例"),
+    ("Complexity", "复杂度"),
+    ("Hints", "提示"),
+    ("Concept", "原理"),
+];
+
+/// The heading of section `name` (its English heading) in `lang`; unknown names come back as given.
+pub fn heading(name: &str, lang: Lang) -> &str {
+    SECTIONS
+        .iter()
+        .find(|(en, _)| en.eq_ignore_ascii_case(name))
+        .map_or(name, |&(en, zh)| match lang {
+            Lang::En => en,
+            Lang::Zh => zh,
+        })
+}
+
+/// The English name of a heading written in either language (`提示` → `Hints`).
+pub fn section_name(heading: &str) -> Option<&'static str> {
+    SECTIONS
+        .iter()
+        .find(|(en, zh)| en.eq_ignore_ascii_case(heading) || *zh == heading)
+        .map(|&(en, _)| en)
+}
+
+/// Whether `heading`, in either language, names the section `name`.
+fn is_section(heading: &str, name: &str) -> bool {
+    heading.eq_ignore_ascii_case(name) || section_name(heading).is_some_and(|n| n == name)
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
@@ -54,10 +93,12 @@ impl Statement {
         Self { title, sections }
     }
 
-    pub fn section(&self, heading: &str) -> Option<&str> {
+    /// A section by its English name, whichever language the statement is written in.
+    pub fn section(&self, name: &str) -> Option<&str> {
+        let name = section_name(name).unwrap_or(name);
         self.sections
             .iter()
-            .find(|(h, _)| h.eq_ignore_ascii_case(heading))
+            .find(|(h, _)| is_section(h, name))
             .map(|(_, b)| b.as_str())
     }
 
@@ -89,7 +130,7 @@ impl Statement {
     pub fn public_markdown(&self) -> String {
         let mut out = format!("# {}\n\n", self.title);
         for (heading, body) in &self.sections {
-            if heading == "Hints" || heading == "Concept" {
+            if is_section(heading, "Hints") || is_section(heading, "Concept") {
                 continue;
             }
             out.push_str(&format!("## {heading}\n\n{body}\n\n"));
@@ -114,5 +155,17 @@ mod tests {
         assert_eq!(s.hints(), vec!["one more".to_string(), "two".to_string()]);
         assert_eq!(s.concept(), Some("Idea."));
         assert!(!s.public_markdown().contains("Idea."));
+    }
+
+    #[test]
+    fn chinese_headings_name_the_same_sections() {
+        let md = "# 标题\n\n## 任务\n做。\n## 提示\n- 一\n- 二\n## 原理\n想法。\n";
+        let s = Statement::parse(md);
+        assert_eq!(s.section("Task"), Some("做。"));
+        assert_eq!(s.hints().len(), 2);
+        assert_eq!(s.concept(), Some("想法。"));
+        assert!(!s.public_markdown().contains("想法"));
+        assert_eq!(heading("Hints", Lang::Zh), "提示");
+        assert_eq!(heading("hints", Lang::En), "Hints");
     }
 }

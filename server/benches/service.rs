@@ -159,12 +159,13 @@ async fn run(grader: Arc<Grader>) {
             .unwrap();
         assert!(resp.status().is_success());
         page.push(t.elapsed());
-        let done: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE state = 'done' AND id >= $1")
-                .bind(ids[0])
-                .fetch_one(&app.state.db)
-                .await
-                .unwrap();
+        let done: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM submissions WHERE state = 'done' AND id >= $1",
+        )
+        .bind(ids[0])
+        .fetch_one(&app.state.db)
+        .await
+        .unwrap();
         if done as usize == burst {
             break;
         }

@@ -15,6 +15,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use katas::Lang;
 use subtle::ConstantTimeEq as _;
 
 pub const SESSION_COOKIE: &str = "ik_session";
@@ -116,12 +117,32 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-/// Whoever is looking at a page: the signed-in user, if any, and the CSRF token this browser's
-/// forms carry.
+/// Whoever is looking at a page: the signed-in user, if any, the CSRF token this browser's
+/// forms carry, the language the pages speak to them, and the page they asked for (where the
+/// language switch brings them back to).
 #[derive(Debug, Clone, Default)]
 pub struct Viewer {
     pub user: Option<User>,
     pub csrf: String,
+    pub lang: Lang,
+    pub here: String,
+}
+
+/// The cookie that remembers a visitor's page language (a signed-in user's is saved with them).
+pub const LANG_COOKIE: &str = "ik_lang";
+
+/// The pages' language: the user's saved choice, else the browser's cookie, else its
+/// `Accept-Language`, else English.
+pub fn page_lang(saved: Option<Lang>, headers: &HeaderMap) -> Lang {
+    saved
+        .or_else(|| cookie(headers, LANG_COOKIE).and_then(|c| Lang::from_tag(&c)))
+        .or_else(|| {
+            headers
+                .get(axum::http::header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(Lang::from_accept_language)
+        })
+        .unwrap_or_default()
 }
 
 /// The pre-session token minted for a browser that had none; set as a cookie on the response.
@@ -132,20 +153,30 @@ impl Viewer {
     pub async fn from_headers(headers: &HeaderMap, state: &AppState) -> Self {
         // A broken database shows the page as signed out rather than failing the error page.
         let session = session(headers, state).await.ok().flatten();
-        Self::from_parts_of(session, headers, None)
+        Self::from_parts_of(session, headers, None, "/")
     }
 
-    fn from_parts_of(session: Option<Session>, headers: &HeaderMap, fresh: Option<&str>) -> Self {
+    fn from_parts_of(
+        session: Option<Session>,
+        headers: &HeaderMap,
+        fresh: Option<&str>,
+        here: &str,
+    ) -> Self {
+        let here = here.to_string();
         match session {
             Some(s) => Self {
+                lang: page_lang(s.lang, headers),
                 user: Some(s.user),
                 csrf: s.csrf,
+                here,
             },
             None => Self {
                 user: None,
                 csrf: cookie(headers, CSRF_COOKIE)
                     .or_else(|| fresh.map(str::to_string))
                     .unwrap_or_default(),
+                lang: page_lang(None, headers),
+                here,
             },
         }
     }
@@ -174,10 +205,15 @@ impl FromRequestParts<AppState> for Viewer {
     ) -> Result<Self, Self::Rejection> {
         let session = cached_session(parts, state).await?;
         let fresh = parts.extensions.get::<FreshCsrf>().map(|f| f.0.clone());
+        let here = parts
+            .uri
+            .path_and_query()
+            .map_or("/", axum::http::uri::PathAndQuery::as_str);
         Ok(Self::from_parts_of(
             session,
             &parts.headers,
             fresh.as_deref(),
+            here,
         ))
     }
 }

@@ -120,6 +120,11 @@ impl From<ModeArg> for katas::Mode {
     }
 }
 
+fn parse_lang(s: &str) -> Result<katas::Lang, String> {
+    s.parse()
+        .map_err(|e: katas::lang::UnknownLang| e.to_string())
+}
+
 #[derive(Debug, Subcommand)]
 pub enum KataCommand {
     /// List every kata in catalogue order.
@@ -133,6 +138,9 @@ pub enum KataCommand {
         /// Also print the concept notes.
         #[arg(long)]
         concept: bool,
+        /// The statement's language: `en` or `zh` (also `zh-CN` and other tags).
+        #[arg(long, default_value = "en", value_parser = parse_lang)]
+        lang: katas::Lang,
     },
     /// Copy a kata's starter into your workspace; prints the file's path on the last line.
     Start {

@@ -74,6 +74,44 @@ fn show_prints_the_statement_and_keeps_hints_and_concept_until_asked() {
 }
 
 #[test]
+fn show_lang_zh_prints_the_chinese_statement_with_the_same_code() {
+    let text = stdout(&infrakata(&["kata", "show", "fast-power", "--lang", "zh"]));
+    assert!(
+        text.starts_with("# 快速幂") && text.contains("## 任务"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pub fn power(base: f64, exponent: i32) -> f64;"),
+        "the code is the same in both languages: {text}"
+    );
+    assert!(
+        !text.contains("## 提示") && !text.contains("## 原理"),
+        "{text}"
+    );
+    assert!(text.contains("--lang zh --hints"), "{text}");
+
+    let text = stdout(&infrakata(&[
+        "kata",
+        "show",
+        "fast-power",
+        "--lang",
+        "zh-CN",
+        "--hints",
+        "--concept",
+    ]));
+    assert!(
+        text.contains("## 提示") && text.contains("## 原理") && text.contains("4. "),
+        "{text}"
+    );
+    assert!(!text.contains("## Hints"), "{text}");
+
+    let out = infrakata(&["kata", "show", "fast-power", "--lang", "fr"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown language `fr`"), "{err}");
+}
+
+#[test]
 fn an_unknown_kata_is_a_usage_error_that_names_it() {
     let out = infrakata(&["kata", "show", "no-such-kata"]);
     assert_eq!(out.status.code(), Some(2));

@@ -6,7 +6,8 @@ use anyhow::{Context as _, bail};
 use katas::catalogue;
 use katas::lint::{self, Finding};
 use katas::rules::{self, Checked};
-use katas::{Kata, Mode};
+use katas::statement::heading;
+use katas::{Kata, Lang, Mode};
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             slug,
             hints,
             concept,
-        } => show(&slug, hints, concept),
+            lang,
+        } => show(&slug, hints, concept, lang),
         KataCommand::Start {
             slug,
             force,
@@ -55,35 +57,66 @@ fn list() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(slug: &str, hints: bool, concept: bool) -> anyhow::Result<ExitCode> {
+fn show(slug: &str, hints: bool, concept: bool, lang: Lang) -> anyhow::Result<ExitCode> {
     let kata = find(slug)?;
-    let statement = kata.statement();
+    let statement = kata.statement_in(lang);
+    let words = ShowWords::of(lang);
     let mut text = statement.public_markdown();
     if hints {
-        text.push_str("## Hints\n\n");
+        text.push_str(&format!("## {}\n\n", heading("Hints", lang)));
         for (i, hint) in statement.hints().iter().enumerate() {
             text.push_str(&format!("{}. {hint}\n", i + 1));
         }
         text.push('\n');
     } else {
         let n = statement.hints().len();
+        let flag = match lang {
+            Lang::En => String::new(),
+            other => format!(" --lang {other}"),
+        };
         text.push_str(&format!(
-            "*{n} hints: `infrakata kata show {slug} --hints`*\n\n"
+            "*{}: `infrakata kata show {slug}{flag} --hints`*\n\n",
+            (words.hints)(n)
         ));
     }
     if concept {
         text.push_str(&format!(
-            "## Concept\n\n{}\n",
+            "## {}\n\n{}\n",
+            heading("Concept", lang),
             statement.concept().unwrap_or_default()
         ));
     }
-    text.push_str(&format!("*Start: `infrakata kata start {slug}`*\n"));
+    text.push_str(&format!(
+        "*{}: `infrakata kata start {slug}`*\n",
+        words.start
+    ));
     if std::io::stdout().is_terminal() {
         termimad::print_text(&text);
     } else {
         print!("{text}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The few words `kata show` adds around a statement, per language.
+struct ShowWords {
+    hints: fn(usize) -> String,
+    start: &'static str,
+}
+
+impl ShowWords {
+    fn of(lang: Lang) -> Self {
+        match lang {
+            Lang::En => Self {
+                hints: |n| format!("{n} hints"),
+                start: "Start",
+            },
+            Lang::Zh => Self {
+                hints: |n| format!("共 {n} 条提示"),
+                start: "开始",
+            },
+        }
+    }
 }
 
 fn start(slug: &str, force: bool, workspace: &Path) -> anyhow::Result<ExitCode> {

@@ -7,11 +7,13 @@ use super::{Db, now_ms};
 /// How long a session lasts after logging in.
 pub const LIFETIME_MS: i64 = 14 * 24 * 3600 * 1000;
 
-/// A live session: who it belongs to and the token its forms and API calls must echo.
+/// A live session: who it belongs to, the token its forms and API calls must echo, and the
+/// page language the user saved (if any).
 #[derive(Debug, Clone)]
 pub struct Session {
     pub user: User,
     pub csrf: String,
+    pub lang: Option<katas::Lang>,
 }
 
 /// A new session for `user_id`; returns the cookie secret (never stored) and the session.
@@ -32,21 +34,22 @@ pub async fn create(db: &Db, user: &User) -> Result<(String, Session), sqlx::Err
         Session {
             user: user.clone(),
             csrf,
+            lang: None,
         },
     ))
 }
 
 /// The unexpired session a cookie secret names.
 pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error> {
-    let row: Option<(i64, String, String, String)> = sqlx::query_as(
-        "SELECT u.id, u.name, u.role, s.csrf_token FROM sessions s JOIN users u ON u.id = s.user_id
+    let row: Option<(i64, String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT u.id, u.name, u.role, s.csrf_token, u.lang FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.id_sha256 = $1 AND s.expires_at > $2",
     )
     .bind(sha256_hex(secret))
     .bind(now_ms())
     .fetch_optional(db)
     .await?;
-    Ok(row.and_then(|(id, name, role, csrf)| {
+    Ok(row.and_then(|(id, name, role, csrf, lang)| {
         Some(Session {
             user: User {
                 id,
@@ -54,6 +57,7 @@ pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error>
                 role: Role::parse(&role)?,
             },
             csrf,
+            lang: lang.as_deref().and_then(katas::Lang::from_tag),
         })
     }))
 }

@@ -147,6 +147,16 @@ pub async fn by_name_with_hash(
     }))
 }
 
+/// Saves the page language a user chose.
+pub async fn set_lang(db: &Db, id: i64, lang: katas::Lang) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET lang = $1 WHERE id = $2")
+        .bind(lang.as_str())
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
         .bind(id)

@@ -3,6 +3,7 @@
 //! the blocking pool. Failed log-ins are throttled per account and per address
 //! ([`crate::login_throttle`]): beyond the allowance the form answers 429 with `Retry-After`.
 
+use super::i18n::Text;
 use super::next::local_path;
 use super::{Layout, render};
 use crate::auth::{SESSION_COOKIE, Viewer, make_cookie};
@@ -133,7 +134,7 @@ pub async fn login(
             start_session(&state, jar, &user, &next).await
         }
         _ => {
-            let page = page("Wrong user name or password.".into());
+            let page = page(Text::of(viewer.lang).wrong_credentials.into());
             Ok((StatusCode::UNAUTHORIZED, render(&page)?).into_response())
         }
     }
@@ -159,20 +160,15 @@ pub async fn signup(
 ) -> Result<Response, AppError> {
     let f = form(body)?;
     viewer.check_csrf(&f.csrf)?;
+    let t = Text::of(viewer.lang);
     let problem = if !users::valid_name(&f.name) {
-        Some(UserError::BadName.to_string())
+        Some(t.bad_name.to_string())
     } else if f.password.chars().count() < password::MIN_LEN {
-        Some(format!(
-            "Choose a password of at least {} characters.",
-            password::MIN_LEN
-        ))
+        Some(t.password_too_short(password::MIN_LEN))
     } else if f.password.len() > password::MAX_LEN {
-        Some(format!(
-            "Passwords are at most {} bytes.",
-            password::MAX_LEN
-        ))
+        Some(t.password_too_long(password::MAX_LEN))
     } else if f.password != f.confirm {
-        Some("The two passwords differ.".into())
+        Some(t.passwords_differ.into())
     } else {
         None
     };
@@ -194,9 +190,8 @@ pub async fn signup(
         .map_err(AppError::Internal)?;
     match users::create(&state.db, &f.name, Role::Learner, Some(&hash)).await {
         Ok(user) => start_session(&state, jar, &user, "/").await,
-        Err(e @ (UserError::Taken(_) | UserError::BadName)) => {
-            refuse(e.to_string(), StatusCode::CONFLICT)
-        }
+        Err(UserError::Taken(name)) => refuse(t.name_taken(&name), StatusCode::CONFLICT),
+        Err(UserError::BadName) => refuse(t.bad_name.into(), StatusCode::CONFLICT),
         Err(UserError::Db(e)) => Err(e.into()),
     }
 }

@@ -1,7 +1,6 @@
 //! `/admin`: for instructors and admins — the workers with when each was last seen and what it
 //! can grade, the queue, and each kata package's static check (`katas::lint`).
 
-use super::view;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::submissions::State as SubState;
@@ -75,6 +74,7 @@ fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
 pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
     require_staff(&viewer)?;
     let now = now_ms();
+    let t = super::i18n::Text::of(viewer.lang);
     let fresh_ms = 2 * state.config.long_poll.as_millis() as i64 + 5_000;
     let workers = workers::list(&state.db)
         .await?
@@ -93,7 +93,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
                 .as_ref()
                 .and_then(|c| c.gpu.as_ref())
                 .map_or(String::new(), ToString::to_string),
-            last_seen: view::ago(w.last_seen, now),
+            last_seen: t.ago(w.last_seen, now),
             live: now - w.last_seen < fresh_ms,
             name: w.name,
             id: w.id,
@@ -113,16 +113,17 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
             state: p.state,
             user: p.user_name,
             attempts: p.attempts,
-            waited: view::ago(p.created_at, now),
+            waited: t.ago(p.created_at, now),
         })
         .collect();
     // Lint reads each package folder from disk.
-    let packages = tokio::task::spawn_blocking(|| {
+    let lang = viewer.lang;
+    let packages = tokio::task::spawn_blocking(move || {
         katas::catalogue::all()
             .iter()
             .map(|k| PackageRow {
                 slug: k.meta().slug.clone(),
-                title: k.meta().title.clone(),
+                title: super::i18n::kata_title(*k, lang),
                 findings: katas::lint::lint(k.dir())
                     .into_iter()
                     .map(|f| format!("{}: {}", f.file, f.problem))

@@ -1,5 +1,6 @@
 //! `/`: the catalogue, filterable by topic and difficulty, with the learner's solved marks.
 
+use super::i18n::{Text, kata_summary, kata_title};
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::progress;
@@ -75,15 +76,17 @@ pub async fn index(
     let topic = filter.topic.as_deref().filter(|t| !t.is_empty());
     let difficulty = filter.difficulty.as_deref().filter(|d| !d.is_empty());
     let all = katas::catalogue::all();
+    let lang = viewer.lang;
+    let t = Text::of(lang);
     let cards: Vec<Card> = all
         .iter()
-        .map(|k| k.meta())
-        .filter(|m| topic.is_none_or(|t| m.topics.iter().any(|x| x == t)))
-        .filter(|m| difficulty.is_none_or(|d| m.difficulty.as_str() == d))
-        .map(|m| Card {
+        .filter(|k| topic.is_none_or(|t| k.meta().topics.iter().any(|x| x == t)))
+        .filter(|k| difficulty.is_none_or(|d| k.meta().difficulty.as_str() == d))
+        .map(|k| (k, k.meta()))
+        .map(|(k, m)| Card {
             slug: m.slug.clone(),
-            title: m.title.clone(),
-            summary: m.summary.clone(),
+            title: kata_title(*k, lang),
+            summary: kata_summary(*k, lang).to_string(),
             difficulty: m.difficulty.as_str(),
             kind: m.kind.as_str(),
             topics: m.topics.clone(),
@@ -95,7 +98,7 @@ pub async fn index(
         .flat_map(|k| k.meta().topics.iter().map(String::as_str))
         .collect();
     let mut topics = vec![Chip {
-        label: "all topics".into(),
+        label: t.all_topics.into(),
         href: href(None, difficulty),
         active: topic.is_none(),
     }];
@@ -105,12 +108,12 @@ pub async fn index(
         active: topic == Some(t),
     }));
     let mut difficulties = vec![Chip {
-        label: "any difficulty".into(),
+        label: t.any_difficulty.into(),
         href: href(topic, None),
         active: difficulty.is_none(),
     }];
     difficulties.extend(["easy", "medium", "hard"].into_iter().map(|d| Chip {
-        label: d.to_string(),
+        label: t.difficulty_str(d).to_string(),
         href: href(topic, Some(d)),
         active: difficulty == Some(d),
     }));

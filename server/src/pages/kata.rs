@@ -4,6 +4,7 @@
 //! the reference and the concept notes, once the learner has an accepted submit.
 
 use super::accounts::form;
+use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;
@@ -72,7 +73,11 @@ pub struct ShowQuery {
 
 /// The first kata after `slug` in catalogue order that the learner has not solved (wrapping
 /// around), if any is left.
-fn next_kata(slug: &str, solved: &std::collections::HashSet<String>) -> Option<NextKata> {
+fn next_kata(
+    slug: &str,
+    solved: &std::collections::HashSet<String>,
+    lang: katas::Lang,
+) -> Option<NextKata> {
     let all = katas::catalogue::all();
     let at = all.iter().position(|k| k.meta().slug == slug)?;
     all.iter()
@@ -82,7 +87,7 @@ fn next_kata(slug: &str, solved: &std::collections::HashSet<String>) -> Option<N
         .find(|k| !solved.contains(&k.meta().slug))
         .map(|k| NextKata {
             slug: k.meta().slug.clone(),
-            title: k.meta().title.clone(),
+            title: kata_title(*k, lang),
         })
 }
 
@@ -94,7 +99,7 @@ pub async fn show(
 ) -> Result<Response, AppError> {
     let kata = find(&slug)?;
     let meta = kata.meta();
-    let statement = kata.statement();
+    let statement = kata.statement_in(viewer.lang);
     let starter = kata.package().starter;
     let mut solved_set = std::collections::HashSet::new();
     let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
@@ -136,7 +141,7 @@ pub async fn show(
     render(&KataPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: meta.slug.clone(),
-        title: meta.title.clone(),
+        title: kata_title(kata, viewer.lang),
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
@@ -155,16 +160,10 @@ pub async fn show(
         draft_at,
         starter,
         solved,
-        next: next_kata(&slug, &solved_set),
+        next: next_kata(&slug, &solved_set, viewer.lang),
         gpu_waiting,
         max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),
-        limits: format!(
-            "{} ms per case · {} MiB memory · {} thread{}",
-            l.case_time_ms,
-            l.memory_mb,
-            l.max_threads,
-            if l.max_threads == 1 { "" } else { "s" }
-        ),
+        limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
     })
 }
@@ -210,16 +209,15 @@ pub async fn solution(
     let user = viewer.require()?;
     let kata = find(&slug)?;
     if !progress::has_solved(&state.db, user.id, &slug).await? {
-        return Err(AppError::Forbidden(format!(
-            "The reference solution and concept notes of `{slug}` unlock once you have an \
-             accepted submit for it."
-        )));
+        return Err(AppError::Forbidden(
+            Text::of(viewer.lang).solution_locked(&slug),
+        ));
     }
     render(&SolutionPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: slug.clone(),
-        title: kata.meta().title.clone(),
+        title: kata_title(kata, viewer.lang),
         reference: kata.package().reference.to_string(),
-        concept: to_html(kata.statement().concept().unwrap_or("")),
+        concept: to_html(kata.statement_in(viewer.lang).concept().unwrap_or("")),
     })
 }

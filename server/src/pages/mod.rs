@@ -8,8 +8,10 @@ mod assets;
 mod catalogue;
 mod drill_stats;
 mod drills;
+pub mod i18n;
 mod interviews;
 mod kata;
+mod language;
 pub mod markdown;
 pub mod next;
 mod progress;
@@ -27,6 +29,8 @@ use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use i18n::Text;
+use katas::Lang;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -34,6 +38,7 @@ pub fn router() -> Router<AppState> {
         .route("/signup", get(accounts::signup_form).post(accounts::signup))
         .route("/login", get(accounts::login_form).post(accounts::login))
         .route("/logout", post(accounts::logout))
+        .route("/lang", post(language::switch))
         .route("/katas/{slug}", get(kata::show))
         .route(
             "/katas/{slug}/submissions",
@@ -67,13 +72,17 @@ pub fn router() -> Router<AppState> {
 }
 
 /// What the shared layout (`base.html`) needs: who is signed in, the CSRF token of the log-out
-/// form, and which navigation item is current.
+/// form, which navigation item is current, and the page's language with its words (`t`).
 #[derive(Debug, Clone)]
 pub struct Layout {
     pub user: Option<User>,
     pub csrf: String,
     pub active: &'static str,
     pub staff: bool,
+    pub lang: Lang,
+    pub t: &'static Text,
+    /// Where the language switch returns to: this page.
+    pub here: String,
 }
 
 impl Layout {
@@ -86,13 +95,47 @@ impl Layout {
             user: viewer.user.clone(),
             csrf: viewer.csrf.clone(),
             active,
+            lang: viewer.lang,
+            t: Text::of(viewer.lang),
+            here: next::local_path(Some(&viewer.here)),
         }
+    }
+
+    /// The languages the switch offers: every one but the page's, each named in itself (one
+    /// short button in the header while there are two).
+    pub fn other_languages(&self) -> Vec<LangChoice> {
+        Lang::ALL
+            .iter()
+            .filter(|&&l| l != self.lang)
+            .map(|&l| LangChoice {
+                code: l.as_str(),
+                tag: l.tag(),
+                name: l.native_name(),
+            })
+            .collect()
     }
 }
 
-/// Renders a page to an HTML response.
+/// One button of the language switch.
+#[derive(Debug, Clone)]
+pub struct LangChoice {
+    pub code: &'static str,
+    pub tag: &'static str,
+    pub name: &'static str,
+}
+
+/// Renders a page to an HTML response. A page's words depend on the language, chosen from the
+/// cookies and `Accept-Language`, so a cache must key on both.
 pub fn render(page: &impl Template) -> Result<Response, AppError> {
-    Ok(Html(page.render()?).into_response())
+    Ok(with_vary(Html(page.render()?).into_response()))
+}
+
+fn with_vary(mut resp: Response) -> Response {
+    resp.headers_mut().insert(
+        axum::http::header::VARY,
+        axum::http::HeaderValue::from_static("Accept-Language, Cookie"),
+    );
+    resp
 }
 
 #[derive(Template)]
@@ -146,19 +189,21 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
     if info.status == StatusCode::UNAUTHORIZED && method == Method::GET {
         return Redirect::to(&format!("/login?next={}", encode(&target))).into_response();
     }
-    let viewer = Viewer::from_headers(&headers, &state).await;
+    let mut viewer = Viewer::from_headers(&headers, &state).await;
+    viewer.here = target;
+    let t = Text::of(viewer.lang);
     let page = ErrorPage {
         layout: Layout::new(&viewer, ""),
         status: info.status.as_u16(),
-        title: info
-            .status
-            .canonical_reason()
-            .unwrap_or("Error")
+        title: t
+            .status_title(info.status.as_u16())
+            .or(info.status.canonical_reason())
+            .unwrap_or(t.error)
             .to_string(),
         message_parts: backtick_parts(&info.message),
     };
     match page.render() {
-        Ok(html) => (info.status, Html(html)).into_response(),
+        Ok(html) => with_vary((info.status, Html(html)).into_response()),
         Err(_) => resp,
     }
 }

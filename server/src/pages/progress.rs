@@ -1,6 +1,7 @@
 //! `/progress`: the learner's standing on every kata. `/katas/{slug}/leaderboard`: the best
 //! performance ratio among accepted submits, one row per user.
 
+use super::i18n::{Text, kata_title};
 use super::kata::find;
 use super::view;
 use super::{Layout, render};
@@ -43,31 +44,32 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         .map(|p| (p.kata.clone(), p))
         .collect();
     let now = now_ms();
+    let t = Text::of(viewer.lang);
     let rows: Vec<Row> = katas::catalogue::all()
         .iter()
         .map(|k| {
             let m = k.meta();
             let p = mine.get(&m.slug);
             let (status, status_class) = match p {
-                Some(p) if p.solved.0 => ("Solved", "ok"),
-                Some(_) => ("Attempted", "warn"),
-                None => ("Not started", "muted"),
+                Some(p) if p.solved.0 => (t.status_solved, "ok"),
+                Some(_) => (t.status_attempted, "warn"),
+                None => (t.status_not_started, "muted"),
             };
             Row {
                 slug: m.slug.clone(),
-                title: m.title.clone(),
+                title: kata_title(*k, viewer.lang),
                 difficulty: m.difficulty.as_str(),
                 status,
                 status_class,
                 submissions: p.map_or(0, |p| p.submissions),
                 best: p.and_then(|p| p.best_ratio).map_or("—".into(), view::ratio),
-                last: p.map_or("—".into(), |p| view::ago(p.last_at, now)),
+                last: p.map_or("—".into(), |p| t.ago(p.last_at, now)),
             }
         })
         .collect();
     render(&ProgressPage {
         layout: Layout::new(&viewer, "progress"),
-        solved: rows.iter().filter(|r| r.status == "Solved").count(),
+        solved: rows.iter().filter(|r| r.status_class == "ok").count(),
         attempted: rows.iter().filter(|r| r.submissions > 0).count(),
         total: rows.len(),
         rows,
@@ -115,7 +117,9 @@ pub async fn leaderboard(
             link: solved.then_some(s.best_id),
             me: me == Some(s.name.as_str()),
             name: s.name,
-            ratio: s.best_ratio.map_or("not measured".into(), view::ratio),
+            ratio: s
+                .best_ratio
+                .map_or(Text::of(viewer.lang).not_measured.into(), view::ratio),
             accepted: s.accepted,
             since: view::datetime(s.first_solved_at),
         })
@@ -123,7 +127,7 @@ pub async fn leaderboard(
     render(&LeaderboardPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug,
-        title: kata.meta().title.clone(),
+        title: kata_title(kata, viewer.lang),
         rows,
     })
 }

@@ -4,6 +4,7 @@
 //! submissions, and someone else's accepted submit only once they have solved that kata
 //! themselves (the leaderboard links to it); anything else answers 404.
 
+use super::i18n::{Text, kata_title};
 use super::kata::find;
 use super::view::{self, ReportView};
 use super::{Layout, render};
@@ -46,12 +47,13 @@ pub async fn history(
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let kata = find(&slug)?;
+    let t = Text::of(viewer.lang);
     let rows = submissions::list_for(&state.db, user.id, &slug, 200)
         .await?
         .into_iter()
         .map(|s| {
             let (verdict, verdict_class) = match s.verdict {
-                Some(v) => view::verdict_badge(Some(v.0)),
+                Some(v) => (t.verdict_label(v.0).to_string(), view::verdict_class(v.0)),
                 None => (s.state.as_str().to_string(), "muted"),
             };
             Row {
@@ -60,7 +62,7 @@ pub async fn history(
                     .split_once(' ')
                     .map(|(day, clock)| (day.to_string(), clock.to_string()))
                     .unwrap_or_default(),
-                mode: s.mode.name(),
+                mode: t.mode_name(s.mode.name()),
                 verdict,
                 verdict_class,
                 score: match (s.passed, s.total) {
@@ -75,7 +77,7 @@ pub async fn history(
     render(&HistoryPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug,
-        title: kata.meta().title.clone(),
+        title: kata_title(kata, viewer.lang),
         rows,
     })
 }
@@ -88,6 +90,8 @@ async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submissio
 #[derive(Debug)]
 struct Panel {
     id: i64,
+    /// The words of the panel and its report, in the viewer's language.
+    t: &'static Text,
     state: &'static str,
     queue_position: Option<i64>,
     /// e.g. "GPU worker" while none that can grade it is connected.
@@ -100,17 +104,19 @@ struct Panel {
 }
 
 async fn panel(state: &AppState, s: &Submission, viewer: &Viewer) -> Result<Panel, AppError> {
+    let t = Text::of(viewer.lang);
     Ok(Panel {
         id: s.id,
+        t,
         withdrawn: submissions::withdrawn(&state.db, s.id).await?,
         csrf: viewer.csrf.clone(),
         state: s.state.as_str(),
         queue_position: jobs::position(&state.db, s.id).await?,
         waiting_for: jobs::waiting_for(&state.db, s.id)
             .await?
-            .map(|w| jobs::waiting_for_display(&w)),
+            .map(|w| t.worker_kind(&w)),
         report: match (&s.report, s.state) {
-            (Some(r), SubState::Done | SubState::Measuring) => ReportView::from_json(r),
+            (Some(r), SubState::Done | SubState::Measuring) => ReportView::from_json(r, t),
             _ => None,
         },
     })
@@ -137,7 +143,7 @@ pub async fn show(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
-    let title = find(&s.kata).map_or(s.kata.to_string(), |k| k.meta().title.clone());
+    let title = find(&s.kata).map_or(s.kata.to_string(), |k| kata_title(k, viewer.lang));
     let author = match &viewer.user {
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,
@@ -148,7 +154,7 @@ pub async fn show(
         panel: panel(&state, &s, &viewer).await?,
         slug: s.kata.into(),
         title,
-        mode: s.mode.name(),
+        mode: Text::of(viewer.lang).mode_name(s.mode.name()),
         when: view::datetime_seconds(s.created_at),
         lines: s.source.lines().map(str::to_string).collect(),
     })

@@ -1,6 +1,7 @@
 //! View models the templates print: everything already formatted as text, so templates hold
 //! no logic beyond loops and conditions (and askama escapes every string they print).
 
+use super::i18n::Text;
 use graders::GradeReport;
 use katas::{Outcome, Verdict};
 
@@ -167,26 +168,27 @@ fn closing_summary(d: &graders::diagnostics::Diagnostic) -> bool {
     d.message.starts_with("aborting due to") || warning_count
 }
 
-fn outcome_label(o: Outcome) -> String {
+fn outcome_label(o: Outcome, t: &Text) -> String {
     match o {
-        Outcome::Passed => "Passed".into(),
-        Outcome::NotRun => "Not run".into(),
+        Outcome::Passed => t.passed.into(),
+        Outcome::NotRun => t.not_run.into(),
         other => Verdict::parse(other.as_str()).map_or_else(
             || other.as_str().replace('_', " "),
-            |v| v.label().to_string(),
+            |v| t.verdict_label(v).to_string(),
         ),
     }
 }
 
 impl ReportView {
-    pub fn new(r: &GradeReport) -> Self {
+    /// The report's view, its words in `t`'s language.
+    pub fn new(r: &GradeReport, t: &Text) -> Self {
         let cases: Vec<CaseView> = r
             .cases
             .iter()
             .map(|c| CaseView {
                 name: c.name.clone(),
                 group: c.group.as_str(),
-                outcome: outcome_label(c.outcome),
+                outcome: outcome_label(c.outcome, t),
                 outcome_class: match c.outcome {
                     Outcome::Passed => "ok",
                     Outcome::NotRun => "muted",
@@ -217,11 +219,7 @@ impl ReportView {
                 level: d.level.clone(),
                 code: d.code.clone().unwrap_or_default(),
                 message: d.message.clone(),
-                place: match (d.line, d.column) {
-                    (Some(l), Some(c)) => format!("line {l}, column {c}"),
-                    (Some(l), None) => format!("line {l}"),
-                    _ => String::new(),
-                },
+                place: d.line.map_or_else(String::new, |l| t.place(l, d.column)),
                 line: d.line.unwrap_or(0),
                 labels: d.labels.clone(),
                 summary: if d.labels.is_empty() {
@@ -237,19 +235,7 @@ impl ReportView {
             .partition(|d: &DiagnosticView| d.level != "warning");
         let performance = r.performance.as_ref().map(|p| PerfView {
             ratio: ratio(p.ratio),
-            summary: if (p.ratio - 1.0).abs() < 0.005 {
-                "the same instruction count as the reference".into()
-            } else if p.ratio < 1.0 {
-                format!(
-                    "{:.0}% fewer instructions than the reference",
-                    (1.0 - p.ratio) * 100.0
-                )
-            } else {
-                format!(
-                    "{:.0}% more instructions than the reference",
-                    (p.ratio - 1.0) * 100.0
-                )
-            },
+            summary: t.perf_summary(p.ratio),
             instructions: thousands(p.instructions),
             reference: thousands(p.reference_instructions),
             cases: p.cases,
@@ -275,11 +261,11 @@ impl ReportView {
             .collect();
         let res = &r.resources;
         Self {
-            verdict: r.verdict.label().to_string(),
+            verdict: t.verdict_label(r.verdict).to_string(),
             verdict_class: verdict_class(r.verdict),
             mode: match r.mode {
-                katas::Mode::Run => "Run (sample cases)",
-                katas::Mode::Submit => "Submit (all cases)",
+                katas::Mode::Run => t.mode_run_long,
+                katas::Mode::Submit => t.mode_submit_long,
             },
             mode_key: match r.mode {
                 katas::Mode::Run => "run",
@@ -315,7 +301,7 @@ impl ReportView {
             gpu,
             output: r.output.clone().filter(|o| !o.is_empty()),
             compile: if res.compile_cached {
-                "cached".into()
+                t.cached.into()
             } else {
                 format!("{:.0} ms", res.compile_ms)
             },
@@ -324,10 +310,10 @@ impl ReportView {
     }
 
     /// From a stored report (the JSON of `grade --json`).
-    pub fn from_json(v: &serde_json::Value) -> Option<Self> {
+    pub fn from_json(v: &serde_json::Value, t: &Text) -> Option<Self> {
         serde_json::from_value::<GradeReport>(v.clone())
             .ok()
-            .map(|r| Self::new(&r))
+            .map(|r| Self::new(&r, t))
     }
 }
 

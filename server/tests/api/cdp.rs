@@ -81,6 +81,14 @@ impl Chromium {
 
     /// Sends one command (to the attached page, once there is one) and waits for its reply.
     pub fn call(&mut self, method: &str, params: Value) -> Value {
+        match self.try_call(method, params) {
+            Ok(result) => result,
+            Err(reply) => panic!("{method}: {reply}"),
+        }
+    }
+
+    /// [`Self::call`], with the browser's error reply as `Err`.
+    fn try_call(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut msg = json!({ "id": id, "method": method, "params": params });
@@ -99,8 +107,10 @@ impl Chromium {
                 .recv_timeout(left)
                 .unwrap_or_else(|_| panic!("no reply to {method}"));
             if reply["id"] == id {
-                assert!(reply.get("error").is_none(), "{method}: {reply}");
-                return reply["result"].clone();
+                return match reply.get("error") {
+                    Some(_) => Err(reply),
+                    None => Ok(reply["result"].clone()),
+                };
             }
         }
     }
@@ -128,7 +138,15 @@ impl Chromium {
     pub fn wait_for(&mut self, expression: &str, limit: Duration) -> Value {
         let deadline = Instant::now() + limit;
         loop {
-            let v = self.eval(expression);
+            // A page that is navigating has no context to evaluate in yet: not ready, not an error.
+            let v = match self.try_call(
+                "Runtime.evaluate",
+                json!({ "expression": expression, "awaitPromise": true, "returnByValue": true }),
+            ) {
+                Ok(r) => r["result"]["value"].clone(),
+                Err(reply) if navigating(&reply) => Value::Null,
+                Err(reply) => panic!("Runtime.evaluate: {reply}"),
+            };
             if !(v.is_null() || v == false || v == "") {
                 return v;
             }
@@ -197,4 +215,10 @@ impl Drop for Chromium {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The errors Chromium answers while a page is being replaced by the next one.
+fn navigating(reply: &Value) -> bool {
+    let message = reply["error"]["message"].as_str().unwrap_or_default();
+    message.contains("navigated or closed") || message.contains("context was destroyed")
 }

@@ -81,3 +81,64 @@ async fn a_learner_solves_fast_power_in_the_browser() {
     .await
     .unwrap();
 }
+
+/// The header's language switch on the kata page: to 中文 (the statement, its headings and the
+/// layout change, the code stays) and back to English, each time on the same page.
+#[tokio::test]
+async fn the_language_switch_turns_the_kata_page_chinese_and_back() {
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/katas/fast-power"));
+        b.wait_for(
+            "document.readyState === 'complete' && document.documentElement.lang === 'en'",
+            WAIT,
+        );
+        let text = b.eval("document.querySelector('main').textContent");
+        assert!(text.as_str().unwrap().contains("The question"), "{text}");
+
+        b.eval("document.querySelector('.lang-switch button[value=\"zh\"]').click()");
+        b.wait_for(
+            "document.readyState === 'complete' && document.documentElement.lang === 'zh-CN'",
+            WAIT,
+        );
+        assert_eq!(b.eval("location.pathname"), "/katas/fast-power");
+        let h1 = b.eval("document.querySelector('main h1').textContent");
+        assert!(h1.as_str().unwrap().contains("快速幂"), "{h1}");
+        let text = b.eval("document.querySelector('main').textContent");
+        let text = text.as_str().unwrap();
+        assert!(
+            text.contains("面试题") && text.contains("pub fn pow_mod(base: u64"),
+            "{text}"
+        );
+        let nav = b.eval("document.querySelector('.nav').textContent");
+        assert!(nav.as_str().unwrap().contains("题库"), "{nav}");
+        assert_eq!(
+            b.eval(
+                "[...document.querySelectorAll('.lang-switch button')].map(b => b.value).join()"
+            ),
+            "en",
+            "the switch offers the other language"
+        );
+
+        b.eval("document.querySelector('.lang-switch button[value=\"en\"]').click()");
+        b.wait_for(
+            "document.readyState === 'complete' && document.documentElement.lang === 'en'",
+            WAIT,
+        );
+        assert_eq!(b.eval("location.pathname"), "/katas/fast-power");
+        let text = b.eval("document.querySelector('main').textContent");
+        assert!(text.as_str().unwrap().contains("The question"), "{text}");
+    })
+    .await
+    .unwrap();
+}

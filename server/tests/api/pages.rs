@@ -562,3 +562,94 @@ async fn cookies_are_secure_when_configured() {
     );
     app.stop();
 }
+
+#[tokio::test]
+async fn pages_speak_the_language_asked_for_and_the_switch_is_remembered() {
+    let app = no_workers().await;
+    let get_with = |lang: &'static str| {
+        let url = app.app.url();
+        async move {
+            reqwest::Client::new()
+                .get(format!("{url}/"))
+                .header("accept-language", lang)
+                .send()
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap()
+        }
+    };
+    // A visitor's Accept-Language decides, q-values included; English otherwise.
+    let zh = get_with("zh-CN,zh;q=0.9,en;q=0.8").await;
+    assert!(zh.contains(r#"<html lang="zh-CN">"#), "{zh}");
+    assert!(zh.contains(">题库</a>") && zh.contains("快速幂"), "{zh}");
+    assert!(!zh.contains(">Catalogue</a>"), "{zh}");
+    let vary = reqwest::get(app.app.url() + "/").await.unwrap();
+    assert_eq!(vary.headers()["vary"], "Accept-Language, Cookie");
+    let en = get_with("fr;q=0.9, en;q=0.8, zh;q=0.5").await;
+    assert!(en.contains(r#"<html lang="en">"#) && en.contains(">Catalogue</a>"));
+
+    // The switch: a form in the header, for visitors a cookie, then back to the same page.
+    let b = Browser::new(&app);
+    let kata = b.page("/katas/fast-power").await;
+    assert!(kata.contains(r#"<html lang="en">"#) && kata.contains("The question"));
+    assert!(kata.contains(r#"action="/lang""#) && kata.contains(r#"value="/katas/fast-power""#));
+    let resp = b
+        .submit_form(
+            "/katas/fast-power",
+            "/lang",
+            &[("lang", "zh"), ("next", "/katas/fast-power")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    assert_eq!(location(&resp), "/katas/fast-power");
+    let kata = b.page("/katas/fast-power").await;
+    assert!(kata.contains(r#"<html lang="zh-CN">"#), "{kata}");
+    assert!(
+        kata.contains("面试题") && kata.contains("pub fn pow_mod(base: u64"),
+        "the statement in Chinese, its code unchanged: {kata}"
+    );
+    // Only a same-origin path is a place to return to; a bad language or token changes nothing.
+    let resp = b
+        .submit_form("/", "/lang", &[("lang", "en"), ("next", "//evil.example/")])
+        .await;
+    assert_eq!(location(&resp), "/");
+    assert_eq!(b.cookie("ik_lang").as_deref(), Some("en"));
+    let resp = b
+        .submit_form("/", "/lang", &[("lang", "xx"), ("next", "/")])
+        .await;
+    assert_eq!(resp.status(), 400);
+    let resp = b
+        .post_form("/lang", &[("csrf", "forged"), ("lang", "zh")])
+        .await;
+    assert_eq!(resp.status(), 403);
+    assert_eq!(b.cookie("ik_lang").as_deref(), Some("en"));
+
+    // A signed-in user's choice is saved with the account and follows them to a new browser,
+    // where it outranks Accept-Language.
+    let b = Browser::new(&app);
+    b.signup("mei", "correct horse").await;
+    let resp = b
+        .submit_form(
+            "/progress",
+            "/lang",
+            &[("lang", "zh"), ("next", "/progress")],
+        )
+        .await;
+    assert_eq!(location(&resp), "/progress");
+    let saved: Option<String> = sqlx::query_scalar("SELECT lang FROM users WHERE name = 'mei'")
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    assert_eq!(saved.as_deref(), Some("zh"));
+    let elsewhere = Browser::new(&app);
+    assert_eq!(elsewhere.login("mei", "correct horse").await.status(), 303);
+    assert_eq!(elsewhere.cookie("ik_lang"), None);
+    let progress = elsewhere.page("/progress").await;
+    assert!(
+        progress.contains(r#"<html lang="zh-CN">"#) && progress.contains("我的进度"),
+        "{progress}"
+    );
+    assert!(progress.contains("退出登录"), "{progress}");
+}
