@@ -166,10 +166,14 @@ pub fn contiguous(tensor: &Tensor) -> Tensor {
     }
 }
 
-/// Side of the square blocks of the tiled copy. 16×16 floats touch 16 source lines and 16
-/// destination lines: small enough to stay in L1 even when a power-of-two stride maps all the
-/// source lines to the same cache set, large enough that every line is used in full.
-const TILE: usize = 16;
+/// Side of the micro tiles the transposed copy moves through a small local array: 8 source
+/// lines, all read while they sit in L1 (8 lines fit one cache set even when a power-of-two row
+/// length maps them all to the same set), and 8 destination runs of 32 bytes.
+const MICRO: usize = 8;
+/// Side of the blocks the micro tiles are grouped into: a 128×128 block of f32 reads 128 source
+/// lines and writes 128 destination lines (2 × 64 KiB), which stay in L2 until every float in
+/// them has been used, and touches few enough pages for the TLB.
+const BLOCK: usize = 128;
 
 /// Copies the elements of `layout` out of `src` in row-major order. Not called on contiguous
 /// layouts, so there is at least one element and one dimension.
@@ -240,14 +244,49 @@ fn copy_block(
         }
         return;
     }
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..cols).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                let (s, o) = (src_base + r * src_row, out_base + r * out_row);
-                for c in c0..(c0 + TILE).min(cols) {
-                    out[o + c] = src[s + c * src_col];
+    for r0 in (0..rows).step_by(BLOCK) {
+        for c0 in (0..cols).step_by(BLOCK) {
+            let (r_end, c_end) = ((r0 + BLOCK).min(rows), (c0 + BLOCK).min(cols));
+            // Source rows outermost: each group of 8 source lines is finished before the next.
+            for c1 in (c0..c_end).step_by(MICRO) {
+                for r1 in (r0..r_end).step_by(MICRO) {
+                    let s = src_base + r1 * src_row + c1 * src_col;
+                    let o = out_base + r1 * out_row + c1;
+                    if r_end - r1 >= MICRO && c_end - c1 >= MICRO && src_row == 1 {
+                        transpose_micro(src, out, s, src_col, o, out_row);
+                        continue;
+                    }
+                    // Ragged edges and strided rows: the same walk, one float at a time.
+                    for r in 0..MICRO.min(r_end - r1) {
+                        for c in 0..MICRO.min(c_end - c1) {
+                            out[o + r * out_row + c] = src[s + r * src_row + c * src_col];
+                        }
+                    }
                 }
             }
         }
+    }
+}
+
+/// An 8×8 transpose through a local array: each source line is read as one 8-float slice and
+/// each destination run written as one, so the compiler can use vector loads and stores and
+/// check bounds once per line instead of once per float.
+fn transpose_micro(
+    src: &[f32],
+    out: &mut [f32],
+    src_start: usize,
+    src_col: usize,
+    out_start: usize,
+    out_row: usize,
+) {
+    let mut tile = [[0.0f32; MICRO]; MICRO];
+    for c in 0..MICRO {
+        let line = &src[src_start + c * src_col..][..MICRO];
+        for (r, &x) in line.iter().enumerate() {
+            tile[r][c] = x;
+        }
+    }
+    for (r, row) in tile.iter().enumerate() {
+        out[out_start + r * out_row..][..MICRO].copy_from_slice(row);
     }
 }
