@@ -166,10 +166,11 @@ pub fn contiguous(tensor: &Tensor) -> Tensor {
     }
 }
 
-/// Side of the micro tiles the transposed copy moves through a small local array: 8 source
-/// lines, all read while they sit in L1 (8 lines fit one cache set even when a power-of-two row
-/// length maps them all to the same set), and 8 destination runs of 32 bytes.
-const MICRO: usize = 8;
+/// Shape of the micro tiles the transposed copy moves through a small local array: 16 source
+/// lines, 8 floats (32 bytes) read from each, and 8 destination runs of 16 floats, each a full
+/// 64-byte cache line, so no destination line is written in halves at two different times.
+const MICRO_ROWS: usize = 8;
+const MICRO_COLS: usize = 16;
 /// Side of the blocks the micro tiles are grouped into: a 128×128 block of f32 reads 128 source
 /// lines and writes 128 destination lines (2 × 64 KiB), which stay in L2 until every float in
 /// them has been used, and touches few enough pages for the TLB.
@@ -247,18 +248,18 @@ fn copy_block(
     for r0 in (0..rows).step_by(BLOCK) {
         for c0 in (0..cols).step_by(BLOCK) {
             let (r_end, c_end) = ((r0 + BLOCK).min(rows), (c0 + BLOCK).min(cols));
-            // Source rows outermost: each group of 8 source lines is finished before the next.
-            for c1 in (c0..c_end).step_by(MICRO) {
-                for r1 in (r0..r_end).step_by(MICRO) {
+            // Source lines outermost: each group of 16 is finished before the next.
+            for c1 in (c0..c_end).step_by(MICRO_COLS) {
+                for r1 in (r0..r_end).step_by(MICRO_ROWS) {
                     let s = src_base + r1 * src_row + c1 * src_col;
                     let o = out_base + r1 * out_row + c1;
-                    if r_end - r1 >= MICRO && c_end - c1 >= MICRO && src_row == 1 {
+                    if r_end - r1 >= MICRO_ROWS && c_end - c1 >= MICRO_COLS && src_row == 1 {
                         transpose_micro(src, out, s, src_col, o, out_row);
                         continue;
                     }
                     // Ragged edges and strided rows: the same walk, one float at a time.
-                    for r in 0..MICRO.min(r_end - r1) {
-                        for c in 0..MICRO.min(c_end - c1) {
+                    for r in 0..MICRO_ROWS.min(r_end - r1) {
+                        for c in 0..MICRO_COLS.min(c_end - c1) {
                             out[o + r * out_row + c] = src[s + r * src_row + c * src_col];
                         }
                     }
@@ -268,7 +269,7 @@ fn copy_block(
     }
 }
 
-/// An 8×8 transpose through a local array: each source line is read as one 8-float slice and
+/// An 8×16 transpose through a local array: each source line is read as one 8-float slice and
 /// each destination run written as one, so the compiler can use vector loads and stores and
 /// check bounds once per line instead of once per float.
 fn transpose_micro(
@@ -279,14 +280,14 @@ fn transpose_micro(
     out_start: usize,
     out_row: usize,
 ) {
-    let mut tile = [[0.0f32; MICRO]; MICRO];
-    for c in 0..MICRO {
-        let line = &src[src_start + c * src_col..][..MICRO];
+    let mut tile = [[0.0f32; MICRO_COLS]; MICRO_ROWS];
+    for c in 0..MICRO_COLS {
+        let line = &src[src_start + c * src_col..][..MICRO_ROWS];
         for (r, &x) in line.iter().enumerate() {
             tile[r][c] = x;
         }
     }
     for (r, row) in tile.iter().enumerate() {
-        out[out_start + r * out_row..][..MICRO].copy_from_slice(row);
+        out[out_start + r * out_row..][..MICRO_COLS].copy_from_slice(row);
     }
 }
