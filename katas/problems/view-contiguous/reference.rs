@@ -166,10 +166,15 @@ pub fn contiguous(tensor: &Tensor) -> Tensor {
     }
 }
 
-/// Side of the square blocks of the tiled copy. 16×16 floats touch 16 source lines and 16
-/// destination lines: small enough to stay in L1 even when a power-of-two stride maps all the
-/// source lines to the same cache set, large enough that every line is used in full.
-const TILE: usize = 16;
+/// Shape of the micro tiles the transposed copy moves through a small local array: 16 source
+/// lines, 8 floats (32 bytes) read from each, and 8 destination runs of 16 floats, each a full
+/// 64-byte cache line, so no destination line is written in halves at two different times.
+const MICRO_ROWS: usize = 8;
+const MICRO_COLS: usize = 16;
+/// Side of the blocks the micro tiles are grouped into: a 128×128 block of f32 reads 128 source
+/// lines and writes 128 destination lines (2 × 64 KiB), which stay in L2 until every float in
+/// them has been used, and touches few enough pages for the TLB.
+const BLOCK: usize = 128;
 
 /// Copies the elements of `layout` out of `src` in row-major order. Not called on contiguous
 /// layouts, so there is at least one element and one dimension.
@@ -240,14 +245,49 @@ fn copy_block(
         }
         return;
     }
-    for r0 in (0..rows).step_by(TILE) {
-        for c0 in (0..cols).step_by(TILE) {
-            for r in r0..(r0 + TILE).min(rows) {
-                let (s, o) = (src_base + r * src_row, out_base + r * out_row);
-                for c in c0..(c0 + TILE).min(cols) {
-                    out[o + c] = src[s + c * src_col];
+    for r0 in (0..rows).step_by(BLOCK) {
+        for c0 in (0..cols).step_by(BLOCK) {
+            let (r_end, c_end) = ((r0 + BLOCK).min(rows), (c0 + BLOCK).min(cols));
+            // Source lines outermost: each group of 16 is finished before the next.
+            for c1 in (c0..c_end).step_by(MICRO_COLS) {
+                for r1 in (r0..r_end).step_by(MICRO_ROWS) {
+                    let s = src_base + r1 * src_row + c1 * src_col;
+                    let o = out_base + r1 * out_row + c1;
+                    if r_end - r1 >= MICRO_ROWS && c_end - c1 >= MICRO_COLS && src_row == 1 {
+                        transpose_micro(src, out, s, src_col, o, out_row);
+                        continue;
+                    }
+                    // Ragged edges and strided rows: the same walk, one float at a time.
+                    for r in 0..MICRO_ROWS.min(r_end - r1) {
+                        for c in 0..MICRO_COLS.min(c_end - c1) {
+                            out[o + r * out_row + c] = src[s + r * src_row + c * src_col];
+                        }
+                    }
                 }
             }
         }
+    }
+}
+
+/// An 8×16 transpose through a local array: each source line is read as one 8-float slice and
+/// each destination run written as one, so the compiler can use vector loads and stores and
+/// check bounds once per line instead of once per float.
+fn transpose_micro(
+    src: &[f32],
+    out: &mut [f32],
+    src_start: usize,
+    src_col: usize,
+    out_start: usize,
+    out_row: usize,
+) {
+    let mut tile = [[0.0f32; MICRO_COLS]; MICRO_ROWS];
+    for c in 0..MICRO_COLS {
+        let line = &src[src_start + c * src_col..][..MICRO_ROWS];
+        for (r, &x) in line.iter().enumerate() {
+            tile[r][c] = x;
+        }
+    }
+    for (r, row) in tile.iter().enumerate() {
+        out[out_start + r * out_row..][..MICRO_COLS].copy_from_slice(row);
     }
 }
