@@ -205,10 +205,9 @@ impl FromRequestParts<AppState> for Viewer {
     ) -> Result<Self, Self::Rejection> {
         let session = cached_session(parts, state).await?;
         let fresh = parts.extensions.get::<FreshCsrf>().map(|f| f.0.clone());
-        let here = parts
-            .uri
-            .path_and_query()
-            .map_or("/", axum::http::uri::PathAndQuery::as_str);
+        // The path alone: a query may carry someone else's `next=` (a log-in link), which the
+        // page must not echo back as the language switch's target.
+        let here = parts.uri.path();
         Ok(Self::from_parts_of(
             session,
             &parts.headers,
