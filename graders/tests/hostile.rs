@@ -245,9 +245,13 @@ fn trusted_peak_bytes() -> u64 {
         .map_or(0, |kb| kb << 10)
 }
 
-/// Processes owned by a sandbox uid (the pool starts at `SandboxConfig::default().uid_base`).
+/// Processes owned by a sandbox uid whose slot no grader holds (the pool starts at
+/// `SandboxConfig::default().uid_base`). A slot held by another grader on the host (a concurrent
+/// test binary, a server's worker) is that grader's business: its processes are alive by right.
+/// A released slot with a live process is a leak, whoever released it.
 fn sandbox_processes() -> Vec<String> {
-    let base = graders::sandbox::SandboxConfig::default().uid_base;
+    let config = graders::sandbox::SandboxConfig::default();
+    let slots = config.uid_base..config.uid_base + config.slots;
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         let Ok(status) = std::fs::read_to_string(entry.path().join("status")) else {
@@ -258,7 +262,10 @@ fn sandbox_processes() -> Vec<String> {
             .find_map(|l| l.strip_prefix("Uid:"))
             .and_then(|l| l.split_whitespace().next())
             .and_then(|u| u.parse::<u32>().ok());
-        if uid.is_some_and(|u| (base..base + 4096).contains(&u)) {
+        // Looked at again after the slot: a grader may have ended its job in between.
+        if uid.is_some_and(|u| slots.contains(&u) && !slot_held(&config.slot_dir, u))
+            && entry.path().join("status").exists()
+        {
             found.push(format!(
                 "{} {}",
                 entry.file_name().to_string_lossy(),
@@ -267,4 +274,13 @@ fn sandbox_processes() -> Vec<String> {
         }
     }
     found
+}
+
+/// Whether some grader holds slot `uid` now: its file's lock is taken. Taking the lock for a
+/// moment only makes another grader pick the next slot.
+fn slot_held(slot_dir: &Path, uid: u32) -> bool {
+    match std::fs::File::open(slot_dir.join(uid.to_string())) {
+        Ok(file) => matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock)),
+        Err(_) => false,
+    }
 }
