@@ -2,6 +2,7 @@
 //! the replicas share the file; the PostgreSQL pass (`INFRAKATA_TEST_DB=postgres`) is the
 //! deployment these stand for.
 
+use crate::browser::Browser;
 use crate::helpers::{Options, TestApp, grader, spawn_app, spawn_idle, spawn_replica};
 use server::db::jobs;
 use server::db::submissions;
@@ -265,4 +266,47 @@ async fn on_postgres_an_event_on_one_replica_reaches_the_others_at_once() {
             "A never heard B's event"
         );
     }
+}
+
+#[tokio::test]
+async fn failed_log_ins_on_one_replica_count_on_another() {
+    fn small_throttle(c: &mut server::state::ServerConfig) {
+        // Nothing drains during the test.
+        let every = Duration::from_secs(600);
+        c.login_failures_per_account = server::login_throttle::FailureQuota { burst: 3, every };
+        c.login_failures_per_address = server::login_throttle::FailureQuota { burst: 5, every };
+    }
+    let opts = || Options {
+        workers: 0,
+        configure: small_throttle,
+        ..Options::default()
+    };
+    let a = spawn_app(opts(), None).await;
+    let b = spawn_replica(&a, opts(), None).await;
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&a.app.state.db, "ada", Role::Learner, Some(&hash))
+        .await
+        .unwrap();
+    let here: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let there: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let on = |app: &TestApp, from| Browser::from_address(app, Some(from));
+
+    // Two failures on A and one on B use up ada's three, wherever the next attempt lands.
+    assert_eq!(on(&a, here).login("ada", "wrong").await.status(), 401);
+    assert_eq!(on(&a, there).login("ada", "wrong").await.status(), 401);
+    assert_eq!(on(&b, there).login("ada", "wrong").await.status(), 401);
+    for app in [&a, &b] {
+        let resp = on(app, here).login("ada", "long enough pw").await;
+        assert_eq!(resp.status(), 429);
+        assert!(resp.text().await.unwrap().contains("this account"));
+    }
+
+    // "there" has spent two of its five on ada; three unknown names on A spend the rest, and
+    // B refuses it even a name it has never seen.
+    for name in ["nobody", "no-one", "none"] {
+        assert_eq!(on(&a, there).login(name, "wrong").await.status(), 401);
+    }
+    let resp = on(&b, there).login("fresh", "wrong").await;
+    assert_eq!(resp.status(), 429);
+    assert!(resp.text().await.unwrap().contains("network address"));
 }
