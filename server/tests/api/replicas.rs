@@ -310,3 +310,77 @@ async fn failed_log_ins_on_one_replica_count_on_another() {
     assert_eq!(resp.status(), 429);
     assert!(resp.text().await.unwrap().contains("network address"));
 }
+
+/// A rolling deploy: replicas of the old and the new binary sync their catalogues in any
+/// order, as often as they restart, and the table ends as the newer catalogue says.
+#[tokio::test]
+async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
+    use server::db::katas::{Catalogue, Row, Synced, sync_catalogue};
+    let row = |slug: &str, title: &str| Row {
+        slug: slug.into(),
+        title: title.into(),
+        summary: format!("{slug} in brief"),
+        difficulty: "easy".into(),
+        kind: "cpu".into(),
+        topics: "[]".into(),
+    };
+    let old = Catalogue {
+        generation: 1_700_000_000,
+        fingerprint: "old".into(),
+        katas: vec![
+            row("alpha", "Alpha"),
+            row("beta", "Beta, old"),
+            row("gamma", "Gamma"),
+        ],
+    };
+    let new = Catalogue {
+        generation: 1_800_000_000,
+        fingerprint: "new".into(),
+        katas: vec![
+            row("beta", "Beta, new"),
+            row("delta", "Delta"),
+            row("alpha", "Alpha"),
+        ],
+    };
+    let mut ends = Vec::new();
+    for order in [[&old, &new, &old], [&new, &old, &old]] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = server::db::open(crate::helpers::database(&dir).await)
+            .await
+            .unwrap();
+        let mut outcomes = Vec::new();
+        for catalogue in order {
+            outcomes.push(sync_catalogue(&db, catalogue).await.unwrap());
+        }
+        let older = Synced::Older {
+            stored: new.generation,
+        };
+        assert_eq!(
+            outcomes.last(),
+            Some(&older),
+            "an old replica restarting changes nothing"
+        );
+        let rows: Vec<(String, String, i64, i64)> =
+            sqlx::query_as("SELECT slug, title, position, listed FROM katas ORDER BY slug")
+                .fetch_all(&db)
+                .await
+                .unwrap();
+        ends.push(rows);
+    }
+    assert_eq!(ends[0], ends[1], "the order of the syncs does not matter");
+    let listed: Vec<(&str, &str, i64)> = ends[0]
+        .iter()
+        .filter(|r| r.3 == 1)
+        .map(|r| (r.0.as_str(), r.1.as_str(), r.2))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("alpha", "Alpha", 2),
+            ("beta", "Beta, new", 0),
+            ("delta", "Delta", 1)
+        ]
+    );
+    // The old binary's own kata keeps a row (what it serves can be submitted), unlisted.
+    assert!(ends[0].iter().any(|r| r.0 == "gamma" && r.3 == 0));
+}
