@@ -6,8 +6,9 @@
 //!
 //! `cargo bench -p server --bench burst` (as root: the workers' sandbox;
 //! `INFRAKATA_BENCH_SUBMISSIONS` sets N, 300; `INFRAKATA_BENCH_MODE` `run` (the samples, the
-//! default) or `submit` (every case, measured)). Skipped, saying why, without PostgreSQL server
-//! binaries or without root.
+//! default) or `submit` (every case, measured); `INFRAKATA_BENCH_REPLICAS` the runs in order,
+//! `1,2`: `2,1` shows whether the order favours the second). Skipped, saying why, without
+//! PostgreSQL server binaries or without root.
 
 #[allow(dead_code)]
 #[path = "../tests/api/postgres.rs"]
@@ -49,8 +50,17 @@ async fn run() {
         println!("burst: skipped: the workers' sandbox needs root");
         return;
     }
-    let mut secs = Vec::new();
-    for replicas in [1, 2] {
+    let order: Vec<usize> = std::env::var("INFRAKATA_BENCH_REPLICAS")
+        .unwrap_or_else(|_| "1,2".into())
+        .split(',')
+        .map(|r| {
+            r.trim()
+                .parse()
+                .expect("INFRAKATA_BENCH_REPLICAS: e.g. 1,2")
+        })
+        .collect();
+    let mut secs = std::collections::BTreeMap::new();
+    for replicas in order {
         let drain = drain(replicas, n, &mode).await;
         let s = drain.as_secs_f64();
         println!(
@@ -58,12 +68,14 @@ async fn run() {
              {s:.1} s = {:.2} gradings/s",
             n as f64 / s
         );
-        secs.push(s);
+        secs.insert(replicas, s);
     }
-    println!(
-        "burst: drain time 1 replica / 2 replicas = {:.2}",
-        secs[0] / secs[1]
-    );
+    if let (Some(one), Some(two)) = (secs.get(&1), secs.get(&2)) {
+        println!(
+            "burst: drain time 1 replica / 2 replicas = {:.2}",
+            one / two
+        );
+    }
 }
 
 /// Child processes that are killed when the run ends, however it ends.
