@@ -384,3 +384,41 @@ async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
     // The old binary's own kata keeps a row (what it serves can be submitted), unlisted.
     assert!(ends[0].iter().any(|r| r.0 == "gamma" && r.3 == 0));
 }
+
+#[tokio::test]
+async fn concurrent_log_ins_on_two_replicas_never_overrun_the_burst() {
+    fn small_throttle(c: &mut server::state::ServerConfig) {
+        let every = Duration::from_secs(600);
+        c.login_failures_per_account = server::login_throttle::FailureQuota { burst: 3, every };
+        c.login_failures_per_address = server::login_throttle::FailureQuota { burst: 100, every };
+    }
+    let opts = || Options {
+        workers: 0,
+        configure: small_throttle,
+        ..Options::default()
+    };
+    let a = spawn_app(opts(), None).await;
+    let b = spawn_replica(&a, opts(), None).await;
+    let attempts: Vec<_> = (0..16)
+        .map(|i| {
+            let throttle = if i % 2 == 0 { &a } else { &b }
+                .app
+                .state
+                .login_throttle
+                .clone();
+            tokio::spawn(async move {
+                let from = std::net::IpAddr::from([192, 0, 2, i as u8]);
+                // Held as failures: each reservation counts.
+                throttle.attempt("ada", from).await.unwrap().is_ok()
+            })
+        })
+        .collect();
+    let mut let_in = 0;
+    for attempt in attempts {
+        let_in += usize::from(attempt.await.unwrap());
+    }
+    assert_eq!(
+        let_in, 3,
+        "exactly the burst, however the attempts interleave"
+    );
+}
