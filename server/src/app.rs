@@ -110,9 +110,16 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
     let db = db::open(config.db.clone())
         .await
         .with_context(|| format!("opening the database {}", config.db))?;
-    db::katas::sync(&db)
+    let synced = db::katas::sync(&db)
         .await
         .context("syncing the catalogue")?;
+    if let db::katas::Synced::Older { stored } = synced {
+        tracing::warn!(
+            ours = db::katas::GENERATION,
+            stored,
+            "a newer catalogue is listed: serving without changing the listing"
+        );
+    }
     let state = AppState::new(db, config.server.clone());
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

@@ -1,6 +1,7 @@
 //! Log-in throttling: failed attempts are counted per account name (slows guessing one account
 //! from many addresses) and per client address (slows one client guessing many accounts).
-//! Each count is a leaky bucket: `burst` failures at once, then one more every `every`.
+//! Each count is a leaky bucket: `burst` failures at once, then one more every `every`. The
+//! buckets live in the database ([`crate::db::login_failures`]), so N replicas share one budget.
 //!
 //! An attempt reserves its place in both buckets before the password is checked, so a flood of
 //! concurrent attempts cannot overrun the burst, and a successful log-in gives the place back:
@@ -10,11 +11,11 @@
 //! account exists, so a refusal says nothing about which names exist; a refused attempt skips
 //! the password check (no argon2 work spent on a flood).
 
-use std::collections::HashMap;
-use std::hash::Hash;
+use crate::db::login_failures::{self, Scope};
+use crate::db::{Db, now_ms};
 use std::net::IpAddr;
-use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
 
 /// `burst` failures at once, then one more every `every`.
 #[derive(Debug, Clone, Copy)]
@@ -55,52 +56,112 @@ impl Refusal {
     }
 }
 
+/// Drained buckets are deleted at most this often (per replica): the table holds only the
+/// buckets of the last few minutes' failures.
+const PRUNE_EVERY_MS: i64 = 60_000;
+
 #[derive(Debug)]
 pub struct LoginThrottle {
-    account: Failures<String>,
-    address: Failures<IpAddr>,
+    db: Db,
+    account: FailureQuota,
+    address: FailureQuota,
+    pruned_at: AtomicI64,
 }
 
 impl LoginThrottle {
-    pub fn new(account: FailureQuota, address: FailureQuota) -> Self {
+    pub fn new(db: Db, account: FailureQuota, address: FailureQuota) -> Self {
+        let at_least_one = |q: FailureQuota| FailureQuota {
+            burst: q.burst.max(1),
+            every: q.every,
+        };
         Self {
-            account: Failures::new(account),
-            address: Failures::new(address),
+            db,
+            account: at_least_one(account),
+            address: at_least_one(address),
+            pruned_at: AtomicI64::new(0),
         }
     }
 
-    /// Reserves one attempt to log in as `name` from `ip`. Dropping the [`Attempt`] counts it as
-    /// a failure; [`Attempt::succeeded`] gives the reservation back.
-    pub fn attempt(&self, name: &str, ip: IpAddr) -> Result<Attempt<'_>, Refusal> {
-        let now = Instant::now();
+    /// Reserves one attempt to log in as `name` from `ip`: the attempt counts as a failure
+    /// unless [`Attempt::succeeded`] gives the reservation back. `Err` is the database failing.
+    pub async fn attempt(
+        &self,
+        name: &str,
+        ip: IpAddr,
+    ) -> Result<Result<Attempt<'_>, Refusal>, sqlx::Error> {
+        let now = now_ms();
+        self.prune(now).await?;
         let name = account_key(name);
-        let ip = address_key(ip);
-        self.account.reserve(&name, now).map_err(Refusal::Account)?;
-        if let Err(wait) = self.address.reserve(&ip, now) {
-            self.account.refund(&name, now);
-            return Err(Refusal::Address(wait));
+        let ip = address_key(ip).to_string();
+        if let Err(wait) = self.reserve(Scope::Account, &name, now).await? {
+            return Ok(Err(Refusal::Account(wait)));
         }
-        Ok(Attempt {
+        if let Err(wait) = self.reserve(Scope::Address, &ip, now).await? {
+            self.refund(Scope::Account, &name).await?;
+            return Ok(Err(Refusal::Address(wait)));
+        }
+        Ok(Ok(Attempt {
             throttle: self,
             name,
             ip,
-        })
+        }))
+    }
+
+    fn quota(&self, scope: Scope) -> FailureQuota {
+        match scope {
+            Scope::Account => self.account,
+            Scope::Address => self.address,
+        }
+    }
+
+    async fn reserve(
+        &self,
+        scope: Scope,
+        subject: &str,
+        now: i64,
+    ) -> Result<Result<(), Duration>, sqlx::Error> {
+        let quota = self.quota(scope);
+        let every = millis(quota.every);
+        let slack = every * i64::from(quota.burst - 1);
+        let reserved = login_failures::reserve(&self.db, scope, subject, now, every, slack).await?;
+        Ok(reserved.map_err(|wait| Duration::from_millis(wait.unsigned_abs())))
+    }
+
+    async fn refund(&self, scope: Scope, subject: &str) -> Result<(), sqlx::Error> {
+        let every = millis(self.quota(scope).every);
+        login_failures::refund(&self.db, scope, subject, every).await
+    }
+
+    async fn prune(&self, now: i64) -> Result<(), sqlx::Error> {
+        let last = self.pruned_at.load(Ordering::Relaxed);
+        if now - last < PRUNE_EVERY_MS
+            || self
+                .pruned_at
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return Ok(());
+        }
+        login_failures::prune(&self.db, now).await.map(drop)
     }
 }
 
-/// A reserved attempt; a failure unless [`Attempt::succeeded`] is called.
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 4)
+}
+
+/// A reserved attempt: a failure unless [`Attempt::succeeded`] is called.
 #[derive(Debug)]
 pub struct Attempt<'a> {
     throttle: &'a LoginThrottle,
     name: String,
-    ip: IpAddr,
+    ip: String,
 }
 
 impl Attempt<'_> {
-    pub fn succeeded(self) {
-        let now = Instant::now();
-        self.throttle.account.refund(&self.name, now);
-        self.throttle.address.refund(&self.ip, now);
+    pub async fn succeeded(self) -> Result<(), sqlx::Error> {
+        self.throttle.refund(Scope::Account, &self.name).await?;
+        self.throttle.refund(Scope::Address, &self.ip).await
     }
 }
 
@@ -120,128 +181,144 @@ fn address_key(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// Entries are dropped once their bucket is empty; the sweep runs when the table grows past this.
-const SWEEP_AT: usize = 4096;
-
-/// Per key, the instant its bucket will be empty (GCRA's "theoretical arrival time").
-#[derive(Debug)]
-struct Failures<K> {
-    quota: FailureQuota,
-    empty_at: Mutex<HashMap<K, Instant>>,
-}
-
-impl<K: Hash + Eq + Clone> Failures<K> {
-    fn new(quota: FailureQuota) -> Self {
-        Self {
-            quota: FailureQuota {
-                burst: quota.burst.max(1),
-                every: quota.every,
-            },
-            empty_at: Mutex::default(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, HashMap<K, Instant>> {
-        self.empty_at.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn reserve(&self, key: &K, now: Instant) -> Result<(), Duration> {
-        let mut table = self.lock();
-        let empty_at = table.get(key).copied().filter(|t| *t > now).unwrap_or(now);
-        let slack = self.quota.every * (self.quota.burst - 1);
-        if empty_at > now + slack {
-            return Err(empty_at - (now + slack));
-        }
-        if table.len() >= SWEEP_AT {
-            table.retain(|_, t| *t > now);
-        }
-        table.insert(key.clone(), empty_at + self.quota.every);
-        Ok(())
-    }
-
-    fn refund(&self, key: &K, now: Instant) {
-        let mut table = self.lock();
-        let Some(t) = table.get_mut(key) else {
-            return;
-        };
-        match t.checked_sub(self.quota.every) {
-            Some(earlier) if earlier > now => *t = earlier,
-            _ => {
-                table.remove(key);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{FailureQuota, LoginThrottle, Refusal};
     use std::net::IpAddr;
     use std::time::Duration;
 
-    fn throttle() -> LoginThrottle {
+    /// A real SQLite file per test; the directory lives as long as the throttle is used.
+    async fn throttle() -> (LoginThrottle, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = crate::db::open(dir.path().join("t.db")).await.unwrap();
         let quota = |burst| FailureQuota {
             burst,
             every: Duration::from_secs(60),
         };
-        LoginThrottle::new(quota(3), quota(5))
+        (LoginThrottle::new(db, quota(3), quota(5)), dir)
     }
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
     }
 
-    #[test]
-    fn failures_are_counted_per_account_and_per_address_and_successes_are_free() {
-        let t = throttle();
+    async fn fail(t: &LoginThrottle, name: &str, from: IpAddr) {
+        t.attempt(name, from).await.unwrap().unwrap();
+    }
+
+    async fn refused(t: &LoginThrottle, name: &str, from: IpAddr) -> Refusal {
+        t.attempt(name, from).await.unwrap().unwrap_err()
+    }
+
+    #[tokio::test]
+    async fn failures_are_counted_per_account_and_per_address_and_successes_are_free() {
+        let (t, _dir) = throttle().await;
         let home = ip("192.0.2.1");
         for _ in 0..3 {
-            drop(t.attempt("ada", home).unwrap());
+            fail(&t, "ada", home).await;
         }
-        let refused = t.attempt("ada", ip("198.51.100.7")).unwrap_err();
-        assert!(matches!(refused, Refusal::Account(_)), "{refused:?}");
-        assert!(refused.retry_after() <= Duration::from_secs(60));
-        assert!(refused.message().contains("this account"));
+        let refusal = refused(&t, "ada", ip("198.51.100.7")).await;
+        assert!(matches!(refusal, Refusal::Account(_)), "{refusal:?}");
+        assert!(refusal.retry_after() <= Duration::from_secs(60));
+        assert!(refusal.message().contains("this account"));
 
         // Successes never use up the address's allowance.
         for _ in 0..10 {
-            t.attempt("bob", home).unwrap().succeeded();
+            let attempt = t.attempt("bob", home).await.unwrap().unwrap();
+            attempt.succeeded().await.unwrap();
         }
-        drop(t.attempt("cy", home).unwrap());
-        drop(t.attempt("dee", home).unwrap());
-        let refused = t.attempt("bob", home).unwrap_err();
-        assert!(matches!(refused, Refusal::Address(_)), "{refused:?}");
-        assert!(t.attempt("bob", ip("192.0.2.2")).is_ok(), "another address");
+        fail(&t, "cy", home).await;
+        fail(&t, "dee", home).await;
+        let refusal = refused(&t, "bob", home).await;
+        assert!(matches!(refusal, Refusal::Address(_)), "{refusal:?}");
+        assert!(
+            t.attempt("bob", ip("192.0.2.2")).await.unwrap().is_ok(),
+            "another address"
+        );
     }
 
-    #[test]
-    fn an_account_refusal_does_not_spend_the_address() {
-        let t = throttle();
+    #[tokio::test]
+    async fn an_account_refusal_does_not_spend_the_address() {
+        let (t, _dir) = throttle().await;
         let home = ip("192.0.2.1");
         for _ in 0..3 {
-            drop(t.attempt("ada", home).unwrap());
+            fail(&t, "ada", home).await;
         }
         for _ in 0..5 {
-            assert!(matches!(t.attempt("ada", home), Err(Refusal::Account(_))));
+            assert!(matches!(
+                refused(&t, "ada", home).await,
+                Refusal::Account(_)
+            ));
         }
-        drop(t.attempt("bob", home).unwrap());
-        assert!(t.attempt("bob", home).is_ok(), "4 and 5 of the address's 5");
+        fail(&t, "bob", home).await;
+        assert!(
+            t.attempt("bob", home).await.unwrap().is_ok(),
+            "4 and 5 of the address's 5"
+        );
     }
 
-    #[test]
-    fn one_ipv6_client_is_its_slash_64() {
-        let t = throttle();
-        for i in 1..=5 {
-            drop(
-                t.attempt(&format!("u{i}"), ip(&format!("2001:db8::{i}")))
-                    .unwrap(),
-            );
+    #[tokio::test]
+    async fn an_address_refusal_gives_the_account_its_place_back() {
+        let (t, _dir) = throttle().await;
+        let home = ip("192.0.2.1");
+        for i in 0..5 {
+            fail(&t, &format!("u{i}"), home).await;
+        }
+        for _ in 0..5 {
+            assert!(matches!(
+                refused(&t, "ada", home).await,
+                Refusal::Address(_)
+            ));
+        }
+        let elsewhere = ip("192.0.2.2");
+        for _ in 0..3 {
+            fail(&t, "ada", elsewhere).await;
         }
         assert!(matches!(
-            t.attempt("u6", ip("2001:db8::ffff")),
-            Err(Refusal::Address(_))
+            refused(&t, "ada", elsewhere).await,
+            Refusal::Account(_)
         ));
-        assert!(t.attempt("u6", ip("2001:db8:0:1::1")).is_ok());
+    }
+
+    #[tokio::test]
+    async fn one_ipv6_client_is_its_slash_64() {
+        let (t, _dir) = throttle().await;
+        for i in 1..=5 {
+            fail(&t, &format!("u{i}"), ip(&format!("2001:db8::{i}"))).await;
+        }
+        assert!(matches!(
+            refused(&t, "u6", ip("2001:db8::ffff")).await,
+            Refusal::Address(_)
+        ));
+        assert!(
+            t.attempt("u6", ip("2001:db8:0:1::1"))
+                .await
+                .unwrap()
+                .is_ok()
+        );
         assert_eq!(super::address_key(ip("::ffff:192.0.2.9")), ip("192.0.2.9"));
+    }
+
+    #[tokio::test]
+    async fn drained_buckets_are_pruned() {
+        let (t, _dir) = throttle().await;
+        fail(&t, "ada", ip("192.0.2.1")).await;
+        let db = &t.db;
+        let rows = || async {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM login_failures")
+                .fetch_one(db)
+                .await
+                .unwrap()
+        };
+        assert_eq!(rows().await, 2, "one bucket per account and per address");
+        let now = crate::db::now_ms();
+        assert_eq!(crate::db::login_failures::prune(db, now).await.unwrap(), 0);
+        assert_eq!(
+            crate::db::login_failures::prune(db, now + 60_001)
+                .await
+                .unwrap(),
+            2
+        );
+        assert_eq!(rows().await, 0);
     }
 }

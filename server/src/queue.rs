@@ -5,7 +5,6 @@
 use crate::db::jobs::{self, Claimed};
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
-use crate::domain::{JobKind, Word as _};
 use crate::state::AppState;
 use graders::GradeReport;
 use serde::{Deserialize, Serialize};
@@ -34,19 +33,13 @@ pub async fn claim(
         builtin,
     )
     .await?;
-    // Kinds this server does not know (a newer worker's) are simply not offered.
-    let kinds: Vec<JobKind> = hello
-        .capabilities
-        .kinds
-        .iter()
-        .filter_map(|k| JobKind::from_name(k))
-        .collect();
+    let kinds = &hello.capabilities.kinds;
     let deadline = tokio::time::Instant::now() + wait;
     loop {
         // Register interest before looking, so a job queued in between still wakes us.
         let notified = state.jobs_waiting.notified();
         let (job, exhausted) =
-            jobs::claim(&state.db, &hello.worker_id, &kinds, state.lease_ms()).await?;
+            jobs::claim(&state.db, &hello.worker_id, kinds, state.lease_ms()).await?;
         for id in exhausted {
             state.publish(id, State::Done);
         }

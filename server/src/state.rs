@@ -86,6 +86,7 @@ impl AppState {
         Self {
             event_streams: Arc::new(StreamLimit::new(config.event_streams_per_user)),
             login_throttle: Arc::new(LoginThrottle::new(
+                db.clone(),
                 config.login_failures_per_account,
                 config.login_failures_per_address,
             )),

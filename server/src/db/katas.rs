@@ -1,11 +1,86 @@
 //! The `katas` table mirrors the compiled catalogue, synced at start-up.
+//!
+//! During a rolling deploy replicas built from two catalogues start side by side; each sync
+//! used to rewrite `listed` to its own catalogue, so the listing flipped with every restart.
+//! The sync is monotonic instead: `catalogue_generation` holds the generation of the newest
+//! catalogue synced so far, and only a catalogue at least that new may change listings,
+//! titles and order. An older one only adds the rows its own katas need (unlisted), so that
+//! what it serves can still be submitted.
 
-use super::{Db, Dialect, dialect};
+use super::{Db, Dialect, dialect, now_ms};
 
 /// The advisory lock key of the catalogue sync (any constant unique to it in this database).
 const CATALOGUE_SYNC_LOCK: i64 = 0x494e_4b41_5441_0001;
 
-pub async fn sync(db: &Db) -> Result<(), sqlx::Error> {
+/// The generation of the catalogue compiled into this binary: `INFRAKATA_CATALOGUE_GENERATION`
+/// when the build set it, else the commit time of the last commit that touched `katas/` (or
+/// the build time when `katas/` had uncommitted changes or no git history) — see `build.rs`.
+/// Later builds of the catalogue have larger generations.
+pub const GENERATION: i64 = match i64::from_str_radix(env!("INFRAKATA_CATALOGUE_GENERATION"), 10) {
+    Ok(g) => g,
+    Err(_) => panic!("INFRAKATA_CATALOGUE_GENERATION is not a number"),
+};
+
+/// One kata as the `katas` table holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub slug: String,
+    pub title: String,
+    pub summary: String,
+    pub difficulty: String,
+    pub kind: String,
+    /// JSON array.
+    pub topics: String,
+}
+
+/// A catalogue to sync: its katas in order, and what orders it against other catalogues.
+#[derive(Debug, Clone)]
+pub struct Catalogue {
+    pub generation: i64,
+    pub fingerprint: String,
+    pub katas: Vec<Row>,
+}
+
+impl Catalogue {
+    /// The catalogue compiled into this binary.
+    pub fn compiled() -> Self {
+        let katas = katas::catalogue::all()
+            .iter()
+            .map(|kata| {
+                let m = kata.meta();
+                Row {
+                    slug: m.slug.clone(),
+                    title: m.title.clone(),
+                    summary: m.summary.clone(),
+                    difficulty: m.difficulty.as_str().to_string(),
+                    kind: m.kind.as_str().to_string(),
+                    topics: serde_json::to_string(&m.topics).unwrap_or_default(),
+                }
+            })
+            .collect();
+        Self {
+            generation: GENERATION,
+            fingerprint: katas::CATALOGUE_HASH.to_string(),
+            katas,
+        }
+    }
+}
+
+/// What a sync did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Synced {
+    /// The catalogue was at least as new as the stored one: the table now lists exactly it.
+    Listed,
+    /// A newer catalogue has been synced (its generation): only missing rows were added.
+    Older { stored: i64 },
+}
+
+/// Syncs the compiled catalogue.
+pub async fn sync(db: &Db) -> Result<Synced, sqlx::Error> {
+    sync_catalogue(db, &Catalogue::compiled()).await
+}
+
+pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sqlx::Error> {
     let mut tx = db.begin().await?;
     if dialect(db) == Dialect::Postgres {
         // Replicas starting together take turns (released at commit) rather than interleave
@@ -15,27 +90,61 @@ pub async fn sync(db: &Db) -> Result<(), sqlx::Error> {
             .execute(&mut *tx)
             .await?;
     }
-    sqlx::query("UPDATE katas SET listed = 0")
-        .execute(&mut *tx)
-        .await?;
-    for (position, kata) in katas::catalogue::all().iter().enumerate() {
-        let m = kata.meta();
-        sqlx::query(
-            "INSERT INTO katas (slug, title, summary, difficulty, kind, topics, position, listed)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 1)
-             ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
+    // A write first: on SQLite the transaction takes the write lock here, before any read.
+    let newest: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO catalogue_generation (id, generation, fingerprint, synced_at)
+         VALUES (1, $1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET generation = excluded.generation,
+           fingerprint = excluded.fingerprint, synced_at = excluded.synced_at
+           WHERE catalogue_generation.generation <= excluded.generation
+         RETURNING generation",
+    )
+    .bind(catalogue.generation)
+    .bind(&catalogue.fingerprint)
+    .bind(now_ms())
+    .fetch_optional(&mut *tx)
+    .await?;
+    let synced = match newest {
+        Some(_) => {
+            sqlx::query("UPDATE katas SET listed = 0")
+                .execute(&mut *tx)
+                .await?;
+            Synced::Listed
+        }
+        None => {
+            let stored: i64 =
+                sqlx::query_scalar("SELECT generation FROM catalogue_generation WHERE id = 1")
+                    .fetch_one(&mut *tx)
+                    .await?;
+            Synced::Older { stored }
+        }
+    };
+    let on_conflict = match synced {
+        Synced::Listed => {
+            "DO UPDATE SET title = excluded.title, summary = excluded.summary,
                difficulty = excluded.difficulty, kind = excluded.kind, topics = excluded.topics,
-               position = excluded.position, listed = 1",
-        )
-        .bind(&m.slug)
-        .bind(&m.title)
-        .bind(&m.summary)
-        .bind(m.difficulty.as_str())
-        .bind(m.kind.as_str())
-        .bind(serde_json::to_string(&m.topics).unwrap_or_default())
+               position = excluded.position, listed = 1"
+        }
+        Synced::Older { .. } => "DO NOTHING",
+    };
+    let listed = i64::from(synced == Synced::Listed);
+    for (position, kata) in catalogue.katas.iter().enumerate() {
+        sqlx::query(&format!(
+            "INSERT INTO katas (slug, title, summary, difficulty, kind, topics, position, listed)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (slug) {on_conflict}"
+        ))
+        .bind(&kata.slug)
+        .bind(&kata.title)
+        .bind(&kata.summary)
+        .bind(&kata.difficulty)
+        .bind(&kata.kind)
+        .bind(&kata.topics)
         .bind(position as i64)
+        .bind(listed)
         .execute(&mut *tx)
         .await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    Ok(synced)
 }

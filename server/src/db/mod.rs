@@ -11,6 +11,7 @@ pub mod drills;
 pub mod interviews;
 pub mod jobs;
 pub mod katas;
+pub mod login_failures;
 pub mod progress;
 pub mod review;
 pub mod sessions;

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {
     pub cores: u32,
-    /// Job kinds it accepts: `cpu`, and `gpu` when it has a device (`gpu` below).
-    pub kinds: Vec<String>,
+    /// Job kinds it accepts: `cpu`, and `gpu` when it has a device (`gpu` below). A kind this
+    /// server does not know is a malformed hello (400), never silently dropped.
+    pub kinds: Vec<JobKind>,
     /// Its GPU, when the probe found one (absent in what older workers send).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu: Option<graders::gpu::GpuInfo>,
@@ -78,8 +79,7 @@ pub async fn kind_connected(db: &Db, kind: JobKind) -> Result<bool, sqlx::Error>
             .bind(now_ms() - CONNECTED_MS)
             .fetch_all(db)
             .await?;
-    Ok(caps.iter().any(|c| {
-        serde_json::from_str::<Capabilities>(c)
-            .is_ok_and(|c| c.kinds.iter().any(|k| k == kind.as_str()))
-    }))
+    Ok(caps
+        .iter()
+        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.kinds.contains(&kind))))
 }

@@ -111,7 +111,7 @@ pub async fn login(
         name: f.name.clone(),
         error: Some(error),
     };
-    let attempt = match state.login_throttle.attempt(&f.name, peer.ip()) {
+    let attempt = match state.login_throttle.attempt(&f.name, peer.ip()).await? {
         Ok(attempt) => attempt,
         Err(refusal) => {
             let retry = [(RETRY_AFTER, refusal.retry_after_secs().to_string())];
@@ -130,7 +130,7 @@ pub async fn login(
         .map_err(|e| AppError::Internal(e.into()))?;
     match user {
         Some(user) if ok => {
-            attempt.succeeded();
+            attempt.succeeded().await?;
             start_session(&state, jar, &user, &next).await
         }
         _ => {

@@ -84,10 +84,10 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
                 .capabilities
                 .as_ref()
                 .map_or("?".into(), |c| c.cores.to_string()),
-            kinds: w
-                .capabilities
-                .as_ref()
-                .map_or("?".into(), |c| c.kinds.join(", ")),
+            kinds: w.capabilities.as_ref().map_or("?".into(), |c| {
+                let kinds: Vec<&str> = c.kinds.iter().map(|k| k.as_str()).collect();
+                kinds.join(", ")
+            }),
             gpu: w
                 .capabilities
                 .as_ref()

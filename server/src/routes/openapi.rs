@@ -1,6 +1,7 @@
 //! `GET /api/openapi.json`: the JSON API described as OpenAPI 3.1. Written by hand next to the
 //! routes it describes; `tests/api/openapi.rs` checks every route is in it.
 
+use crate::domain::{JobKind, Word as _};
 use axum::Json;
 use serde_json::{Value, json};
 
@@ -16,6 +17,7 @@ pub fn document() -> Value {
     // A learner authenticates with an API token or, from the pages, with the session cookie.
     let bearer = json!([{ "bearer": [] }, { "session": [] }]);
     let worker = json!([{ "worker": [] }]);
+    let job_kinds: Vec<&str> = JobKind::ALL.iter().map(|k| k.as_str()).collect();
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -33,6 +35,23 @@ pub fn document() -> Value {
                 "Error": { "type": "object", "required": ["error"], "properties": { "error": { "type": "string" } } },
                 "Verdict": { "type": "string", "enum": ["accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded", "output_limit_exceeded", "internal_error"] },
                 "State": { "type": "string", "enum": ["queued", "compiling", "running", "measuring", "done"] },
+                "JobKind": { "type": "string", "enum": job_kinds },
+                "WorkerHello": {
+                    "type": "object",
+                    "required": ["worker_id", "name", "capabilities"],
+                    "properties": {
+                        "worker_id": { "type": "string" }, "name": { "type": "string" },
+                        "capabilities": {
+                            "type": "object",
+                            "required": ["cores", "kinds"],
+                            "properties": {
+                                "cores": { "type": "integer", "minimum": 0 },
+                                "kinds": { "type": "array", "items": { "$ref": "#/components/schemas/JobKind" } },
+                                "gpu": { "type": "object", "description": "The worker's GPU (name, compute capability, memory, driver), when it has one." }
+                            }
+                        }
+                    }
+                },
                 "KataSummary": {
                     "type": "object",
                     "properties": {
@@ -182,7 +201,8 @@ pub fn document() -> Value {
             "/api/worker/claim": { "post": {
                 "summary": "A worker waits (long poll) for a job matching its capabilities.",
                 "security": worker,
-                "responses": { "200": { "description": "A leased job." }, "204": { "description": "No job within the poll time." }, "403": error_response("Not a worker token.") }
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/WorkerHello" } } } },
+                "responses": { "200": { "description": "A leased job." }, "204": { "description": "No job within the poll time." }, "400": error_response("A malformed hello, such as a job kind this server does not know."), "403": error_response("Not a worker token.") }
             } },
             "/api/worker/jobs/{id}/heartbeat": { "post": {
                 "summary": "Renews the lease and reports the stage.", "security": worker,

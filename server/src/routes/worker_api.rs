@@ -7,6 +7,7 @@ use crate::error::AppError;
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
 use axum::Json;
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State as Extract};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -35,8 +36,16 @@ pub struct Released {
 pub async fn claim(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
-    Json(hello): Json<WorkerHello>,
+    body: Result<Json<WorkerHello>, JsonRejection>,
 ) -> Result<Response, AppError> {
+    // A hello this server cannot read — a job kind it does not know, say — is refused with the
+    // reason, rather than served as a worker that takes nothing.
+    let Json(hello) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed worker hello: {}", other.body_text())),
+    })?;
     match queue::claim(&state, &hello, false, state.config.long_poll).await? {
         Some(job) => Ok(Json(job).into_response()),
         None => Ok(StatusCode::NO_CONTENT.into_response()),

@@ -11,6 +11,7 @@ pub use remote::RemoteSource;
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::db::workers::Capabilities;
+use crate::domain::JobKind;
 use graders::{GradeReport, Grader, Stage};
 use std::future::Future;
 use std::sync::Arc;
@@ -62,9 +63,9 @@ pub fn capabilities(slot: usize) -> Capabilities {
         Err(why) => tracing::info!("no GPU jobs here: {why}"),
     });
     let gpu = probed.ok().filter(|_| slot == 0);
-    let mut kinds = vec!["cpu".to_string()];
+    let mut kinds = vec![JobKind::Cpu];
     if gpu.is_some() {
-        kinds.push("gpu".into());
+        kinds.push(JobKind::Gpu);
     }
     Capabilities {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
@@ -197,13 +198,13 @@ mod tests {
     fn only_the_first_slot_takes_gpu_jobs() {
         for slot in 1..3 {
             let caps = capabilities(slot);
-            assert_eq!(caps.kinds, ["cpu"]);
+            assert_eq!(caps.kinds, [JobKind::Cpu]);
             assert_eq!(caps.gpu, None);
         }
         let first = capabilities(0);
-        assert!(first.kinds.contains(&"cpu".to_string()));
+        assert!(first.kinds.contains(&JobKind::Cpu));
         assert_eq!(
-            first.kinds.contains(&"gpu".to_string()),
+            first.kinds.contains(&JobKind::Gpu),
             graders::gpu::probe().is_ok()
         );
         assert_eq!(first.gpu, graders::gpu::probe().ok());

@@ -15,7 +15,10 @@ use std::time::Duration;
 fn caps(kinds: &[&str]) -> Capabilities {
     Capabilities {
         cores: 4,
-        kinds: kinds.iter().map(|k| k.to_string()).collect(),
+        kinds: kinds
+            .iter()
+            .map(|k| JobKind::from_name(k).unwrap())
+            .collect(),
         gpu: kinds.contains(&"gpu").then(|| graders::gpu::GpuInfo {
             name: "NVIDIA H200".into(),
             compute_capability: (9, 0),

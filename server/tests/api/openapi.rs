@@ -1,4 +1,5 @@
 use crate::helpers::spawn_idle;
+use server::domain::{JobKind, Word as _};
 
 /// Every route the router serves under /api, as `METHOD path`.
 const ROUTES: [(&str, &str); 25] = [
@@ -61,5 +62,46 @@ async fn the_openapi_document_is_served_and_covers_every_route() {
     assert_eq!(
         names,
         katas::Verdict::ALL.map(katas::Verdict::as_str).to_vec()
+    );
+    let kinds = &doc["components"]["schemas"]["JobKind"]["enum"];
+    let names: Vec<&str> = JobKind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(kinds, &serde_json::json!(names));
+    let hello = &doc["paths"]["/api/worker/claim"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"]["$ref"];
+    assert_eq!(hello, "#/components/schemas/WorkerHello");
+    assert!(doc["components"]["schemas"]["WorkerHello"].is_object());
+}
+
+#[tokio::test]
+async fn a_worker_hello_with_an_unknown_job_kind_is_refused_with_the_reason() {
+    let app = spawn_idle().await;
+    let claim = |kinds: serde_json::Value| {
+        app.client
+            .post(app.url("/api/worker/claim"))
+            .bearer_auth(crate::helpers::WORKER_TOKEN)
+            .json(&serde_json::json!({
+                "worker_id": "w", "name": "w", "capabilities": { "cores": 1, "kinds": kinds }
+            }))
+            .send()
+    };
+    let resp = claim(serde_json::json!(["cpu", "tpu"])).await.unwrap();
+    assert_eq!(resp.status(), 400);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("malformed worker hello") && error.contains("tpu"),
+        "{error}"
+    );
+    assert!(
+        server::db::workers::list(&app.app.state.db)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a refused hello records no worker"
+    );
+    // A known kind still claims (nothing queued: 204 once the long poll ends).
+    assert_eq!(
+        claim(serde_json::json!(["cpu"])).await.unwrap().status(),
+        204
     );
 }

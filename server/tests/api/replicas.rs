@@ -2,6 +2,7 @@
 //! the replicas share the file; the PostgreSQL pass (`INFRAKATA_TEST_DB=postgres`) is the
 //! deployment these stand for.
 
+use crate::browser::Browser;
 use crate::helpers::{Options, TestApp, grader, spawn_app, spawn_idle, spawn_replica};
 use server::db::jobs;
 use server::db::submissions;
@@ -265,4 +266,159 @@ async fn on_postgres_an_event_on_one_replica_reaches_the_others_at_once() {
             "A never heard B's event"
         );
     }
+}
+
+#[tokio::test]
+async fn failed_log_ins_on_one_replica_count_on_another() {
+    fn small_throttle(c: &mut server::state::ServerConfig) {
+        // Nothing drains during the test.
+        let every = Duration::from_secs(600);
+        c.login_failures_per_account = server::login_throttle::FailureQuota { burst: 3, every };
+        c.login_failures_per_address = server::login_throttle::FailureQuota { burst: 5, every };
+    }
+    let opts = || Options {
+        workers: 0,
+        configure: small_throttle,
+        ..Options::default()
+    };
+    let a = spawn_app(opts(), None).await;
+    let b = spawn_replica(&a, opts(), None).await;
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&a.app.state.db, "ada", Role::Learner, Some(&hash))
+        .await
+        .unwrap();
+    let here: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let there: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let on = |app: &TestApp, from| Browser::from_address(app, Some(from));
+
+    // Two failures on A and one on B use up ada's three, wherever the next attempt lands.
+    assert_eq!(on(&a, here).login("ada", "wrong").await.status(), 401);
+    assert_eq!(on(&a, there).login("ada", "wrong").await.status(), 401);
+    assert_eq!(on(&b, there).login("ada", "wrong").await.status(), 401);
+    for app in [&a, &b] {
+        let resp = on(app, here).login("ada", "long enough pw").await;
+        assert_eq!(resp.status(), 429);
+        assert!(resp.text().await.unwrap().contains("this account"));
+    }
+
+    // "there" has spent two of its five on ada; three unknown names on A spend the rest, and
+    // B refuses it even a name it has never seen.
+    for name in ["nobody", "no-one", "none"] {
+        assert_eq!(on(&a, there).login(name, "wrong").await.status(), 401);
+    }
+    let resp = on(&b, there).login("fresh", "wrong").await;
+    assert_eq!(resp.status(), 429);
+    assert!(resp.text().await.unwrap().contains("network address"));
+}
+
+/// A rolling deploy: replicas of the old and the new binary sync their catalogues in any
+/// order, as often as they restart, and the table ends as the newer catalogue says.
+#[tokio::test]
+async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
+    use server::db::katas::{Catalogue, Row, Synced, sync_catalogue};
+    let row = |slug: &str, title: &str| Row {
+        slug: slug.into(),
+        title: title.into(),
+        summary: format!("{slug} in brief"),
+        difficulty: "easy".into(),
+        kind: "cpu".into(),
+        topics: "[]".into(),
+    };
+    let old = Catalogue {
+        generation: 1_700_000_000,
+        fingerprint: "old".into(),
+        katas: vec![
+            row("alpha", "Alpha"),
+            row("beta", "Beta, old"),
+            row("gamma", "Gamma"),
+        ],
+    };
+    let new = Catalogue {
+        generation: 1_800_000_000,
+        fingerprint: "new".into(),
+        katas: vec![
+            row("beta", "Beta, new"),
+            row("delta", "Delta"),
+            row("alpha", "Alpha"),
+        ],
+    };
+    let mut ends = Vec::new();
+    for order in [[&old, &new, &old], [&new, &old, &old]] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = server::db::open(crate::helpers::database(&dir).await)
+            .await
+            .unwrap();
+        let mut outcomes = Vec::new();
+        for catalogue in order {
+            outcomes.push(sync_catalogue(&db, catalogue).await.unwrap());
+        }
+        let older = Synced::Older {
+            stored: new.generation,
+        };
+        assert_eq!(
+            outcomes.last(),
+            Some(&older),
+            "an old replica restarting changes nothing"
+        );
+        let rows: Vec<(String, String, i64, i64)> =
+            sqlx::query_as("SELECT slug, title, position, listed FROM katas ORDER BY slug")
+                .fetch_all(&db)
+                .await
+                .unwrap();
+        ends.push(rows);
+    }
+    assert_eq!(ends[0], ends[1], "the order of the syncs does not matter");
+    let listed: Vec<(&str, &str, i64)> = ends[0]
+        .iter()
+        .filter(|r| r.3 == 1)
+        .map(|r| (r.0.as_str(), r.1.as_str(), r.2))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("alpha", "Alpha", 2),
+            ("beta", "Beta, new", 0),
+            ("delta", "Delta", 1)
+        ]
+    );
+    // The old binary's own kata keeps a row (what it serves can be submitted), unlisted.
+    assert!(ends[0].iter().any(|r| r.0 == "gamma" && r.3 == 0));
+}
+
+#[tokio::test]
+async fn concurrent_log_ins_on_two_replicas_never_overrun_the_burst() {
+    fn small_throttle(c: &mut server::state::ServerConfig) {
+        let every = Duration::from_secs(600);
+        c.login_failures_per_account = server::login_throttle::FailureQuota { burst: 3, every };
+        c.login_failures_per_address = server::login_throttle::FailureQuota { burst: 100, every };
+    }
+    let opts = || Options {
+        workers: 0,
+        configure: small_throttle,
+        ..Options::default()
+    };
+    let a = spawn_app(opts(), None).await;
+    let b = spawn_replica(&a, opts(), None).await;
+    let attempts: Vec<_> = (0..16)
+        .map(|i| {
+            let throttle = if i % 2 == 0 { &a } else { &b }
+                .app
+                .state
+                .login_throttle
+                .clone();
+            tokio::spawn(async move {
+                let from = std::net::IpAddr::from([192, 0, 2, i as u8]);
+                // Held as failures: each reservation counts.
+                throttle.attempt("ada", from).await.unwrap().is_ok()
+            })
+        })
+        .collect();
+    let mut let_in = 0;
+    for attempt in attempts {
+        let_in += usize::from(attempt.await.unwrap());
+    }
+    assert_eq!(
+        let_in, 3,
+        "exactly the burst, however the attempts interleave"
+    );
 }

@@ -240,7 +240,7 @@ async fn a_slow_queue_with_a_worker_connected_does_not_time_out() {
     let (b, token) = learner(&app, "ada").await;
     let caps = server::db::workers::Capabilities {
         cores: 1,
-        kinds: vec!["cpu".into()],
+        kinds: vec![server::domain::JobKind::Cpu],
         gpu: None,
     };
     server::db::workers::seen(&app.app.state.db, "busy", "busy", &caps, false)
