@@ -62,7 +62,9 @@ pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<
 #[derive(Debug)]
 pub struct World<T> {
     inner: Mutex<Inner<T>>,
-    changed: Condvar,
+    /// `wake[r]`: rank r waits on its own condition variable, so that a change only one rank
+    /// can use wakes only that rank (see [`World::update_for`]).
+    wake: Vec<Condvar>,
 }
 
 #[derive(Debug)]
@@ -85,8 +87,12 @@ impl<T> World<T> {
                 finished: vec![false; ranks],
                 deadlock: None,
             }),
-            changed: Condvar::new(),
+            wake: (0..ranks).map(|_| Condvar::new()).collect(),
         }
+    }
+
+    fn wake_all(&self) {
+        self.wake.iter().for_each(Condvar::notify_all);
     }
 
     pub fn ranks(&self) -> usize {
@@ -99,7 +105,20 @@ impl<T> World<T> {
         let out = change(&mut inner.state);
         inner.waiting.iter_mut().for_each(|w| *w = false);
         drop(inner);
-        self.changed.notify_all();
+        self.wake_all();
+        out
+    }
+
+    /// Changes state that only `rank`'s waits look at (its own mailbox, say) and wakes that rank
+    /// alone. The other ranks' waiting marks stay valid, because no condition of theirs changed,
+    /// so deadlock detection is as exact as with [`World::update`], without waking every rank
+    /// for every message.
+    pub fn update_for<R>(&self, rank: usize, change: impl FnOnce(&mut T) -> R) -> R {
+        let mut inner = lock(&self.inner);
+        let out = change(&mut inner.state);
+        inner.waiting[rank] = false;
+        drop(inner);
+        self.wake[rank].notify_one();
         out
     }
 
@@ -114,6 +133,27 @@ impl<T> World<T> {
         &self,
         rank: usize,
         what: &str,
+        ready: impl FnMut(&mut T) -> Option<R>,
+    ) -> R {
+        self.wait(rank, what, true, ready)
+    }
+
+    /// [`World::wait_for`] for a `ready` whose change to the state only `rank` itself looks at
+    /// (taking a message from its own mailbox): no other rank is woken when it succeeds.
+    pub fn wait_for_own<R>(
+        &self,
+        rank: usize,
+        what: &str,
+        ready: impl FnMut(&mut T) -> Option<R>,
+    ) -> R {
+        self.wait(rank, what, false, ready)
+    }
+
+    fn wait<R>(
+        &self,
+        rank: usize,
+        what: &str,
+        others_care: bool,
         mut ready: impl FnMut(&mut T) -> Option<R>,
     ) -> R {
         let mut inner = lock(&self.inner);
@@ -124,9 +164,11 @@ impl<T> World<T> {
                 panic!("{msg}");
             }
             if let Some(out) = ready(&mut inner.state) {
-                inner.waiting.iter_mut().for_each(|w| *w = false);
-                drop(inner);
-                self.changed.notify_all();
+                if others_care {
+                    inner.waiting.iter_mut().for_each(|w| *w = false);
+                    drop(inner);
+                    self.wake_all();
+                }
                 return out;
             }
             inner.waiting[rank] = true;
@@ -150,11 +192,10 @@ impl<T> World<T> {
                 );
                 inner.deadlock = Some(msg.clone());
                 drop(inner);
-                self.changed.notify_all();
+                self.wake_all();
                 panic!("{msg}");
             }
-            inner = self
-                .changed
+            inner = self.wake[rank]
                 .wait(inner)
                 .unwrap_or_else(PoisonError::into_inner);
         }
@@ -165,7 +206,7 @@ impl<T> World<T> {
         let mut inner = lock(&self.inner);
         inner.finished[rank] = true;
         drop(inner);
-        self.changed.notify_all();
+        self.wake_all();
     }
 
     /// Takes the final state once every rank is done.

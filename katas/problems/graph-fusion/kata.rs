@@ -190,7 +190,7 @@ pub struct BatchNorm {
 /// The learner's two functions.
 #[derive(Debug, Clone, Copy)]
 pub struct Solution {
-    pub fuse: fn(&Graph) -> Vec<Vec<usize>>,
+    pub fuse: fn(&Graph) -> Vec<usize>,
     pub fold_batch_norm: fn(&Linear, &BatchNorm) -> Linear,
 }
 
@@ -202,8 +202,8 @@ pub enum Input {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Output {
-    /// The groups, each a list of node ids (any order).
-    Fuse(Vec<Vec<usize>>),
+    /// The plan: the kernel id of every node, [`NO_KERNEL`] for inputs.
+    Fuse(Vec<usize>),
     Fold(Linear),
 }
 
@@ -212,6 +212,9 @@ pub enum Output {
 // ---------------------------------------------------------------------------------------------
 
 const NONE: usize = usize::MAX;
+
+/// The plan entry of an `Input` node: inputs are already in memory and run in no kernel.
+pub const NO_KERNEL: usize = usize::MAX;
 
 /// Figures of a valid plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,69 +247,74 @@ fn named(graph: &Graph, v: usize) -> String {
     format!("node {v} ({})", graph.nodes[v].op)
 }
 
-/// Validates `plan` against the fusion rules of the README; returns its cost or the first
-/// broken rule. Linear in the size of the graph plus the plan.
-pub fn judge_plan(graph: &Graph, plan: &[Vec<usize>]) -> Result<PlanCost, Check> {
+/// Validates `plan` (the kernel id of every node) against the fusion rules of the README;
+/// returns its cost or the first broken rule. Linear in the size of the graph.
+pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
     let nodes = &graph.nodes;
     let n = nodes.len();
     let is_compute = |u: usize| !nodes[u].op.is_input();
 
-    // 1. A partition of the compute nodes.
-    let mut gid = vec![NONE; n];
-    for (g, members) in plan.iter().enumerate() {
-        if members.is_empty() {
-            return Err(fail(
-                format!("group {g} is empty; every group is one kernel with at least one node"),
-                "non-empty groups",
-                format!("group {g} = []"),
-            ));
-        }
-        for &v in members {
-            if v >= n {
-                return Err(fail(
-                    format!("group {g} names node {v}, but the graph has {n} nodes"),
-                    format!("ids below {n}"),
-                    v,
-                ));
-            }
-            if nodes[v].op.is_input() {
-                return Err(fail(
-                    format!(
-                        "node {v} is an Input: inputs are already in memory and belong to no group"
-                    ),
-                    format!("node {v} in no group"),
-                    format!("node {v} in group {g}"),
-                ));
-            }
-            if gid[v] != NONE {
-                return Err(fail(
-                    format!("{} is listed twice", named(graph, v)),
-                    "each compute node in exactly one group",
-                    format!("in group {} and in group {g}", gid[v]),
-                ));
-            }
-            gid[v] = g;
-        }
-    }
-    if let Some(v) = (0..n).find(|&v| is_compute(v) && gid[v] == NONE) {
+    // 1. A partition of the compute nodes: one entry per node, inputs in no kernel, every
+    // compute node in a kernel whose id is below n. The ids the learner chose are renumbered
+    // densely (`gid`, by first appearance) for the checks below; `label` maps them back for
+    // the messages.
+    if plan.len() != n {
         return Err(fail(
-            format!(
-                "{} is in no group; every compute node runs in exactly one kernel",
-                named(graph, v)
-            ),
-            format!("a group holding node {v}"),
-            "none",
+            format!("the plan has {} entries; it needs one kernel id per node", plan.len()),
+            format!("{n} entries"),
+            plan.len(),
         ));
     }
+    let mut gid = vec![NONE; n];
+    let mut dense = vec![NONE; n];
+    let mut label: Vec<usize> = Vec::new();
+    for (v, &k) in plan.iter().enumerate() {
+        if nodes[v].op.is_input() {
+            if k != NO_KERNEL {
+                return Err(fail(
+                    format!(
+                        "node {v} is an Input: inputs are already in memory and run in no kernel"
+                    ),
+                    format!("plan[{v}] = NO_KERNEL"),
+                    format!("plan[{v}] = {k}"),
+                ));
+            }
+            continue;
+        }
+        if k == NO_KERNEL {
+            return Err(fail(
+                format!(
+                    "{} is in no kernel; every compute node runs in exactly one kernel",
+                    named(graph, v)
+                ),
+                format!("a kernel id below {n} for node {v}"),
+                "NO_KERNEL",
+            ));
+        }
+        if k >= n {
+            return Err(fail(
+                format!("{} is given kernel id {k}; ids must be below the node count {n}", named(graph, v)),
+                format!("ids below {n}"),
+                k,
+            ));
+        }
+        if dense[k] == NONE {
+            dense[k] = label.len();
+            label.push(k);
+        }
+        gid[v] = dense[k];
+    }
+    let groups = label.len();
 
     // 2. At most one anchor per group.
-    let mut anchor = vec![NONE; plan.len()];
+    let mut anchor = vec![NONE; groups];
     for v in (0..n).filter(|&v| nodes[v].op.is_anchor()) {
         let g = gid[v];
         if anchor[g] != NONE {
             return Err(fail(
                 format!(
-                    "group {g} holds two anchors; a kernel has at most one MatMul or ReduceSum"
+                    "kernel {} holds two anchors; a kernel has at most one MatMul or ReduceSum",
+                    label[g]
                 ),
                 "at most one anchor per group",
                 format!("{} and {}", named(graph, anchor[g]), named(graph, v)),
@@ -316,25 +324,27 @@ pub fn judge_plan(graph: &Graph, plan: &[Vec<usize>]) -> Result<PlanCost, Check>
     }
 
     // 3. One head per group; an anchor can only be a head.
-    let mut head = vec![NONE; plan.len()];
+    let mut head = vec![NONE; groups];
     for v in (0..n).filter(|&v| is_compute(v)) {
         let g = gid[v];
         match nodes[v].inputs.iter().copied().find(|&u| gid[u] == g) {
             Some(u) if nodes[v].op.is_anchor() => {
                 return Err(fail(
                     format!(
-                        "{} reads node {u} inside its own group {g}; an anchor reads its operands from memory, so it can only be the head of its kernel",
-                        named(graph, v)
+                        "{} reads node {u} inside its own kernel {}; an anchor reads its operands from memory, so it can only be the head of its kernel",
+                        named(graph, v),
+                        label[g]
                     ),
-                    format!("node {u} in another group than node {v}"),
-                    format!("both in group {g}"),
+                    format!("node {u} in another kernel than node {v}"),
+                    format!("both in kernel {}", label[g]),
                 ));
             }
             Some(_) => {}
             None if head[g] != NONE => {
                 return Err(fail(
                     format!(
-                        "group {g} has two heads: neither node reads a value computed in the group; a kernel grows from exactly one head"
+                        "kernel {} has two heads: neither node reads a value computed in the kernel; a kernel grows from exactly one head",
+                        label[g]
                     ),
                     "one head per group",
                     format!("{} and {}", named(graph, head[g]), named(graph, v)),
@@ -357,7 +367,6 @@ pub fn judge_plan(graph: &Graph, plan: &[Vec<usize>]) -> Result<PlanCost, Check>
             }
         }
     }
-    let groups = plan.len();
     let mut start = vec![0usize; groups + 1];
     let mut indegree = vec![0usize; groups];
     for &(u, v) in &edges {
@@ -388,7 +397,7 @@ pub fn judge_plan(graph: &Graph, plan: &[Vec<usize>]) -> Result<PlanCost, Check>
         return Err(fail(
             "the kernels cannot be launched in any order: their dependencies form a cycle (`u→v` is an edge from node u to node v that crosses groups)".to_string(),
             "no cycle between groups",
-            describe_cycle(&gid, &edges, &indegree),
+            describe_cycle(&gid, &label, &edges, &indegree),
         ));
     }
 
@@ -404,7 +413,12 @@ pub fn judge_plan(graph: &Graph, plan: &[Vec<usize>]) -> Result<PlanCost, Check>
 }
 
 /// Walks back from a group Kahn's algorithm could not launch until a group repeats.
-fn describe_cycle(gid: &[usize], edges: &[(usize, usize)], indegree: &[usize]) -> String {
+fn describe_cycle(
+    gid: &[usize],
+    label: &[usize],
+    edges: &[(usize, usize)],
+    indegree: &[usize],
+) -> String {
     let stuck = |g: usize| indegree[g] > 0;
     let mut pred: Vec<Option<(usize, usize)>> = vec![None; indegree.len()];
     for &(u, v) in edges {
@@ -432,10 +446,10 @@ fn describe_cycle(gid: &[usize], edges: &[(usize, usize)], indegree: &[usize]) -
         }
     }
     hops.reverse();
-    let mut text = format!("group {}", hops[0].0);
+    let mut text = format!("kernel {}", label[hops[0].0]);
     for (i, &(_, u, v)) in hops.iter().enumerate() {
         let next = hops.get(i + 1).map_or(hops[0].0, |h| h.0);
-        text.push_str(&format!(" --{u}→{v}--> group {next}"));
+        text.push_str(&format!(" --{u}→{v}--> kernel {}", label[next]));
     }
     text
 }
@@ -1080,13 +1094,8 @@ fn kernels(count: usize) -> String {
 }
 
 /// ", e.g. node 7 (Relu) heads group 3 but reads node 5, computed by another kernel".
-fn unfused_example(graph: &Graph, plan: &[Vec<usize>]) -> String {
-    let mut gid = vec![NONE; graph.nodes.len()];
-    for (g, members) in plan.iter().enumerate() {
-        for &v in members {
-            gid[v] = g;
-        }
-    }
+fn unfused_example(graph: &Graph, plan: &[usize]) -> String {
+    let gid = plan;
     for (v, node) in graph.nodes.iter().enumerate() {
         if !node.op.is_elementwise() {
             continue;
@@ -1096,7 +1105,7 @@ fn unfused_example(graph: &Graph, plan: &[Vec<usize>]) -> String {
             && !inner
         {
             return format!(
-                ": e.g. {} heads group {} although it reads node {u}, which a kernel computes; an elementwise op that reads a computed value can always join some producer's kernel",
+                ": e.g. {} heads kernel {} although it reads node {u}, which a kernel computes; an elementwise op that reads a computed value can always join some producer's kernel",
                 named(graph, v),
                 gid[v]
             );

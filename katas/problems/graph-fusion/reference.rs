@@ -1,50 +1,38 @@
 //! Fusion by "the newest group wins", and batch-norm folding in f64.
 
-use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
+use katas::problems::graph_fusion::{BatchNorm, Graph, Linear, NO_KERNEL};
 
-/// Partitions the compute nodes of `graph` into the fewest kernels the rules allow.
-pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
-    const NONE: usize = usize::MAX;
-    // Group ids are handed out in node order, so they order the groups by their heads.
-    // Invariant: every edge between two groups runs from a smaller id to a larger one. The ids
-    // are then a launch order, so no cycle between groups can ever appear.
-    let mut gid = vec![NONE; graph.nodes.len()];
-    let mut size: Vec<usize> = Vec::new();
+/// Partitions the compute nodes of `graph` into the fewest kernels the rules allow: the kernel
+/// id of every node, [`NO_KERNEL`] for inputs.
+pub fn fuse(graph: &Graph) -> Vec<usize> {
+    // A kernel is named by its head, the node that opened it. Heads open in node order, so the
+    // ids order the kernels by when they were opened.
+    // Invariant: every edge between two kernels runs from a smaller id to a larger one. The ids
+    // are then a launch order, so no cycle between kernels can ever appear.
+    // The labels are the answer itself: one pass, one allocation, no lists of members.
+    let mut kernel = vec![NO_KERNEL; graph.nodes.len()];
     for (v, node) in graph.nodes.iter().enumerate() {
         if node.op.is_input() {
             continue;
         }
-        // Inputs carry NONE and drop out here.
+        // Inputs carry NO_KERNEL and drop out here.
         let newest = node
             .inputs
             .iter()
-            .map(|&u| gid[u])
-            .filter(|&g| g != NONE)
+            .map(|&u| kernel[u])
+            .filter(|&k| k != NO_KERNEL)
             .max();
-        let g = match newest {
-            // Joining the largest operand group keeps the invariant: every other operand group
-            // has a smaller id. An elementwise node that reads anything computed can always
-            // join, which is why the plan reaches the lower bound on launches.
-            Some(g) if node.op.is_elementwise() => g,
+        kernel[v] = match newest {
+            // Joining the newest operand kernel keeps the invariant: every other operand
+            // kernel has a smaller id. An elementwise node that reads anything computed can
+            // always join, which is why the plan reaches the lower bound on launches.
+            Some(k) if node.op.is_elementwise() => k,
             // Anchors read their operands from memory; elementwise ops on inputs alone have no
-            // producer kernel to join. Both start a kernel, with the largest id so far.
-            _ => {
-                size.push(0);
-                size.len() - 1
-            }
+            // producer kernel to join. Both open a kernel, named v: larger than any id so far.
+            _ => v,
         };
-        gid[v] = g;
-        size[g] += 1;
     }
-    // Bucket the labels. Sizing each group up front saves a cascade of reallocations, which
-    // would otherwise cost more than the labelling itself.
-    let mut groups: Vec<Vec<usize>> = size.iter().map(|&s| Vec::with_capacity(s)).collect();
-    for (v, &g) in gid.iter().enumerate() {
-        if g != NONE {
-            groups[g].push(v);
-        }
-    }
-    groups
+    kernel
 }
 
 /// The linear layer that computes `bn(linear(x))` in one matrix-vector product.

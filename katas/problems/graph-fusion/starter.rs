@@ -2,9 +2,10 @@
 
 use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
 
-/// Partitions the compute nodes of `graph` into kernels: one `Vec` of node ids per kernel.
-/// Input nodes belong to no kernel.
-pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
+/// Partitions the compute nodes of `graph` into kernels: entry `v` of the result is the kernel
+/// id of node `v` (any id below the node count; nodes with the same id share a kernel), and
+/// `NO_KERNEL` for input nodes, which belong to no kernel.
+pub fn fuse(graph: &Graph) -> Vec<usize> {
     todo!("fuse the {} nodes of {graph:?}", graph.nodes.len())
 }
 

@@ -2,6 +2,8 @@
 //!
 //! The ranks are threads. Each gets a [`RingComm`] that can only send to its right neighbour and
 //! receive from its left one, and that counts every message and element it sends and receives.
+//! A message is an owned buffer that moves from sender to receiver, as a zero-copy transport
+//! hands over registered buffers: the communicator itself never copies a byte.
 //! The checker judges the final vectors against an exact integer oracle, and the counters against
 //! the volume a ring all-reduce needs: at most what the ring sends, and at least what a rank must
 //! receive to know the sum at all.
@@ -70,26 +72,29 @@ impl RingComm {
         self.size
     }
 
-    /// Sends a copy of `data` to the right neighbour, rank `(rank + 1) % size`. Never blocks;
-    /// messages arrive in the order they were sent. With one rank, the right neighbour is itself.
-    pub fn send(&mut self, data: &[f32]) {
-        let message = data.to_vec();
+    /// Sends `message` to the right neighbour, rank `(rank + 1) % size`. The buffer itself
+    /// travels: nothing is copied, and the receiver owns it from then on (it may add into it and
+    /// send it on). Never blocks; messages arrive in the order they were sent. With one rank,
+    /// the right neighbour is itself.
+    pub fn send(&mut self, message: Vec<f32>) {
         let (rank, right) = (self.rank, (self.rank + 1) % self.size);
-        self.world.update(move |w| {
+        // Only `right`'s receive can become ready: wake it alone.
+        self.world.update_for(right, move |w| {
             w.messages_sent[rank] += 1;
             w.elements_sent[rank] += message.len() as u64;
             w.inbox[right].push_back(message);
         });
     }
 
-    /// Receives the oldest message not yet received from the left neighbour,
-    /// rank `(rank + size - 1) % size`, waiting until one arrives. If every rank is waiting or
-    /// finished, no message can ever come: the run stops with a deadlock error.
+    /// Takes the oldest message not yet received from the left neighbour,
+    /// rank `(rank + size - 1) % size`, waiting until one arrives; the buffer is now this rank's.
+    /// If every rank is waiting or finished, no message can ever come: the run stops with a
+    /// deadlock error.
     pub fn recv(&mut self) -> Vec<f32> {
         let rank = self.rank;
         let left = (rank + self.size - 1) % self.size;
         self.world
-            .wait_for(rank, &format!("receive from rank {left}"), |w| {
+            .wait_for_own(rank, &format!("receive from rank {left}"), |w| {
                 let message = w.inbox[rank].pop_front()?;
                 w.messages_received[rank] += 1;
                 w.elements_received[rank] += message.len() as u64;

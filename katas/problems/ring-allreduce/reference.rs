@@ -1,4 +1,5 @@
-//! Ring all-reduce as reduce-scatter followed by all-gather, NCCL style.
+//! Ring all-reduce as reduce-scatter followed by all-gather, NCCL style, with one buffer per
+//! rank that travels round the ring instead of a fresh message per step.
 //!
 //! The vector is cut into N chunks. In each of the 2(N−1) steps every rank sends one chunk to
 //! its right neighbour and receives one from its left, so every link carries M/N elements per
@@ -12,33 +13,41 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let n = comm.size();
     let r = comm.rank();
     let m = data.len();
+    if n == 1 {
+        // Alone on the ring: `data` already is the sum, and there is no one to talk to.
+        return;
+    }
     // Chunk c covers [c·M/N, (c+1)·M/N): lengths differ by at most one, and when M < N some
     // chunks are empty. Every rank computes the same boundaries, so a received chunk always
     // fits the slot it is meant for.
     let chunk = |c: usize| -> Range<usize> { c * m / n..(c + 1) * m / n };
 
-    // Reduce-scatter. At step s rank r forwards the partial sum of chunk r−s (its own chunk at
-    // s = 0, afterwards the one it just accumulated) and adds its values into chunk r−s−1.
-    // After N−1 steps chunk r+1 has passed through every rank: it is the full sum.
+    // Reduce-scatter. At step s rank r forwards the partial sum of chunk r−s and receives the
+    // partial sum of chunk r−s−1, to which it adds its own values. That sum is exactly what it
+    // forwards at step s+1, so the received buffer is added into and sent on as it is: the
+    // only copy out of `data` is the first message, rank r's own chunk. `data` itself is only
+    // read here, once per chunk.
+    let mut buf = data[chunk(r)].to_vec();
     for s in 0..n - 1 {
-        let send = (r + n - s) % n;
-        let recv = (r + 2 * n - s - 1) % n;
-        comm.send(&data[chunk(send)]);
-        let incoming = comm.recv();
-        for (x, y) in data[chunk(recv)].iter_mut().zip(&incoming) {
-            *x += y;
+        comm.send(buf);
+        buf = comm.recv();
+        let mine = &data[chunk((r + 2 * n - s - 1) % n)];
+        for (b, x) in buf.iter_mut().zip(mine) {
+            *b += x;
         }
     }
 
-    // All-gather. Same rotation shifted by one: start by sending the finished chunk r+1, then
-    // pass on whatever finished chunk just arrived, overwriting instead of adding.
-    for s in 0..n - 1 {
-        let send = (r + 1 + n - s) % n;
-        let recv = (r + n - s) % n;
-        comm.send(&data[chunk(send)]);
-        let incoming = comm.recv();
-        data[chunk(recv)].copy_from_slice(&incoming);
+    // After N−1 steps the buffer in hand is the full sum of chunk r+1. All-gather: store the
+    // finished chunk in hand, pass the same buffer on, and take the next finished chunk (one
+    // index lower) from the left. N chunks stored, N−1 messages sent.
+    let mut c = (r + 1) % n;
+    for _ in 0..n - 1 {
+        data[chunk(c)].copy_from_slice(&buf);
+        comm.send(buf);
+        buf = comm.recv();
+        c = (c + n - 1) % n;
     }
+    data[chunk(c)].copy_from_slice(&buf);
     // Sends never block, so "send, then receive" at every step cannot deadlock: each rank's
     // message for step s is already in flight before anyone waits for it.
 }

@@ -5,7 +5,7 @@ use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
 
 const NONE: usize = usize::MAX;
 
-pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
+pub fn fuse(graph: &Graph) -> Vec<usize> {
     // Every edge between two compute nodes, in node order: edges into nodes `0..=v` are a prefix.
     let mut edges: Vec<(usize, usize)> = Vec::new();
     for (v, node) in graph.nodes.iter().enumerate() {
@@ -16,7 +16,7 @@ pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
         }
     }
     let mut group_of = vec![NONE; graph.nodes.len()];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut kernels = 0;
     let mut scratch = Scratch::default();
     let mut prefix = 0;
     for (v, node) in graph.nodes.iter().enumerate() {
@@ -36,19 +36,18 @@ pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
                 }
                 tried.push(g);
                 group_of[v] = g;
-                if scratch.acyclic(&edges[..prefix], &group_of, groups.len()) {
-                    groups[g].push(v);
+                if scratch.acyclic(&edges[..prefix], &group_of, kernels) {
                     placed = true;
                     break;
                 }
             }
         }
         if !placed {
-            group_of[v] = groups.len();
-            groups.push(vec![v]);
+            group_of[v] = kernels;
+            kernels += 1;
         }
     }
-    groups
+    group_of
 }
 
 /// Buffers reused by every check, so that only the scan itself costs time.

@@ -3,7 +3,7 @@
 
 use katas::problems::graph_fusion::{BatchNorm, Graph, Linear};
 
-pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
+pub fn fuse(graph: &Graph) -> Vec<usize> {
     let n = graph.nodes.len();
     let mut consumers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (v, node) in graph.nodes.iter().enumerate() {
@@ -13,7 +13,7 @@ pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
     }
     let mut group_of = vec![usize::MAX; n];
     let mut last_use = vec![0; n];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut kernels = 0;
     for (v, node) in graph.nodes.iter().enumerate() {
         if node.op.is_input() {
             continue;
@@ -28,15 +28,14 @@ pub fn fuse(graph: &Graph) -> Vec<Vec<usize>> {
         let g = match newest {
             Some(g) if node.op.is_elementwise() => g,
             _ => {
-                groups.push(Vec::new());
-                groups.len() - 1
+                kernels += 1;
+                kernels - 1
             }
         };
         group_of[v] = g;
-        groups[g].push(v);
     }
     debug_assert!(last_use.len() == n);
-    groups
+    group_of
 }
 
 pub fn fold_batch_norm(linear: &Linear, bn: &BatchNorm) -> Linear {

@@ -9,7 +9,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let (n, r, m) = (comm.size(), comm.rank(), data.len());
     let chunk = |c: usize| -> Range<usize> { c * m / n..(c + 1) * m / n };
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + n - s) % n)]);
+        comm.send(data[chunk((r + n - s) % n)].to_vec());
         let incoming = comm.recv();
         for (x, y) in data[chunk((r + 2 * n - s - 1) % n)]
             .iter_mut()
@@ -19,12 +19,12 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
         }
     }
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + 1 + n - s) % n)]);
+        comm.send(data[chunk((r + 1 + n - s) % n)].to_vec());
         let incoming = comm.recv();
         data[chunk((r + n - s) % n)].copy_from_slice(&incoming);
     }
     // "Make sure my neighbour has finished too."
-    comm.send(&[]);
+    comm.send(Vec::new());
     let token = comm.recv();
     assert!(token.is_empty());
 }

@@ -10,7 +10,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let size = data.len() / n;
     let chunk = |c: usize| -> Range<usize> { c * size..(c + 1) * size };
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + n - s) % n)]);
+        comm.send(data[chunk((r + n - s) % n)].to_vec());
         let incoming = comm.recv();
         for (x, y) in data[chunk((r + 2 * n - s - 1) % n)]
             .iter_mut()
@@ -20,7 +20,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
         }
     }
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + 1 + n - s) % n)]);
+        comm.send(data[chunk((r + 1 + n - s) % n)].to_vec());
         let incoming = comm.recv();
         data[chunk((r + n - s) % n)].copy_from_slice(&incoming);
     }

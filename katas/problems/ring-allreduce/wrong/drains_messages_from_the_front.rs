@@ -11,7 +11,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let (n, r, m) = (comm.size(), comm.rank(), data.len());
     let chunk = |c: usize| -> Range<usize> { c * m / n..(c + 1) * m / n };
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + n - s) % n)]);
+        comm.send(data[chunk((r + n - s) % n)].to_vec());
         let mut incoming = comm.recv();
         let mut i = chunk((r + 2 * n - s - 1) % n).start;
         while !incoming.is_empty() {
@@ -20,7 +20,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
         }
     }
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + 1 + n - s) % n)]);
+        comm.send(data[chunk((r + 1 + n - s) % n)].to_vec());
         let mut incoming = comm.recv();
         let mut i = chunk((r + n - s) % n).start;
         while !incoming.is_empty() {

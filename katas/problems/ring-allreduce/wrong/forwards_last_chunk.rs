@@ -9,7 +9,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let (n, r, m) = (comm.size(), comm.rank(), data.len());
     let chunk = |c: usize| -> Range<usize> { c * m / n..(c + 1) * m / n };
     for s in 0..n - 1 {
-        comm.send(&data[chunk((r + n - s) % n)]);
+        comm.send(data[chunk((r + n - s) % n)].to_vec());
         let incoming = comm.recv();
         for (x, y) in data[chunk((r + 2 * n - s - 1) % n)]
             .iter_mut()
@@ -19,11 +19,11 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
         }
     }
     let mut c = (r + 1) % n;
-    comm.send(&data[chunk(c)]);
+    comm.send(data[chunk(c)].to_vec());
     for _ in 0..n - 1 {
         let incoming = comm.recv();
         c = (c + n - 1) % n;
         data[chunk(c)].copy_from_slice(&incoming);
-        comm.send(&incoming);
+        comm.send(incoming);
     }
 }

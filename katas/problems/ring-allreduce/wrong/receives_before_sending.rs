@@ -14,11 +14,11 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
         for (x, y) in data[chunk(recv)].iter_mut().zip(&incoming) {
             *x += y;
         }
-        comm.send(&data[chunk((r + n - s) % n)]);
+        comm.send(data[chunk((r + n - s) % n)].to_vec());
     }
     for s in 0..n - 1 {
         let incoming = comm.recv();
         data[chunk((r + n - s) % n)].copy_from_slice(&incoming);
-        comm.send(&data[chunk((r + 1 + n - s) % n)]);
+        comm.send(data[chunk((r + 1 + n - s) % n)].to_vec());
     }
 }

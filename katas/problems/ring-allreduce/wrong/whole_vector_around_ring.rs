@@ -8,7 +8,7 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     let n = comm.size();
     let mut travelling = data.to_vec();
     for _ in 0..n - 1 {
-        comm.send(&travelling);
+        comm.send(travelling);
         travelling = comm.recv();
         for (x, y) in data.iter_mut().zip(&travelling) {
             *x += y;
