@@ -199,6 +199,18 @@ impl<S: KataSpec> Entry<S> {
     pub fn reference(&self) -> S::Solution {
         self.reference
     }
+
+    /// GPU katas offer no custom input (their reference needs a device): said before any
+    /// parsing, so the learner is not told to fix an input that could never run.
+    #[cfg(feature = "solutions")]
+    fn offers_custom(&self) -> Result<(), crate::custom::CustomError> {
+        match self.meta().kind {
+            crate::KataKind::Cpu => Ok(()),
+            crate::KataKind::Gpu => Err(crate::custom::CustomError::Refused(
+                crate::spec::Refusal::not_offered(),
+            )),
+        }
+    }
 }
 
 impl<S: KataSpec> Kata for Entry<S> {
@@ -243,11 +255,13 @@ impl<S: KataSpec> Kata for Entry<S> {
 
     #[cfg(feature = "solutions")]
     fn check_custom(&self, json: &str) -> Result<(), crate::custom::CustomError> {
+        self.offers_custom()?;
         crate::custom::parse::<S>(json).map(drop)
     }
 
     #[cfg(feature = "solutions")]
     fn custom(&self, json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError> {
+        self.offers_custom()?;
         let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
         crate::custom::prepare::<S>(self.reference, json, limit)
     }

@@ -229,7 +229,7 @@ mod tests {
         {
             assert_eq!(kata.sample_input(), None);
             let err = kata.check_custom("{}").unwrap_err();
-            assert!(err.is_input());
+            assert_eq!(err, CustomError::Refused(Refusal::not_offered()));
         }
     }
 
