@@ -1,7 +1,7 @@
 //! Custom input over HTTP: `POST /api/katas/{slug}/custom` queues a run of the learner's program
 //! on their own input (through the real grader), and the report shows both answers; inputs
 //! the kata refuses, bad JSON and GPU katas get a clear 422 (413 when too large) and nothing is
-//! stored. The page side is in `custom_input_browser.rs`.
+//! stored.
 
 use crate::helpers::{Options, TestApp, grader, reference, spawn_app, spawn_idle};
 use serde_json::{Value, json};
