@@ -4,6 +4,7 @@
 use crate::GradeError;
 use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
+use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
 use crate::run::{self, Purpose};
@@ -15,6 +16,8 @@ use katas::{CaseReport, Group, Kata, KataKind, Mode, Report, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
+
+mod custom;
 
 /// The largest learner file accepted.
 pub const MAX_SOURCE_BYTES: usize = 64 << 10;
@@ -173,68 +176,14 @@ impl Grader {
         progress(Stage::Queued);
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
-        let compiled = compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            kata.meta(),
-            source,
-        )?;
         let done = |report: GradeReport| {
             progress(Stage::Done);
             Ok(Judged { report, owed: None })
         };
-        let (binary, mut resources, diagnostics) = match compiled {
-            Compiled::Failed {
-                diagnostics,
-                message,
-                wall,
-            } => {
-                let resources = Resources {
-                    compile_ms: ms(wall),
-                    ..Resources::default()
-                };
-                return done(GradeReport::compile_error(
-                    slug,
-                    mode,
-                    diagnostics,
-                    message,
-                    resources,
-                ));
-            }
-            Compiled::Binary {
-                path,
-                cached,
-                wall,
-                diagnostics,
-            } => (
-                path,
-                Resources {
-                    compile_ms: ms(wall),
-                    compile_cached: cached,
-                    ..Resources::default()
-                },
-                diagnostics,
-            ),
+        let (binary, mut resources, diagnostics) = match self.build(kata, source, mode)? {
+            Ok(built) => built,
+            Err(report) => return done(report),
         };
-        let program_bytes = std::fs::metadata(&binary)
-            .map_err(|e| GradeError::io("reading the compiled program's size", e))?
-            .len();
-        if program_bytes > MAX_PROGRAM_BYTES {
-            let message = format!(
-                "the compiled program is {} MiB; the limit is {} MiB — large tables or statics \
-                 belong in code that computes them at run time",
-                program_bytes >> 20,
-                MAX_PROGRAM_BYTES >> 20
-            );
-            return done(GradeReport::compile_error(
-                slug,
-                mode,
-                diagnostics,
-                Some(message),
-                resources,
-            ));
-        }
         progress(Stage::Running);
         let is_gpu = kata.meta().kind == KataKind::Gpu;
         // Every case beyond the samples comes from a fresh seed the submission cannot know
@@ -299,6 +248,7 @@ impl Grader {
             message: ran.message,
             output: ran.output,
             gpu_performance: None,
+            custom: None,
         };
         if owed.is_none() {
             return done(report);
@@ -333,6 +283,79 @@ impl Grader {
         }
         progress(Stage::Done);
         Ok(report)
+    }
+}
+
+impl Grader {
+    /// The learner's program compiled (through the compile cache) and within the size bound,
+    /// with its compile figures and warnings; or the compile-error report to return instead.
+    #[allow(clippy::type_complexity)]
+    fn build(
+        &self,
+        kata: &dyn Kata,
+        source: &str,
+        mode: Mode,
+    ) -> Result<Result<(Binary, Resources, Vec<Diagnostic>), GradeReport>, GradeError> {
+        let slug = kata.meta().slug.as_str();
+        let compiled = compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            kata.meta(),
+            source,
+        )?;
+        let (binary, resources, diagnostics) = match compiled {
+            Compiled::Failed {
+                diagnostics,
+                message,
+                wall,
+            } => {
+                let resources = Resources {
+                    compile_ms: ms(wall),
+                    ..Resources::default()
+                };
+                return Ok(Err(GradeReport::compile_error(
+                    slug,
+                    mode,
+                    diagnostics,
+                    message,
+                    resources,
+                )));
+            }
+            Compiled::Binary {
+                path,
+                cached,
+                wall,
+                diagnostics,
+            } => (
+                path,
+                Resources {
+                    compile_ms: ms(wall),
+                    compile_cached: cached,
+                    ..Resources::default()
+                },
+                diagnostics,
+            ),
+        };
+        let program_bytes = std::fs::metadata(&binary)
+            .map_err(|e| GradeError::io("reading the compiled program's size", e))?
+            .len();
+        if program_bytes > MAX_PROGRAM_BYTES {
+            let message = format!(
+                "the compiled program is {} MiB; the limit is {} MiB — large tables or statics \
+                 belong in code that computes them at run time",
+                program_bytes >> 20,
+                MAX_PROGRAM_BYTES >> 20
+            );
+            return Ok(Err(GradeReport::compile_error(
+                slug,
+                mode,
+                diagnostics,
+                Some(message),
+                resources,
+            )));
+        }
+        Ok(Ok((binary, resources, diagnostics)))
     }
 }
 

@@ -17,7 +17,7 @@ pub mod source_policy;
 pub mod toolchain;
 
 pub use grade::{Grader, GraderConfig, Judged, MAX_SOURCE_BYTES, Stage};
-pub use report::{GpuCaseSpeed, GpuPerformance, GradeReport};
+pub use report::{CustomOutputs, GpuCaseSpeed, GpuPerformance, GradeReport};
 
 /// Why a grading could not produce a report. A learner's code never causes one of these.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +35,9 @@ pub enum GradeError {
         what: &'static str,
         source: std::io::Error,
     },
+    /// A custom input the kata refuses (bad JSON, out of the statement's constraints).
+    #[error("{0}")]
+    CustomInput(katas::custom::CustomError),
     #[error("internal error: {0}")]
     Internal(String),
     /// This host cannot grade this kata now (e.g. no usable GPU): another worker, or this one
@@ -50,7 +53,10 @@ impl GradeError {
 
     /// A bad request (the caller's input), as opposed to our failure.
     pub fn is_bad_request(&self) -> bool {
-        matches!(self, Self::UnknownKata(_) | Self::SourceTooLarge { .. })
+        matches!(
+            self,
+            Self::UnknownKata(_) | Self::SourceTooLarge { .. } | Self::CustomInput(_)
+        )
     }
 
     /// Whether grading the same submission again (on another worker, or later) can help.

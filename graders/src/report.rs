@@ -29,6 +29,19 @@ pub struct GradeReport {
     /// For accepted GPU `submit`s: device timings of the performance cases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_performance: Option<GpuPerformance>,
+    /// For a custom-input run: the input and both answers, to show side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<CustomOutputs>,
+}
+
+/// A custom-input run's answers as JSON: the reference's (trusted side) and the learner's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomOutputs {
+    /// The input as the learner wrote it.
+    pub input: String,
+    pub reference: String,
+    /// `None` when the program gave no decodable answer (it panicked, ran out of time, ...).
+    pub learner: Option<String>,
 }
 
 /// How fast an accepted GPU solution ran, case by case.
@@ -112,6 +125,7 @@ impl GradeReport {
             message,
             output: None,
             gpu_performance: None,
+            custom: None,
         }
     }
 }

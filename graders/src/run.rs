@@ -42,6 +42,9 @@ pub enum Purpose<'a> {
     /// Count the instructions the learner's code executes, with `tool` (callgrind's static
     /// executable); the answers are judged too.
     Measure { tool: &'a Path },
+    /// Judge the one case of a custom input, whose wire bytes the runner receives instead of
+    /// generating cases from the seed.
+    Custom { input: &'a [u8] },
 }
 
 #[derive(Debug)]
@@ -132,6 +135,7 @@ impl Executor for Sandboxed<'_> {
             seed: plan.seed,
             cases: plan.selected.iter().map(|c| c.index as u32).collect(),
             nonce,
+            custom: plan.custom.map(<[u8]>::to_vec),
         };
         let stdin = postcard::to_stdvec(&request)
             .map_err(|e| GradeError::Internal(format!("encoding the request: {e}")))?;
@@ -310,10 +314,14 @@ pub fn run(
         selected,
         limits: &kata.meta().limits,
         slowdown: match purpose {
-            Purpose::Judge => 1,
+            Purpose::Judge | Purpose::Custom { .. } => 1,
             Purpose::Measure { .. } => MEASURE_SLOWDOWN,
         },
         failures: Failures::Escalate,
+        custom: match purpose {
+            Purpose::Custom { input } => Some(input),
+            _ => None,
+        },
     };
     let mut executor = Sandboxed {
         sandbox,

@@ -41,6 +41,7 @@ fn trials() -> Vec<Trial> {
         "toolchain::a_start_reuses_the_prepared_library_until_it_changes",
         reuses_the_prepared_library,
     )];
+    out.extend(custom_trials());
     for &kata in katas::catalogue::all() {
         let slug = kata.meta().slug.clone();
         for rule in rules::rules(kata) {
@@ -186,4 +187,81 @@ fn reuses_the_prepared_library() -> Result<(), Failed> {
         return Err("the new preparation was not recorded".into());
     }
     Ok(())
+}
+
+/// Custom input through the sandboxed path: every CPU kata's reference on its pre-filled
+/// sample gives the reference's own answer; a known-wrong solution shows its wrong answer
+/// beside the reference's; a GPU kata refuses custom input as the learner's bad request.
+fn custom_trials() -> Vec<Trial> {
+    let mut out = Vec::new();
+    for &kata in katas::catalogue::all() {
+        let slug = kata.meta().slug.clone();
+        let Some(sample) = kata.sample_input() else {
+            continue;
+        };
+        out.push(Trial::test(
+            format!("custom::{slug}::the_reference_answers_like_the_reference"),
+            move || {
+                let report = grader()?.custom(
+                    &kata.meta().slug,
+                    kata.package().reference,
+                    &sample,
+                    &|_| {},
+                )?;
+                let shown = report.custom.as_ref().ok_or("no custom outputs")?;
+                if report.verdict != Verdict::Accepted || report.cases.len() != 1 {
+                    return Err(details(&report).into());
+                }
+                if shown.learner.as_deref() != Some(shown.reference.as_str()) {
+                    return Err(format!("outputs differ: {shown:?}").into());
+                }
+                Ok(())
+            },
+        ));
+    }
+    out.push(Trial::test(
+        "custom::fast-power::a_wrong_answer_is_shown_beside_the_reference",
+        || {
+            let kata = katas::catalogue::find("fast-power").ok_or("no fast-power")?;
+            let wrong = kata
+                .package()
+                .wrong
+                .iter()
+                .find(|w| w.name == "forgets-modulus-one")
+                .ok_or("no such wrong solution")?;
+            let report = grader()?.custom(
+                "fast-power",
+                wrong.source,
+                r#"{"PowMod":[[5,0,1]]}"#,
+                &|_| {},
+            )?;
+            let shown = report.custom.as_ref().ok_or("no custom outputs")?;
+            if report.verdict != Verdict::WrongAnswer
+                || shown.reference != r#"{"PowMod":[0]}"#
+                || shown.learner.as_deref() != Some(r#"{"PowMod":[1]}"#)
+                || report.cases[0].mismatch.is_none()
+            {
+                return Err(format!("{}\n{shown:?}", details(&report)).into());
+            }
+            Ok(())
+        },
+    ));
+    out.push(Trial::test(
+        "custom::a_refused_input_is_a_bad_request",
+        || {
+            let kata = katas::catalogue::find("fast-power").ok_or("no fast-power")?;
+            for (slug, input) in [
+                ("fast-power", r#"{"PowMod":[[5,0,0]]}"#),
+                ("fast-power", "not json"),
+                ("gpu-pow-mod", "{}"),
+            ] {
+                match grader()?.custom(slug, kata.package().reference, input, &|_| {}) {
+                    Err(e) if e.is_bad_request() => {}
+                    other => return Err(format!("{slug} {input}: {other:?}").into()),
+                }
+            }
+            Ok(())
+        },
+    ));
+    out
 }

@@ -71,6 +71,18 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     /// secret one per grading) and the reference's answers, ready to judge what a sandboxed
     /// run produced. `Err` if the kata itself is broken for this seed — our failure.
     fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String>;
+    /// Custom input: parses `json` as this kata's input and admits it, without running
+    /// anything (cheap enough for a request handler).
+    #[cfg(feature = "solutions")]
+    fn check_custom(&self, json: &str) -> Result<(), crate::custom::CustomError>;
+    /// Custom input, trusted side: admits `json` and answers it with the reference, ready to
+    /// run a solution on as one case.
+    #[cfg(feature = "solutions")]
+    fn custom(&self, json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError>;
+    /// The first sample case's input as pretty JSON, to start a custom input from; `None` when
+    /// the kata offers no custom input (GPU katas).
+    #[cfg(feature = "solutions")]
+    fn sample_input(&self) -> Option<String>;
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
@@ -187,6 +199,18 @@ impl<S: KataSpec> Entry<S> {
     pub fn reference(&self) -> S::Solution {
         self.reference
     }
+
+    /// GPU katas offer no custom input (their reference needs a device): said before any
+    /// parsing, so the learner is not told to fix an input that could never run.
+    #[cfg(feature = "solutions")]
+    fn offers_custom(&self) -> Result<(), crate::custom::CustomError> {
+        match self.meta().kind {
+            crate::KataKind::Cpu => Ok(()),
+            crate::KataKind::Gpu => Err(crate::custom::CustomError::Refused(
+                crate::spec::Refusal::not_offered(),
+            )),
+        }
+    }
 }
 
 impl<S: KataSpec> Kata for Entry<S> {
@@ -229,6 +253,24 @@ impl<S: KataSpec> Kata for Entry<S> {
         }))
     }
 
+    #[cfg(feature = "solutions")]
+    fn check_custom(&self, json: &str) -> Result<(), crate::custom::CustomError> {
+        self.offers_custom()?;
+        crate::custom::parse::<S>(json).map(drop)
+    }
+
+    #[cfg(feature = "solutions")]
+    fn custom(&self, json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError> {
+        self.offers_custom()?;
+        let limit = std::time::Duration::from_millis(self.meta().limits.case_time_ms);
+        crate::custom::prepare::<S>(self.reference, json, limit)
+    }
+
+    #[cfg(feature = "solutions")]
+    fn sample_input(&self) -> Option<String> {
+        crate::custom::sample::<S>(&self.trial().ok()?.cases)
+    }
+
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {
         let solution = match which {
             Which::Reference => self.reference,
@@ -250,6 +292,20 @@ pub(crate) struct Prepared<S: KataSpec> {
 }
 
 impl<S: KataSpec> Prepared<S> {
+    /// Judging with the given answer bounds, one per case.
+    #[cfg(feature = "solutions")]
+    pub(crate) fn bounded(
+        trial: Arc<Trial<S>>,
+        bounds: Vec<usize>,
+        limit: std::time::Duration,
+    ) -> Self {
+        Self {
+            trial,
+            bounds,
+            limit,
+        }
+    }
+
     /// For an in-process run, whose answers are never read from a stream: no answer bounds.
     pub(crate) fn unbounded(trial: Arc<Trial<S>>, limit: std::time::Duration) -> Self {
         Self {

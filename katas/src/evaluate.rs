@@ -91,6 +91,7 @@ pub fn evaluate<S: KataSpec>(
         limits: &meta.limits,
         slowdown: 1,
         failures: Failures::Report,
+        custom: None,
     };
     let mut executor = InProcess {
         trial: Arc::clone(trial),

@@ -135,6 +135,20 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
                         }
                     }
                 }
+                // Custom input is offered on every CPU kata: its checker admits learner inputs.
+                if file == layout::LOGIC_FILE
+                    && meta
+                        .as_ref()
+                        .is_some_and(|m| m.kind == crate::KataKind::Cpu)
+                    && !text.contains("fn admit(")
+                {
+                    add(
+                        file,
+                        "a CPU kata's `KataSpec` impl defines `fn admit(input)`: the \
+                         statement's constraints for custom input"
+                            .into(),
+                    );
+                }
                 if file == layout::STARTER_FILE && !text.contains("todo!(") {
                     add(file, "the starter's bodies should be `todo!(...)`".into());
                 }

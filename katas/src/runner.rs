@@ -30,7 +30,13 @@ pub struct RunRequest {
     /// Indices into `KataSpec::cases(seed)`, in the order to run them.
     pub cases: Vec<u32>,
     pub nonce: [u8; 16],
+    /// A custom input in the wire format: when present it is the only case (index 0), and no
+    /// cases are generated from the seed.
+    pub custom: Option<Vec<u8>>,
 }
+
+/// The name of a custom run's one case.
+pub const CUSTOM_CASE: &str = "custom input";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
@@ -223,7 +229,17 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
         let Ok(decoded) = postcard::from_bytes::<RunRequest>(&raw) else {
             std::process::exit(3);
         };
-        cases = S::cases(decoded.seed);
+        cases = match &decoded.custom {
+            None => S::cases(decoded.seed),
+            Some(bytes) => match crate::wire::decode::<S::Input>(bytes) {
+                Ok(input) => vec![crate::spec::Case::new(
+                    CUSTOM_CASE,
+                    crate::spec::Group::Sample,
+                    input,
+                )],
+                Err(_) => std::process::exit(3),
+            },
+        };
         let ready = Frame::Ready {
             catalogue: crate::CATALOGUE_HASH.to_string(),
         };

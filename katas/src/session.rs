@@ -38,6 +38,9 @@ pub struct Plan<'a> {
     /// counter): deadlines stretch by it and reported times shrink by it.
     pub slowdown: u32,
     pub failures: Failures,
+    /// A custom input in the wire format, run as the only case instead of the seed's cases
+    /// (see [`crate::runner::RunRequest::custom`]).
+    pub custom: Option<&'a [u8]>,
 }
 
 impl Plan<'_> {

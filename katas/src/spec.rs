@@ -28,6 +28,70 @@ pub trait KataSpec: 'static {
 
     /// A one-line description of an input for failure reports (the caller trims it).
     fn describe(input: &Self::Input) -> String;
+
+    /// Custom input: whether a learner's own `input` is within the statement's constraints and
+    /// small enough that the trusted reference run on it stays cheap. Runs on the trusted side
+    /// before anything is queued; an input it admits must never make the reference or the
+    /// checker panic. The default refuses every input: custom input is not offered (GPU katas,
+    /// whose reference needs a device). The package lint requires CPU katas to define it.
+    fn admit(_input: &Self::Input) -> Result<(), Refusal> {
+        Err(Refusal::not_offered())
+    }
+}
+
+/// Why a learner's own input was refused, in every language we write statements in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Refusal {
+    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Self {
+        Self {
+            en: en.into(),
+            zh: zh.into(),
+        }
+    }
+
+    /// What [`KataSpec::admit`] says for a kata that offers no custom input.
+    pub fn not_offered() -> Self {
+        Self::new(
+            "custom input is not offered for this kata (GPU katas judge on a device)",
+            "此题不提供自定义输入（GPU 题需要在设备上评测）",
+        )
+    }
+
+    pub fn in_lang(&self, lang: crate::Lang) -> &str {
+        match lang {
+            crate::Lang::En => &self.en,
+            crate::Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// `Ok` when `value` is at most `max`, else a refusal naming `what` in both languages.
+pub fn at_most(what: (&str, &str), value: usize, max: usize) -> Result<(), Refusal> {
+    if value <= max {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            format!("{} is {value}; custom input allows at most {max}", what.0),
+            format!("{} 为 {value}；自定义输入最多允许 {max}", what.1),
+        ))
+    }
+}
+
+/// `Ok` when `value` lies in `lo..=hi`, else a refusal naming `what` in both languages.
+pub fn within(what: (&str, &str), value: usize, lo: usize, hi: usize) -> Result<(), Refusal> {
+    if (lo..=hi).contains(&value) {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            format!("{} is {value}; it must be between {lo} and {hi}", what.0),
+            format!("{} 为 {value}；必须在 {lo} 到 {hi} 之间", what.1),
+        ))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

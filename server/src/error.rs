@@ -23,6 +23,9 @@ pub enum AppError {
     TooLarge(String),
     #[error("{0}")]
     TooManyRequests(String),
+    /// Well-formed but refused: a custom input out of the statement's constraints.
+    #[error("{0}")]
+    Unprocessable(String),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
 }
@@ -43,6 +46,7 @@ impl AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -1,6 +1,6 @@
 //! Cases and checker for `fast-power`: `power(f64, i32)` and `pow_mod(u64, u64, u64)`.
 
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// The learner's two functions.
@@ -65,6 +65,41 @@ impl KataSpec for Spec {
     type Solution = Solution;
     type Input = Input;
     type Output = Output;
+
+    /// Custom input: one batch of 1 to 2 000 queries (the performance cases' size), finite
+    /// bases, moduli in `1..=2^63`, as the statement's constraints say.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        let count = match input {
+            Input::Power(qs) => qs.len(),
+            Input::PowMod(qs) => qs.len(),
+        };
+        katas::spec::within(("the number of queries", "查询个数"), count, 1, 2_000)?;
+        match input {
+            Input::Power(qs) => {
+                if let Some((i, (base, _))) = qs.iter().enumerate().find(|(_, q)| !q.0.is_finite())
+                {
+                    return Err(Refusal::new(
+                        format!("query {i}: base {base} is not finite"),
+                        format!("第 {i} 个查询：底数 {base} 不是有限数"),
+                    ));
+                }
+            }
+            Input::PowMod(qs) => {
+                if let Some((i, (_, _, m))) = qs
+                    .iter()
+                    .enumerate()
+                    .find(|(_, q)| !(1..=1u64 << 63).contains(&q.2))
+                {
+                    return Err(Refusal::new(
+                        format!("query {i}: modulus {m} is outside 1..=2^63"),
+                        format!("第 {i} 个查询：模数 {m} 不在 1..=2^63 范围内"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);

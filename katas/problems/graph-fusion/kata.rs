@@ -1,7 +1,7 @@
 //! Cases and checker for `graph-fusion`: `fuse(&Graph)` partitions a tensor DAG into kernels,
 //! `fold_batch_norm(&Linear, &BatchNorm)` folds inference-mode batch norm into a linear layer.
 
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -915,6 +915,18 @@ impl KataSpec for Spec {
     type Input = Input;
     type Output = Output;
 
+    /// Custom input: a well-formed graph (operands are earlier nodes, arities, the shape rules
+    /// of the statement, each node's `shape` the one its op gives) of at most 2 000 nodes, ranks
+    /// up to 4 and sizes up to 4 096; or a fold of at most 256 × 4 096 (65 536 weights) with
+    /// matching lengths, finite values of magnitude at most 10^6, `running_var ≥ 0`, `eps > 0`.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        match input {
+            Input::Fuse(graph) => admit_graph(graph),
+            Input::Fold { linear, bn } => admit_fold(linear, bn),
+        }
+    }
+
+
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let (linear, bn) = samples::tiny_fold();
@@ -1112,4 +1124,144 @@ fn unfused_example(graph: &Graph, plan: &[usize]) -> String {
         }
     }
     String::new()
+}
+
+/// Custom input: the statement's shape rules, checked without panicking.
+fn admit_graph(graph: &Graph) -> Result<(), Refusal> {
+    katas::spec::within(("the number of nodes", "节点个数"), graph.nodes.len(), 1, 2_000)?;
+    let refuse = |i: usize, en: String, zh: String| {
+        Err(Refusal::new(format!("node {i}: {en}"), format!("节点 {i}：{zh}")))
+    };
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if node.shape.len() > 4 || node.shape.iter().any(|&d| d > 4096) {
+            return refuse(
+                i,
+                format!("shape {:?}: at most 4 dimensions of size at most 4096", node.shape),
+                format!("形状 {:?}：最多 4 维，每维不超过 4096", node.shape),
+            );
+        }
+        if node.op.is_input() {
+            if !node.inputs.is_empty() {
+                return refuse(i, "an Input has no operands".into(), "Input 没有操作数".into());
+            }
+            continue;
+        }
+        if node.inputs.len() != node.op.arity() || node.inputs.iter().any(|&u| u >= i) {
+            return refuse(
+                i,
+                format!("{} takes {} operands, all earlier nodes", node.op, node.op.arity()),
+                format!("{} 需要 {} 个操作数，且都是更早的节点", node.op, node.op.arity()),
+            );
+        }
+        let shape = |u: usize| graph.nodes[u].shape.as_slice();
+        let want: Option<Vec<usize>> = match node.op {
+            Op::MatMul => {
+                let (a, b) = (shape(node.inputs[0]), shape(node.inputs[1]));
+                (a.len() == 2 && b.len() == 2 && a[1] == b[0]).then(|| vec![a[0], b[1]])
+            }
+            Op::ReduceSum { axis } => {
+                let s = shape(node.inputs[0]);
+                (axis < s.len()).then(|| {
+                    let mut s = s.to_vec();
+                    s.remove(axis);
+                    s
+                })
+            }
+            _ => {
+                let computed = node.inputs.iter().find(|&&u| !graph.nodes[u].op.is_input());
+                let out = match computed {
+                    Some(&u) => shape(u).to_vec(),
+                    None => node
+                        .inputs
+                        .iter()
+                        .map(|&u| shape(u))
+                        .max_by_key(|s| s.len())
+                        .unwrap_or_default()
+                        .to_vec(),
+                };
+                node.inputs
+                    .iter()
+                    .all(|&u| {
+                        let s = shape(u);
+                        if graph.nodes[u].op.is_input() {
+                            out.ends_with(s)
+                        } else {
+                            s == out.as_slice()
+                        }
+                    })
+                    .then_some(out)
+            }
+        };
+        match want {
+            Some(w) if w == node.shape => {}
+            Some(w) => {
+                return refuse(
+                    i,
+                    format!("{} gives shape {w:?}, not {:?}", node.op, node.shape),
+                    format!("{} 的形状应为 {w:?}，而不是 {:?}", node.op, node.shape),
+                );
+            }
+            None => {
+                return refuse(
+                    i,
+                    format!("the operands' shapes do not fit {}", node.op),
+                    format!("操作数的形状不符合 {} 的规则", node.op),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Custom input: a fold whose lengths match and whose values the checker can compare.
+fn admit_fold(linear: &Linear, bn: &BatchNorm) -> Result<(), Refusal> {
+    let (out, inp) = (linear.out_features, linear.in_features);
+    katas::spec::at_most(("out_features", "out_features"), out, 256)?;
+    katas::spec::at_most(("in_features", "in_features"), inp, 4096)?;
+    katas::spec::at_most(("the number of weights", "权重个数"), out * inp, 1 << 16)?;
+    let lengths = [
+        ("weight", linear.weight.len(), out * inp),
+        ("bias", linear.bias.len(), out),
+        ("gamma", bn.gamma.len(), out),
+        ("beta", bn.beta.len(), out),
+        ("running_mean", bn.running_mean.len(), out),
+        ("running_var", bn.running_var.len(), out),
+    ];
+    for (name, got, want) in lengths {
+        if got != want {
+            return Err(Refusal::new(
+                format!("{name} has {got} values; the layer's sizes need {want}"),
+                format!("{name} 有 {got} 个值；按层的尺寸应为 {want} 个"),
+            ));
+        }
+    }
+    let all = [
+        ("weight", &linear.weight),
+        ("bias", &linear.bias),
+        ("gamma", &bn.gamma),
+        ("beta", &bn.beta),
+        ("running_mean", &bn.running_mean),
+        ("running_var", &bn.running_var),
+    ];
+    for (name, v) in all {
+        if let Some(x) = v.iter().find(|x| !x.is_finite() || x.abs() > 1e6) {
+            return Err(Refusal::new(
+                format!("{name} holds {x}: values must be finite, at most 10^6 in magnitude"),
+                format!("{name} 含有 {x}：取值须为有限数，绝对值不超过 10^6"),
+            ));
+        }
+    }
+    if let Some(v) = bn.running_var.iter().find(|v| **v < 0.0) {
+        return Err(Refusal::new(
+            format!("running_var holds {v}; a variance is at least 0"),
+            format!("running_var 含有 {v}；方差不能小于 0"),
+        ));
+    }
+    if !(bn.eps > 0.0 && bn.eps <= 1.0) {
+        return Err(Refusal::new(
+            format!("eps is {}; it must be in (0, 1]", bn.eps),
+            format!("eps 为 {}；必须在 (0, 1] 内", bn.eps),
+        ));
+    }
+    Ok(())
 }

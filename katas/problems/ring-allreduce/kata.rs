@@ -14,7 +14,7 @@
 //! result from its messages, which is what such a solution shows.
 
 use katas::ranks::{FinishGuard, World, run_ranks};
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -297,6 +297,47 @@ impl KataSpec for Spec {
     type Solution = Solution;
     type Input = Input;
     type Output = Output;
+
+    /// Custom input: 1 ≤ N ≤ 16 ranks, M elements per rank with N·M ≤ 65 536 (the statement
+    /// allows more; custom runs stay small), listed integers in [−1000, 1000], one vector of
+    /// length M per rank.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        katas::spec::within(("N (ranks)", "N（rank 数）"), input.ranks, 1, 16)?;
+        katas::spec::at_most(
+            ("N·M (elements in all)", "N·M（元素总数）"),
+            input.ranks.saturating_mul(input.len),
+            1 << 16,
+        )?;
+        let Values::Listed(vectors) = &input.values else {
+            return Ok(());
+        };
+        if vectors.len() != input.ranks {
+            return Err(Refusal::new(
+                format!("{} vectors listed for {} ranks", vectors.len(), input.ranks),
+                format!("列出了 {} 个向量，但有 {} 个 rank", vectors.len(), input.ranks),
+            ));
+        }
+        for (r, v) in vectors.iter().enumerate() {
+            if v.len() != input.len {
+                return Err(Refusal::new(
+                    format!("rank {r}'s vector has {} values; M is {}", v.len(), input.len),
+                    format!("rank {r} 的向量有 {} 个值；M 为 {}", v.len(), input.len),
+                ));
+            }
+            let bound = MAX_ABS_VALUE as f32;
+            if let Some(x) = v
+                .iter()
+                .find(|x| x.fract() != 0.0 || x.abs() > bound || !x.is_finite())
+            {
+                return Err(Refusal::new(
+                    format!("rank {r} holds {x}: values are integers in [-1000, 1000]"),
+                    format!("rank {r} 含有 {x}：取值须为 [-1000, 1000] 内的整数"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);

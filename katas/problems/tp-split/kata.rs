@@ -3,7 +3,7 @@
 //! writes what one rank does with its shard.
 
 use katas::ranks::{FinishGuard, World, run_ranks};
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -714,6 +714,62 @@ impl KataSpec for Spec {
     type Input = Input;
     type Output = Output;
 
+    /// Custom input: 1 to 8 ranks, 1 to 64 rows, every dimension 1 to 2 048 with at most
+    /// 65 536 entries per matrix (custom runs stay small), shapes that multiply, bias lengths
+    /// that match, and finite values of magnitude at most 1 000.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        katas::spec::within(("N (ranks)", "N（rank 数）"), input.ranks(), 1, 8)?;
+        let matrix = |name: &str, m: &Matrix| -> Result<(), Refusal> {
+            katas::spec::within((&format!("{name}.rows"), &format!("{name}.rows")), m.rows, 1, 2048)?;
+            katas::spec::within((&format!("{name}.cols"), &format!("{name}.cols")), m.cols, 1, 2048)?;
+            katas::spec::at_most(
+                (&format!("{name}'s entry count"), &format!("{name} 的元素个数")),
+                m.rows * m.cols,
+                1 << 16,
+            )?;
+            if m.data.len() != m.rows * m.cols {
+                return Err(Refusal::new(
+                    format!("{name} is {}×{} but holds {} values", m.rows, m.cols, m.data.len()),
+                    format!("{name} 为 {}×{}，却有 {} 个值", m.rows, m.cols, m.data.len()),
+                ));
+            }
+            admit_values(name, &m.data)
+        };
+        let fits = |what: &str, a: usize, b: usize| -> Result<(), Refusal> {
+            if a == b {
+                Ok(())
+            } else {
+                Err(Refusal::new(
+                    format!("the shapes do not fit: {what} ({a} ≠ {b})"),
+                    format!("形状不匹配：{what}（{a} ≠ {b}）"),
+                ))
+            }
+        };
+        match input {
+            Input::Column { x, w, bias, .. } | Input::Row { x, w, bias, .. } => {
+                matrix("x", x)?;
+                matrix("w", w)?;
+                katas::spec::within(("x.rows (batch)", "x.rows（批大小）"), x.rows, 1, 64)?;
+                fits("x.cols = w.rows", x.cols, w.rows)?;
+                fits("bias.len() = w.cols", bias.len(), w.cols)?;
+                admit_values("bias", bias)
+            }
+            Input::Mlp { x, a, b1, b, b2, .. } => {
+                matrix("x", x)?;
+                matrix("a", a)?;
+                matrix("b", b)?;
+                katas::spec::within(("x.rows (batch)", "x.rows（批大小）"), x.rows, 1, 64)?;
+                fits("x.cols = a.rows", x.cols, a.rows)?;
+                fits("b1.len() = a.cols", b1.len(), a.cols)?;
+                fits("b.rows = a.cols", b.rows, a.cols)?;
+                fits("b2.len() = b.cols", b2.len(), b.cols)?;
+                admit_values("b1", b1)?;
+                admit_values("b2", b2)
+            }
+        }
+    }
+
+
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let rng = &mut rng;
@@ -1147,5 +1203,16 @@ impl KataSpec for Spec {
                 split_text(a.cols, n)
             ),
         }
+    }
+}
+
+/// Custom input: every value finite and of magnitude at most 1 000.
+fn admit_values(name: &str, v: &[f32]) -> Result<(), Refusal> {
+    match v.iter().find(|x| !x.is_finite() || x.abs() > 1000.0) {
+        None => Ok(()),
+        Some(x) => Err(Refusal::new(
+            format!("{name} holds {x}: values must be finite, at most 1000 in magnitude"),
+            format!("{name} 含有 {x}：取值须为有限数，绝对值不超过 1000"),
+        )),
     }
 }

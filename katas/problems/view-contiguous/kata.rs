@@ -6,7 +6,7 @@
 //! own brute-force oracle, which knows nothing of chunks or merge rules: it compares the storage
 //! address of every element in row-major order.
 
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
@@ -800,6 +800,58 @@ impl KataSpec for Spec {
     type Solution = Solution;
     type Input = Input;
     type Output = Output;
+
+    /// Custom input: a storage of at most 65 536 floats and a starting tensor of at most
+    /// 65 536 elements (custom runs stay small), at most 8 dimensions with one stride per size,
+    /// every element inside the storage, at most 64 operations, view requests of only `-1` and
+    /// non-negative sizes whose product fits, transposes and permutes that name dimensions
+    /// below 8, permutes that are permutations.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        let l = &input.layout;
+        katas::spec::at_most(("storage_len", "storage_len"), input.storage_len, 1 << 16)?;
+        katas::spec::at_most(("the number of dimensions", "维数"), l.shape.len(), 8)?;
+        katas::spec::at_most(("the number of operations", "操作个数"), input.ops.len(), 64)?;
+        if let Some(why) = malformed(l) {
+            return Err(Refusal::new(why, "起始布局无效（尺寸与步长个数不同，或地址溢出）"));
+        }
+        katas::spec::at_most(("the starting tensor's elements", "起始张量的元素个数"), l.numel(), 1 << 16)?;
+        if !fits(l, input.storage_len) {
+            return Err(Refusal::new(
+                format!("the starting tensor ({l}) reaches outside its {} floats", input.storage_len),
+                format!("起始张量（{l}）越出了它的 {} 个浮点数存储", input.storage_len),
+            ));
+        }
+        for (i, op) in input.ops.iter().enumerate() {
+            let bad = match op {
+                Op::View(sizes) => {
+                    sizes.len() > 8
+                        || sizes.iter().any(|&s| s < -1)
+                        || sizes
+                            .iter()
+                            .filter(|&&s| s >= 0)
+                            .try_fold(1usize, |a, &s| a.checked_mul(s as usize))
+                            .is_none()
+                }
+                Op::Transpose(a, b) => *a >= 8 || *b >= 8,
+                Op::Permute(dims) => {
+                    let mut seen = [false; 8];
+                    dims.len() > 8
+                        || dims.iter().any(|&d| {
+                            d >= dims.len() || std::mem::replace(&mut seen[d], true)
+                        })
+                }
+                Op::Contiguous => false,
+            };
+            if bad {
+                return Err(Refusal::new(
+                    format!("operation {i} ({op}) is outside the statement's constraints"),
+                    format!("第 {i} 个操作（{op}）超出了题目的约束"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         use Op::{Contiguous, Permute, Transpose, View};

@@ -1,7 +1,7 @@
 //! Cases and checker for `new-kata`. TODO(instructor): replace the example signature, cases and
 //! checker with the kata's own.
 
-use katas::{Case, Check, Group, KataSpec};
+use katas::{Case, Check, Group, KataSpec, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// The learner's functions, one field per `entry_points` name in `kata.toml`.
@@ -60,5 +60,18 @@ impl KataSpec for Spec {
 
     fn describe(input: &Input) -> String {
         format!("{} values: {:?}", input.values.len(), input.values)
+    }
+
+    /// Custom input: TODO(instructor) the statement's constraints, and a size bound that keeps
+    /// the reference's run on a learner's input cheap.
+    fn admit(input: &Input) -> Result<(), Refusal> {
+        katas::spec::at_most(("the number of values", "值的个数"), input.values.len(), 10_000)?;
+        match input.values.iter().find(|v| v.abs() > 1000) {
+            None => Ok(()),
+            Some(v) => Err(Refusal::new(
+                format!("{v} is outside [-1000, 1000]"),
+                format!("{v} 不在 [-1000, 1000] 内"),
+            )),
+        }
     }
 }

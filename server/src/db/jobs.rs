@@ -25,6 +25,9 @@ pub struct Claimed {
     pub attempt: i64,
     /// How long the lease lasts without a heartbeat; workers beat at a third of it.
     pub lease_ms: i64,
+    /// A custom-input run's input (JSON): the program runs on it instead of the samples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_input: Option<String>,
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
@@ -114,14 +117,14 @@ pub async fn claim(
     let Some(job_id) = q.fetch_optional(db).await? else {
         return Ok((None, exhausted));
     };
-    let (submission_id, kata, mode, source, attempt): (i64, Slug, Stored<Mode>, String, i64) =
-        sqlx::query_as(
-            "SELECT s.id, s.kata, s.mode, s.source, j.attempts FROM jobs j
-             JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
-        )
-        .bind(job_id)
-        .fetch_one(db)
-        .await?;
+    type Job = (i64, Slug, Stored<Mode>, String, i64, Option<String>);
+    let (submission_id, kata, mode, source, attempt, custom_input): Job = sqlx::query_as(
+        "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input FROM jobs j
+         JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
+    )
+    .bind(job_id)
+    .fetch_one(db)
+    .await?;
     let claimed = Claimed {
         job_id,
         submission_id,
@@ -131,6 +134,7 @@ pub async fn claim(
         source,
         attempt,
         lease_ms,
+        custom_input,
     };
     Ok((Some(claimed), exhausted))
 }

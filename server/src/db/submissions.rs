@@ -62,17 +62,31 @@ pub async fn create(
     mode: Mode,
     source: &str,
 ) -> Result<i64, sqlx::Error> {
+    create_with(db, user_id, kata, kind, mode, source, None).await
+}
+
+/// [`create`], with a custom-input run's admitted input (JSON) when it is one.
+pub async fn create_with(
+    db: &Db,
+    user_id: i64,
+    kata: &Slug,
+    kind: JobKind,
+    mode: Mode,
+    source: &str,
+    custom_input: Option<&str>,
+) -> Result<i64, sqlx::Error> {
     let mut tx = db.begin().await?;
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO submissions (user_id, kata, mode, source, state, created_at)
-         VALUES ($1, $2, $3, $4, 'queued', $5) RETURNING id",
+        "INSERT INTO submissions (user_id, kata, mode, source, state, created_at, custom_input)
+         VALUES ($1, $2, $3, $4, 'queued', $5, $6) RETURNING id",
     )
     .bind(user_id)
     .bind(kata)
     .bind(Stored(mode))
     .bind(source)
     .bind(now)
+    .bind(custom_input)
     .fetch_one(&mut *tx)
     .await?;
     sqlx::query(

@@ -36,5 +36,7 @@ pub async fn show(Path(slug): Path<String>) -> Result<Json<Value>, AppError> {
     body["hints"] = json!(statement.hints().len());
     body["starter"] = json!(kata.package().starter);
     body["entry_points"] = json!(kata.meta().entry_points);
+    // A sample input to start a custom input from; null where none is offered (GPU katas).
+    body["custom_input"] = json!(kata.sample_input());
     Ok(Json(body))
 }

@@ -22,6 +22,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/katas/{slug}", get(katas::show))
         .route("/api/katas/{slug}/draft", get(drafts::get).put(drafts::put))
         .route("/api/katas/{slug}/hints/{index}", put(drafts::open_hint))
+        .route("/api/katas/{slug}/custom", post(submissions::create_custom))
         .route("/api/drills", get(drills::list))
         .route("/api/drills/{set}", get(drills::show))
         .route("/api/drills/{set}/{item}/attempts", post(drills::start))

@@ -84,6 +84,13 @@ pub fn document() -> Value {
                         "mode": { "type": "string", "enum": ["run", "submit"], "default": "submit" }
                     }
                 },
+                "NewCustomRun": {
+                    "type": "object", "required": ["source", "input"], "additionalProperties": false,
+                    "properties": {
+                        "source": { "type": "string", "maxLength": 65536, "description": "The Rust solution file (at most 64 KiB)." },
+                        "input": { "type": "string", "maxLength": 65536, "description": "The kata's input as JSON text (`custom_input` of `GET /api/katas/{slug}` is a sample); at most 64 KiB." }
+                    }
+                },
                 "Submission": {
                     "type": "object",
                     "description": "Before the verdict: id, kata, mode, state, queue_position, waiting_for. From the verdict on: the same report as `infrakata grade --json` (see README), plus id, state, queue_position and waiting_for (null). An accepted submit shows its verdict in state `measuring` with `performance` null; state `done` adds the figure (or `performance_missing`).",
@@ -154,6 +161,22 @@ pub fn document() -> Value {
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
                     "404": error_response("Unknown kata or no such hint.")
+                }
+            } },
+            "/api/katas/{slug}/custom": { "post": {
+                "summary": "Custom input: runs your program on your own input (queued like a `run`, first in line); the report (`GET /api/submissions/{id}`, its events) has one case and `custom` with the input, the reference's answer and yours.",
+                "security": bearer,
+                "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/NewCustomRun" } } } },
+                "responses": {
+                    "202": { "description": "Queued.", "content": { "application/json": { "schema": { "type": "object", "properties": { "id": { "type": "integer" } } } } } },
+                    "400": error_response("Malformed request body, a missing or unknown field."),
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
+                    "404": error_response("Unknown kata."),
+                    "413": error_response("Source or input over 64 KiB, or body too large."),
+                    "422": error_response("The input is not this kata's input as JSON, or is outside the statement's constraints (the kata's message, in the `Accept-Language`'s language), or the kata offers no custom input (GPU katas). Nothing is queued."),
+                    "429": error_response("Too many submissions for this user.")
                 }
             } },
             "/api/submissions": { "post": {

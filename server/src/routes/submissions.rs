@@ -4,7 +4,7 @@ use crate::auth::CurrentUser;
 use crate::db::jobs;
 use crate::db::submissions::{self, State, Submission};
 use crate::error::AppError;
-use crate::services::submissions::{enqueue, visible};
+use crate::services::submissions::{enqueue, enqueue_custom, visible};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -45,6 +45,34 @@ pub async fn create(
         other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
     })?;
     let id = enqueue(&state, user.id, &new.kata, &new.source, new.mode).await?;
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewCustomRun {
+    source: String,
+    /// The kata's input as JSON text.
+    input: String,
+}
+
+/// `POST /api/katas/{slug}/custom`: runs the learner's program on their own input, beside the
+/// reference's answer; refused inputs are answered 422 with the kata's message, nothing queued.
+pub async fn create_custom(
+    Extract(state): Extract<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(slug): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: Result<Json<NewCustomRun>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let Json(new) = body.map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
+    })?;
+    let lang = crate::auth::page_lang(None, &headers);
+    let id = enqueue_custom(&state, user.id, &slug, &new.source, &new.input, lang).await?;
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
 }
 

@@ -16,6 +16,31 @@ pub async fn enqueue(
     source: &str,
     mode: Mode,
 ) -> Result<i64, AppError> {
+    store(state, user_id, slug, source, mode, None).await
+}
+
+/// A custom-input run: queued like a `run` (highest priority), after the kata admitted the
+/// input. Refuses input over 64 KiB (413), JSON that is not this kata's input and input out of
+/// the statement's constraints (422, the kata's message in `lang`), GPU katas (422).
+pub async fn enqueue_custom(
+    state: &AppState,
+    user_id: i64,
+    slug: &str,
+    source: &str,
+    input: &str,
+    lang: katas::Lang,
+) -> Result<i64, AppError> {
+    store(state, user_id, slug, source, Mode::Run, Some((input, lang))).await
+}
+
+async fn store(
+    state: &AppState,
+    user_id: i64,
+    slug: &str,
+    source: &str,
+    mode: Mode,
+    custom: Option<(&str, katas::Lang)>,
+) -> Result<i64, AppError> {
     if source.len() > graders::MAX_SOURCE_BYTES {
         return Err(AppError::TooLarge(format!(
             "the source is {} bytes; the limit is {} (64 KiB)",
@@ -26,6 +51,15 @@ pub async fn enqueue(
     let unknown = || AppError::NotFound(format!("unknown kata `{}`", truncated(slug)));
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
     let kata = slug.kata().ok_or_else(unknown)?;
+    if let Some((input, lang)) = custom {
+        match kata.check_custom(input) {
+            Ok(()) => {}
+            Err(e @ katas::custom::CustomError::TooLarge { .. }) => {
+                return Err(AppError::TooLarge(e.message(lang)));
+            }
+            Err(e) => return Err(AppError::Unprocessable(e.message(lang))),
+        }
+    }
     // Checked last: a malformed request does not use up the learner's allowance.
     let allowed = crate::db::allowance::take(
         &state.db,
@@ -42,7 +76,8 @@ pub async fn enqueue(
         )));
     }
     let kind = JobKind::from(kata.meta().kind);
-    let id = submissions::create(&state.db, user_id, &slug, kind, mode, source).await?;
+    let input = custom.map(|(input, _)| input);
+    let id = submissions::create_with(&state.db, user_id, &slug, kind, mode, source, input).await?;
     state.jobs_waiting.notify_waiters();
     state.publish(id, State::Queued);
     Ok(id)

@@ -101,6 +101,14 @@ async fn grade(
     progress: impl Fn(Stage) + Send + Sync + 'static,
 ) -> Result<Result<GradeReport, graders::GradeError>, tokio::task::JoinError> {
     let progress = Arc::new(progress);
+    if let Some(input) = job.custom_input.clone() {
+        // A custom-input run owes no measurement: its report is final when it returns.
+        let (grader, job) = (Arc::clone(grader), job.clone());
+        return tokio::task::spawn_blocking(move || {
+            grader.custom(&job.kata, &job.source, &input, &*progress)
+        })
+        .await;
+    }
     let judged = {
         let (grader, job, progress) = (Arc::clone(grader), job.clone(), Arc::clone(&progress));
         tokio::task::spawn_blocking(move || {

@@ -6,6 +6,7 @@ mod browser;
 mod cdp;
 mod chromium;
 mod chromium_drills;
+mod custom_input;
 mod drills;
 mod edge;
 mod faults;

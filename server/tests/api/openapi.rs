@@ -2,7 +2,7 @@ use crate::helpers::spawn_idle;
 use server::domain::{JobKind, Word as _};
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 25] = [
+const ROUTES: [(&str, &str); 26] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -10,6 +10,7 @@ const ROUTES: [(&str, &str); 25] = [
     ("get", "/api/katas/{slug}/draft"),
     ("put", "/api/katas/{slug}/draft"),
     ("put", "/api/katas/{slug}/hints/{index}"),
+    ("post", "/api/katas/{slug}/custom"),
     ("get", "/api/drills"),
     ("get", "/api/drills/{set}"),
     ("post", "/api/drills/{set}/{item}/attempts"),

@@ -1,0 +1,86 @@
+//! A custom-input run: the learner's program on one input of their own, through the same
+//! compile (and compile cache), sandboxed run and session judging as every grading; the
+//! reference's answer comes from the trusted side ([`katas::custom`]).
+
+use super::{Grader, Stage, ms};
+use crate::report::{CustomOutputs, GradeReport, Score};
+use crate::run::{self, Purpose};
+use crate::{GradeError, MAX_SOURCE_BYTES};
+use katas::{Mode, Report};
+
+impl Grader {
+    /// Runs `source` for the kata `slug` on the custom input `input` (JSON). The report has
+    /// one case (passed, or the mismatch / limit that stopped it) and [`GradeReport::custom`]
+    /// with both answers. `Err(GradeError::CustomInput)` when the kata refuses the input.
+    pub fn custom(
+        &self,
+        slug: &str,
+        source: &str,
+        input: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        let kata = katas::catalogue::find(slug)
+            .ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(GradeError::SourceTooLarge {
+                bytes: source.len(),
+                limit: MAX_SOURCE_BYTES,
+            });
+        }
+        let case = kata.custom(input).map_err(|e| {
+            if e.is_input() {
+                GradeError::CustomInput(e)
+            } else {
+                GradeError::Internal(format!("kata `{slug}`: {e}"))
+            }
+        })?;
+        progress(Stage::Queued);
+        let _slot = self.slots.acquire();
+        progress(Stage::Compiling);
+        let (binary, mut resources, diagnostics) = match self.build(kata, source, Mode::Run)? {
+            Ok(built) => built,
+            Err(report) => {
+                progress(Stage::Done);
+                return Ok(report);
+            }
+        };
+        progress(Stage::Running);
+        let ran = run::run(
+            &self.sandbox,
+            kata,
+            &*case.judging,
+            &binary,
+            std::slice::from_ref(&case.info),
+            katas::DEFAULT_SEED,
+            &self.gpu_host,
+            Purpose::Custom { input: &case.input },
+        )?;
+        resources.run_wall_ms = ms(ran.wall);
+        resources.run_cpu_ms = ms(ran.cpu);
+        resources.peak_memory_bytes = ran.peak_memory_bytes;
+        let judged = Report::from_cases(slug, ran.cases);
+        progress(Stage::Done);
+        Ok(GradeReport {
+            kata: slug.to_string(),
+            mode: Mode::Run,
+            verdict: judged.verdict,
+            score: Score {
+                passed: judged.passed,
+                total: judged.total,
+            },
+            cases: judged.cases,
+            diagnostics,
+            performance: None,
+            performance_missing: None,
+            resources,
+            message: ran.message,
+            output: ran.output,
+            gpu_performance: None,
+            custom: Some(CustomOutputs {
+                input: input.to_string(),
+                reference: case.reference_output.clone(),
+                learner: case.learner_output(),
+            }),
+        })
+    }
+}
