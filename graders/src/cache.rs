@@ -7,6 +7,11 @@
 //! the total is within `max_bytes`. Another process may remove an entry at any moment, so a
 //! grading never runs the entry itself: it runs a private link to the same file
 //! ([`Binary`]), which outlives the entry's eviction and is removed when dropped.
+//!
+//! Beside an entry, a small note (`<key>.notes`, at most [`MAX_NOTE_BYTES`]) keeps what the
+//! compile said (its warnings), so a hit reports what a fresh compile would. The note is
+//! written before the entry is published and removed with it; a note lost to a race between
+//! processes only costs a hit its warnings.
 
 use crate::toolchain::{Toolchain, hex};
 use sha2::{Digest, Sha256};
@@ -51,6 +56,10 @@ pub struct Binary {
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
+/// The largest note kept beside an entry; a bigger one is not kept.
+pub const MAX_NOTE_BYTES: usize = 64 << 10;
+const NOTE_SUFFIX: &str = ".notes";
+
 impl CompileCache {
     /// Opens (creating) the folder and removes what processes that died left there.
     pub fn new(dir: PathBuf, limits: CacheLimits) -> io::Result<Self> {
@@ -74,21 +83,23 @@ impl CompileCache {
         hex(&h.finalize())
     }
 
-    /// The cached binary for `key`, marked as just used.
-    pub fn get(&self, key: &str) -> Option<Binary> {
-        let private = self.private_path();
+    /// The cached binary for `key`, marked as just used, and its note (empty when none).
+    pub fn get(&self, key: &str) -> Option<(Binary, Vec<u8>)> {
+        let private = self.private_path("run");
         fs::hard_link(self.dir.join(key), &private).ok()?;
         let binary = Binary { path: private };
         // A failed touch only makes the entry look older than it is.
         let _ = fs::File::open(&binary.path).and_then(|f| f.set_modified(SystemTime::now()));
-        Some(binary)
+        let note = read_bounded(&self.note_path(key), MAX_NOTE_BYTES).unwrap_or_default();
+        Some((binary, note))
     }
 
-    /// Writes `bytes` as an executable for this grading, keeps it under `key` unless it is
-    /// over the size limits, and evicts least recently used entries beyond the cap.
-    pub fn put(&self, key: &str, bytes: &[u8]) -> io::Result<Binary> {
+    /// Writes `bytes` as an executable for this grading, keeps it under `key` (with `note`,
+    /// when it is within [`MAX_NOTE_BYTES`]) unless it is over the size limits, and evicts
+    /// least recently used entries beyond the cap.
+    pub fn put(&self, key: &str, bytes: &[u8], note: &[u8]) -> io::Result<Binary> {
         let binary = Binary {
-            path: self.private_path(),
+            path: self.private_path("run"),
         };
         let mut file = OpenOptions::new()
             .write(true)
@@ -100,6 +111,12 @@ impl CompileCache {
         drop(file);
         let size = bytes.len() as u64;
         if size <= self.limits.max_entry_bytes && size <= self.limits.max_bytes {
+            // The note first: an entry is never published before its note.
+            if !note.is_empty() && note.len() <= MAX_NOTE_BYTES {
+                let partial = self.private_path("note");
+                fs::write(&partial, note)?;
+                fs::rename(&partial, self.note_path(key))?;
+            }
             match fs::hard_link(&binary.path, self.dir.join(key)) {
                 // Another grading of the same source published it first.
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
@@ -135,8 +152,9 @@ impl CompileCache {
             match fs::remove_file(&entry.path) {
                 Ok(()) => total -= entry.bytes,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => total -= entry.bytes,
-                Err(_) => {}
+                Err(_) => continue,
             }
+            let _ = fs::remove_file(entry.path.with_extension(&NOTE_SUFFIX[1..]));
         }
     }
 
@@ -157,21 +175,37 @@ impl CompileCache {
             .collect()
     }
 
-    fn private_path(&self) -> PathBuf {
+    /// A name of this process's own: `.<pid>-<n>.<kind>`.
+    fn private_path(&self, kind: &str) -> PathBuf {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        self.dir.join(format!(".{}-{n}.run", std::process::id()))
+        self.dir.join(format!(".{}-{n}.{kind}", std::process::id()))
     }
 
-    /// Private binaries (`.<pid>-<n>.run`) of processes that no longer exist.
+    fn note_path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}{NOTE_SUFFIX}"))
+    }
+
+    /// Private binaries and half-written notes (`.<pid>-<n>.run`, `.note`) of processes that
+    /// no longer exist, and notes whose entry is gone.
     fn remove_leftovers(&self) {
         let Ok(read) = fs::read_dir(&self.dir) else {
             return;
         };
         for entry in read.filter_map(Result::ok) {
             let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                continue;
+            };
+            if let Some(key) = name.strip_suffix(NOTE_SUFFIX).filter(|k| is_key(k)) {
+                if !self.dir.join(key).exists() {
+                    let _ = fs::remove_file(entry.path());
+                }
+                continue;
+            }
             let Some(pid) = name
-                .to_str()
-                .and_then(|n| n.strip_prefix('.')?.strip_suffix(".run")?.split_once('-'))
+                .strip_prefix('.')
+                .and_then(|n| n.strip_suffix(".run").or_else(|| n.strip_suffix(".note")))
+                .and_then(|n| n.split_once('-'))
                 .and_then(|(pid, _)| pid.parse::<u32>().ok())
             else {
                 continue;
@@ -187,6 +221,18 @@ struct Entry {
     path: PathBuf,
     bytes: u64,
     used: SystemTime,
+}
+
+/// At most `max` bytes of `path`; `None` when it is missing or longer.
+fn read_bounded(path: &Path, max: usize) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .ok()?
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() <= max).then_some(bytes)
 }
 
 /// Cache entries are named by a SHA-256 in hex; everything else in the folder (build
@@ -248,14 +294,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let c = cache(dir.path(), 3000, 1000);
         for n in 1..=3 {
-            drop(c.put(&key(n), &[n; 1000]).expect("put"));
+            drop(c.put(&key(n), &[n; 1000], b"").expect("put"));
         }
         assert_eq!(c.size(), 3000, "three fit the cap");
         drop(c.get(&key(1)).expect("hit"));
-        drop(c.put(&key(4), &[4; 1000]).expect("put"));
+        drop(c.put(&key(4), &[4; 1000], b"").expect("put"));
         assert!(!cached(&c, 2), "2 was the least recently used");
         assert!(cached(&c, 1) && cached(&c, 3) && cached(&c, 4));
-        drop(c.put(&key(5), &[5; 1000]).expect("put"));
+        drop(c.put(&key(5), &[5; 1000], b"").expect("put"));
         assert!(!cached(&c, 3), "then 3");
         assert!(cached(&c, 1) && cached(&c, 4) && cached(&c, 5));
         assert_eq!(c.size(), 3000);
@@ -265,7 +311,7 @@ mod tests {
     fn big_binaries_run_but_are_not_kept() {
         let dir = tempfile::tempdir().expect("tempdir");
         let c = cache(dir.path(), 10_000, 1000);
-        let binary = c.put(&key(1), &[7; 1001]).expect("put");
+        let binary = c.put(&key(1), &[7; 1001], b"").expect("put");
         assert_eq!(fs::read(&*binary).expect("runnable"), [7; 1001]);
         assert!(!cached(&c, 1));
         assert!(c.get(&key(1)).is_none());
@@ -279,11 +325,11 @@ mod tests {
     fn a_binary_in_use_survives_the_eviction_of_its_entry() {
         let dir = tempfile::tempdir().expect("tempdir");
         let c = cache(dir.path(), 1000, 1000);
-        let first = c.put(&key(1), &[1; 1000]).expect("put");
-        drop(c.put(&key(2), &[2; 1000]).expect("put"));
+        let first = c.put(&key(1), &[1; 1000], b"").expect("put");
+        drop(c.put(&key(2), &[2; 1000], b"").expect("put"));
         assert!(!cached(&c, 1), "evicted");
         assert_eq!(fs::read(&*first).expect("still there"), [1; 1000]);
-        let hit = c.get(&key(2)).expect("hit");
+        let (hit, _) = c.get(&key(2)).expect("hit");
         assert_eq!(fs::read(&*hit).expect("hit runs"), [2; 1000]);
     }
 
@@ -298,7 +344,7 @@ mod tests {
                     let c = cache(dir, 5000, 1000);
                     for i in 0..40u8 {
                         let n = t * 40 + i;
-                        drop(c.put(&key(n), &[n; 700]).expect("put"));
+                        drop(c.put(&key(n), &[n; 700], b"").expect("put"));
                         drop(c.get(&key(n / 2)));
                     }
                 });
@@ -310,15 +356,41 @@ mod tests {
     }
 
     #[test]
+    fn a_note_travels_with_its_entry_and_goes_with_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let c = cache(dir.path(), 1000, 1000);
+        drop(c.put(&key(1), &[1; 600], b"warning: unused").expect("put"));
+        let (_, note) = c.get(&key(1)).expect("hit");
+        assert_eq!(note, b"warning: unused");
+        let too_big = vec![b'x'; MAX_NOTE_BYTES + 1];
+        drop(c.put(&key(2), &[2; 600], &too_big).expect("put"));
+        assert!(!cached(&c, 1), "evicted");
+        assert!(
+            !c.dir().join(format!("{}.notes", key(1))).exists(),
+            "with its note"
+        );
+        let (_, note) = c.get(&key(2)).expect("hit");
+        assert!(note.is_empty(), "an oversized note is not kept");
+        // A note whose entry vanished is a leftover.
+        fs::write(c.dir().join(format!("{}.notes", key(3))), "x").expect("write");
+        let c = cache(dir.path(), 1000, 1000);
+        assert!(!c.dir().join(format!("{}.notes", key(3))).exists());
+        assert!(cached(&c, 2));
+    }
+
+    #[test]
     fn leftovers_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().expect("tempdir");
         // No pid is that large (pid_max is at most 2^22).
         let dead = dir.path().join(".999999999-0.run");
+        let dead_note = dir.path().join(".999999999-1.note");
+        fs::write(&dead_note, "x").expect("write");
         let alive = dir.path().join(format!(".{}-999.run", std::process::id()));
         fs::write(&dead, "x").expect("write");
         fs::write(&alive, "x").expect("write");
         let _c = cache(dir.path(), 1000, 1000);
         assert!(!dead.exists());
+        assert!(!dead_note.exists());
         assert!(alive.exists());
     }
 }

@@ -77,12 +77,13 @@ pub fn compile(
         });
     }
     let key = CompileCache::key(toolchain, &meta.slug, source);
-    if let Some(path) = cache.get(&key) {
+    if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
             cached: true,
             wall: started.elapsed(),
-            diagnostics: Vec::new(),
+            // What the compile that made the entry said (its warnings).
+            diagnostics: serde_json::from_slice(&note).unwrap_or_default(),
         });
     }
     // The slot before its build folder, so the folder goes first.
@@ -136,7 +137,7 @@ pub fn compile(
     }
     let bytes = build.read(BINARY, MAX_BINARY_BYTES)?;
     let path = cache
-        .put(&key, &bytes)
+        .put(&key, &bytes, &note(&diagnostics))
         .map_err(|e| GradeError::io("caching the binary", e))?;
     Ok(Compiled::Binary {
         path,
@@ -144,6 +145,19 @@ pub fn compile(
         wall,
         diagnostics,
     })
+}
+
+/// The diagnostics of a successful compile as the cache keeps them: as many as fit in the
+/// cache's note bound, in rustc's order.
+fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
+    let mut kept = diagnostics;
+    loop {
+        let bytes = serde_json::to_vec(kept).unwrap_or_default();
+        if bytes.len() <= crate::cache::MAX_NOTE_BYTES || kept.is_empty() {
+            return if kept.is_empty() { Vec::new() } else { bytes };
+        }
+        kept = &kept[..kept.len() / 2];
+    }
 }
 
 /// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
@@ -185,4 +199,35 @@ fn rustc_args(t: &Toolchain) -> Vec<String> {
     ]
     .map(String::from)
     .to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warning(text: &str) -> Diagnostic {
+        Diagnostic {
+            level: "warning".into(),
+            code: None,
+            message: text.into(),
+            line: Some(1),
+            column: Some(1),
+            end_line: Some(1),
+            end_column: Some(2),
+            rendered: text.into(),
+            labels: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_note_holds_the_warnings_within_the_cache_bound() {
+        assert!(note(&[]).is_empty());
+        let few = vec![warning("unused variable: `x`")];
+        let back: Vec<Diagnostic> = serde_json::from_slice(&note(&few)).expect("json");
+        assert_eq!(back, few);
+        let many = vec![warning(&"w".repeat(1000)); 500];
+        let kept: Vec<Diagnostic> = serde_json::from_slice(&note(&many)).expect("json");
+        assert!(!kept.is_empty() && kept.len() < many.len());
+        assert_eq!(kept[0], many[0], "the first ones are kept");
+    }
 }

@@ -51,6 +51,31 @@ struct RawSpan {
     is_primary: bool,
     #[serde(default)]
     label: Option<String>,
+    #[serde(default)]
+    text: Vec<RawText>,
+}
+
+/// A source line of a span, with the 1-based character columns it highlights.
+#[derive(Deserialize)]
+struct RawText {
+    text: String,
+    highlight_start: usize,
+    highlight_end: usize,
+}
+
+impl RawSpan {
+    /// The highlighted source of a one-line span (e.g. `solution::power`).
+    fn highlighted(&self) -> Option<String> {
+        let line = self.text.first()?;
+        let chars = line.highlight_end.checked_sub(line.highlight_start)?;
+        Some(
+            line.text
+                .chars()
+                .skip(line.highlight_start.checked_sub(1)?)
+                .take(chars)
+                .collect(),
+        )
+    }
 }
 
 /// Parses rustc's stderr (one JSON object a line); lines that are not diagnostics are skipped.
@@ -67,7 +92,12 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
                 .find(|s| s.is_primary && s.file_name.ends_with(LEARNER_FILE));
             let mut message = r.message.clone();
             if span.is_none() {
-                message = explain_runner_error(&r.message);
+                let snippet = r
+                    .spans
+                    .iter()
+                    .find(|s| s.is_primary)
+                    .and_then(RawSpan::highlighted);
+                message = explain_runner_error(&r.message, snippet.as_deref());
             }
             let mut labels: Vec<String> = Vec::new();
             let mine = r
@@ -102,17 +132,36 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Errors in the generated runner mean the learner's file lacks what the kata asks for.
-fn explain_runner_error(message: &str) -> String {
-    match message.strip_prefix("cannot find function `") {
-        Some(rest) => {
-            let name = rest.split('`').next().unwrap_or_default();
-            format!(
-                "your file must define `pub fn {name}(...)` with the signature the statement gives ({message})"
-            )
-        }
-        None => message.to_string(),
+/// Errors in the generated runner mean the learner's file lacks what the kata asks for:
+/// rustc words them about the runner (`cannot find value `power` in module `solution``), so
+/// they are said again about the learner's file. `snippet` is what the runner's span covers.
+fn explain_runner_error(message: &str, snippet: Option<&str>) -> String {
+    let quoted = |prefix: &str| {
+        message
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.split('`').next())
+            .filter(|name| !name.is_empty())
+    };
+    if let Some(name) = quoted("cannot find function `").or_else(|| quoted("cannot find value `")) {
+        return format!(
+            "your file must define `pub fn {name}(...)` with the signature the statement gives \
+             (it has no `{name}`: {message})"
+        );
     }
+    if let Some(name) = quoted("function `").filter(|_| message.ends_with("is private")) {
+        return format!(
+            "`{name}` must be public: write `pub fn {name}(...)` in your file ({message})"
+        );
+    }
+    if message == "mismatched types"
+        && let Some(name) = snippet.and_then(|s| s.strip_prefix("solution::"))
+    {
+        return format!(
+            "`{name}` in your file must be a `pub fn` with exactly the signature the statement \
+             gives: same parameter and return types, no generics ({message})"
+        );
+    }
+    message.to_string()
 }
 
 /// NVRTC's log for a GPU kata's `KERNEL`, as diagnostics on the learner's own lines:
@@ -200,6 +249,35 @@ mod tests {
             d[1].message.contains("must define `pub fn pow_mod(...)`"),
             "{}",
             d[1].message
+        );
+    }
+
+    #[test]
+    fn the_runner_s_errors_are_said_about_the_learner_s_file() {
+        // As rustc 1.95 words them when `solution.rs` lacks, hides or mistypes an entry point.
+        let missing =
+            explain_runner_error("cannot find value `pow_mod` in module `solution`", None);
+        assert!(
+            missing.starts_with("your file must define `pub fn pow_mod(...)`"),
+            "{missing}"
+        );
+        let private = explain_runner_error("function `pow_mod` is private", None);
+        assert!(private.starts_with("`pow_mod` must be public"), "{private}");
+        let typed = explain_runner_error("mismatched types", Some("solution::power"));
+        assert!(
+            typed.starts_with("`power` in your file must be a `pub fn` with exactly"),
+            "{typed}"
+        );
+        assert_eq!(
+            explain_runner_error("mismatched types", None),
+            "mismatched types"
+        );
+        let stderr = r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"/build/main.rs","byte_start":150,"byte_end":165,"line_start":5,"line_end":5,"column_start":66,"column_end":81,"is_primary":true,"text":[{"text":"    katas::problems::fast_power::serve(katas::problems::fast_power::Solution { power: solution::power });","highlight_start":87,"highlight_end":102}],"label":"expected fn pointer, found fn item","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0308]: mismatched types\n"}"#;
+        let d = parse(stderr);
+        assert!(
+            d[0].message.starts_with("`power` in your file"),
+            "{}",
+            d[0].message
         );
     }
 

@@ -37,10 +37,20 @@ fn grader() -> Result<&'static Grader, String> {
 }
 
 fn trials() -> Vec<Trial> {
-    let mut out = vec![Trial::test(
-        "toolchain::a_start_reuses_the_prepared_library_until_it_changes",
-        reuses_the_prepared_library,
-    )];
+    let mut out = vec![
+        Trial::test(
+            "toolchain::a_start_reuses_the_prepared_library_until_it_changes",
+            reuses_the_prepared_library,
+        ),
+        Trial::test(
+            "compile::a_cache_hit_reports_the_warnings_of_its_compile",
+            a_cache_hit_reports_the_warnings,
+        ),
+        Trial::test(
+            "compile::a_missing_entry_point_is_named_in_the_learner_s_terms",
+            a_missing_entry_point_is_named,
+        ),
+    ];
     out.extend(custom_trials());
     for &kata in katas::catalogue::all() {
         let slug = kata.meta().slug.clone();
@@ -264,4 +274,64 @@ fn custom_trials() -> Vec<Trial> {
         },
     ));
     out
+
+/// An identical resubmission is served from the compile cache with the warnings the first
+/// compile gave, not silently without them.
+fn a_cache_hit_reports_the_warnings() -> Result<(), Failed> {
+    let reference = katas::catalogue::find("fast-power")
+        .ok_or("no fast-power")?
+        .package()
+        .reference;
+    // Unique per process, so the first grading really compiles.
+    let source = format!(
+        "{reference}\nfn never_called_{}() {{ let unused = 1; }}\n",
+        std::process::id()
+    );
+    let warnings = |report: &graders::GradeReport| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.level == "warning")
+            .map(|d| d.message.clone())
+            .collect::<Vec<_>>()
+    };
+    let first = grader()?
+        .grade("fast-power", &source, katas::Mode::Run, &|_| {})
+        .map_err(|e| e.to_string())?;
+    let hit = grader()?
+        .grade("fast-power", &source, katas::Mode::Run, &|_| {})
+        .map_err(|e| e.to_string())?;
+    let cached = hit.resources.compile_cached;
+    if !cached {
+        return Err("the resubmission was compiled again".into());
+    }
+    if warnings(&first).is_empty() || warnings(&hit) != warnings(&first) {
+        return Err(format!(
+            "warnings {:?} first, {:?} on the hit",
+            warnings(&first),
+            warnings(&hit)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A file without one of the kata's functions gets a compile error that names the function
+/// and says what to write, not rustc's words about the generated runner.
+fn a_missing_entry_point_is_named() -> Result<(), Failed> {
+    let source = "pub fn power(base: f64, exponent: i32) -> f64 { base.powi(exponent) }\n";
+    let report = grader()?
+        .grade("fast-power", source, katas::Mode::Run, &|_| {})
+        .map_err(|e| e.to_string())?;
+    if report.verdict != Verdict::CompileError {
+        return Err(format!("verdict {:?}", report.verdict).into());
+    }
+    let named = report
+        .diagnostics
+        .iter()
+        .any(|d| d.level == "error" && d.message.contains("must define `pub fn pow_mod(...)`"));
+    if !named {
+        return Err(format!("{:?}", report.diagnostics).into());
+    }
+    Ok(())
 }
