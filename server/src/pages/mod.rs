@@ -9,6 +9,7 @@ mod catalogue;
 mod drill_stats;
 mod drills;
 pub mod i18n;
+mod i18n_practice;
 mod interviews;
 mod kata;
 mod language;
