@@ -370,6 +370,12 @@
     };
   }
 
+  /** The server's reason for refusing a request, in the page's language where it has one. */
+  function refusal(body) {
+    const zh = document.documentElement.lang.startsWith("zh");
+    return (zh && body.error_zh) || body.error;
+  }
+
   /** A message the page's template wrote for the script (in the page's language), with its
    *  `{status}` filled in. */
   function words(el, name, status) {
@@ -415,7 +421,7 @@
         if (ui.drafts.flush) ui.drafts.flush();
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode });
         const body = await resp.json().catch(() => ({}));
-        if (resp.status !== 202) throw new Error(body.error || words(result, "refused", resp.status));
+        if (resp.status !== 202) throw new Error(refusal(body) || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
         watch(result, body.id, editor, {
           loaded() { if (ui.bottom) ui.bottom.distribute(); unlockIfAccepted(result); },
@@ -515,7 +521,7 @@
       try {
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode: "submit" });
         const body = await resp.json().catch(() => ({}));
-        if (resp.status !== 202) throw new Error(body.error || words(result, "refused", resp.status));
+        if (resp.status !== 202) throw new Error(refusal(body) || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
         watch(result, body.id, editor, { done: release });
       } catch (err) {
@@ -561,7 +567,7 @@
         const note = document.createElement("p");
         note.className = "alert";
         note.setAttribute("role", "alert");
-        note.textContent = body.error || f.dataset.failed || "";
+        note.textContent = refusal(body) || f.dataset.failed || "";
         f.replaceWith(note);
       }
     });

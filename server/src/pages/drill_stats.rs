@@ -46,9 +46,10 @@ fn staff(viewer: &Viewer) -> Result<&User, AppError> {
     if matches!(user.role, Role::Instructor | Role::Admin) {
         Ok(user)
     } else {
-        Err(AppError::Forbidden(
-            "This page is for instructors and admins.".into(),
-        ))
+        Err(
+            AppError::Forbidden("This page is for instructors and admins.".into())
+                .zh("这个页面只对教师和管理员开放。"),
+        )
     }
 }
 

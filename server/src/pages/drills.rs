@@ -339,9 +339,10 @@ pub async fn answer(
             };
             Ok(Redirect::to(&to).into_response())
         }
-        Err(AppError::BadRequest(why)) => {
+        Err(e) if e.status() == StatusCode::BAD_REQUEST => {
             let a = own_attempt(&state.db, id, user.id).await?;
             let withheld = result_withheld(&state.db, &a).await?;
+            let why = e.message_in(viewer.lang);
             let page = attempt_page(&viewer, &a, Some(why), withheld)?;
             Ok((StatusCode::BAD_REQUEST, render(&page)?).into_response())
         }

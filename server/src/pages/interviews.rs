@@ -12,11 +12,11 @@ use crate::db::interviews::{self, Interview};
 use crate::db::now_ms;
 use crate::db::users::User;
 use crate::error::AppError;
-use crate::routes::drills::catalogue;
+use crate::routes::drills::{catalogue, interview_over};
 use crate::routes::interviews::{
     DEFAULT_MINUTES, HINT_COST, Report, finish_interview, own_interview, start_interview,
 };
-use crate::services::submissions::enqueue;
+use crate::services::submissions::{enqueue, unknown_kata};
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;
@@ -149,8 +149,7 @@ pub async fn show(
     if report.is_some() {
         return Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response());
     }
-    let kata = katas::catalogue::find(&i.kata)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{}`", i.kata)))?;
+    let kata = katas::catalogue::find(&i.kata).ok_or_else(|| unknown_kata(&i.kata))?;
     let statement = kata.statement_in(viewer.lang);
     let all_hints = statement.hints();
     let used = usize::try_from(i.hints_used)
@@ -235,9 +234,10 @@ pub async fn hint(
     let p = interview_post(&state, &viewer, id, body).await?;
     let max = katas::catalogue::find(&p.interview.kata).map_or(0, |k| k.statement().hints().len());
     if !interviews::take_hint(&state.db, id, p.user.id, max as i64, now_ms()).await? {
-        return Err(AppError::Conflict(
-            "no hint left, or the interview is over".into(),
-        ));
+        return Err(
+            AppError::Conflict("no hint left, or the interview is over".into())
+                .zh("没有剩余的提示了，或者面试已经结束"),
+        );
     }
     Ok(Redirect::to(&format!("/interviews/{id}#hints")).into_response())
 }
@@ -253,9 +253,7 @@ pub async fn submit(
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, &viewer, id, body).await?;
     if p.report.is_some() {
-        return Err(AppError::Conflict(
-            "the interview is over: its answers are locked".into(),
-        ));
+        return Err(interview_over());
     }
     enqueue(
         &state,

@@ -201,7 +201,7 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
             .or(info.status.canonical_reason())
             .unwrap_or(t.error)
             .to_string(),
-        message_parts: backtick_parts(&info.message),
+        message_parts: backtick_parts(info.message_in(viewer.lang)),
     };
     match page.render() {
         Ok(html) => with_vary((info.status, Html(html)).into_response()),
