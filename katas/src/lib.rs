@@ -40,7 +40,7 @@ pub use catalogue::{Entry, Kata, Package, WrongSource};
 pub use lang::Lang;
 pub use meta::{Difficulty, KataKind, KataMeta, Limits};
 pub use report::{CaseReport, Outcome, Report};
-pub use spec::{Case, Check, Group, KataSpec, Mismatch, Mode};
+pub use spec::{Case, Check, Group, KataSpec, Mismatch, Mode, decimal};
 pub use verdict::Verdict;
 
 /// The seed used for random cases unless the caller picks another (the grader may use a secret one).
