@@ -38,6 +38,9 @@ pub fn browser() -> Option<&'static str> {
     found
 }
 
+/// The verdict of the result panel once its submission is done (falsy before).
+pub const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
+
 /// Every editor on the page (the kata page's, the interview's) is mounted by the page script.
 const EDITORS_READY: &str = "['editor-form', 'interview-form'].every((id) => { const f = document.getElementById(id); return !f || !!f.editor; })";
 
@@ -214,6 +217,14 @@ impl Chromium {
         self.navigate_by("location.reload()", "true");
     }
 
+    /// A browser signed up as the learner `name` on the app at `base`.
+    pub fn signed_up(binary: &str, base: &str, name: &str) -> Self {
+        let mut b = Self::launch(binary);
+        b.open(&format!("{base}/signup"));
+        b.sign_up(name);
+        b
+    }
+
     /// On the sign-up page: creates the learner `name` and waits until signed in.
     pub fn sign_up(&mut self, name: &str) {
         self.wait_for(
@@ -228,6 +239,16 @@ impl Chromium {
             ),
             "!!document.querySelector('.who')",
         );
+    }
+
+    /// Starts a mock interview from its page (45 minutes, as offered); returns the session's path.
+    pub fn start_interview(&mut self, base: &str) -> String {
+        self.goto(&format!("{base}/interviews"));
+        self.navigate_by(
+            "document.querySelector('form[action=\"/interviews\"]').submit()",
+            "!!document.getElementById('clock-left')",
+        );
+        self.eval("location.pathname").as_str().unwrap().to_string()
     }
 
     /// Presses the header's language switch (`en` or `zh`) and waits for the same page in it.

@@ -3,7 +3,7 @@
 //! failing case. Needs the sandbox (real grading) and Debian's `chromium`; under `INFRAKATA_CI=1`
 //! both are required (`.ci/run` installs chromium).
 
-use crate::cdp::{Chromium, WAIT, browser};
+use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::helpers::{Options, grader, reference, spawn_app};
 
 /// Clears the editor (CodeMirror or the textarea) and puts the caret in it.
@@ -16,8 +16,6 @@ const FOCUS_EDITOR: &str = r#"(() => {
   return true;
 })()"#;
 
-const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
-
 #[tokio::test]
 async fn a_learner_solves_fast_power_in_the_browser() {
     let Some(grader) = grader() else { return };
@@ -25,9 +23,7 @@ async fn a_learner_solves_fast_power_in_the_browser() {
     let app = spawn_app(Options::default(), Some(grader)).await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
-        let mut b = Chromium::launch(binary);
-        b.open(&format!("{base}/signup"));
-        b.sign_up("mei");
+        let mut b = Chromium::signed_up(binary, &base, "mei");
         b.goto(&format!("{base}/katas/fast-power"));
         b.eval(FOCUS_EDITOR);
         b.type_text(reference("fast-power"));

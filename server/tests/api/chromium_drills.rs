@@ -6,7 +6,7 @@
 //! interview's kata has the kata page's editor and shows its verdict live, without a reload
 //! (needs the sandbox). Both need Debian's `chromium` (required under `INFRAKATA_CI=1`).
 
-use crate::cdp::{Chromium, WAIT, browser};
+use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
 use katas::drills::{Key, KeyBody};
 use std::time::Duration;
@@ -51,9 +51,7 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
                 .unwrap();
             serde_json::from_str(&text).unwrap()
         };
-        let mut b = Chromium::launch(binary);
-        b.open(&format!("{base}/signup"));
-        b.sign_up("mei");
+        let mut b = Chromium::signed_up(binary, &base, "mei");
 
         // The interview, in 中文 by the header's switch, 45 minutes as offered.
         b.goto(&format!("{base}/interviews"));
@@ -147,8 +145,6 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
     .unwrap();
 }
 
-const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
-
 /// The interview's kata in the kata page's editor (CodeMirror), submitted with Ctrl+Enter from
 /// the editor: the verdict shows on the same page, live, without a reload.
 #[tokio::test]
@@ -158,14 +154,8 @@ async fn the_interview_kata_has_the_editor_and_a_live_verdict() {
     let app = spawn_app(Options::default(), Some(grader)).await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
-        let mut b = Chromium::launch(binary);
-        b.open(&format!("{base}/signup"));
-        b.sign_up("mei");
-        b.goto(&format!("{base}/interviews"));
-        b.navigate_by(
-            "document.querySelector('form[action=\"/interviews\"]').submit()",
-            "!!document.getElementById('clock-left')",
-        );
+        let mut b = Chromium::signed_up(binary, &base, "mei");
+        b.start_interview(&base);
         assert_eq!(b.eval("!!document.querySelector('#interview-form .cm-host')"), true, "CodeMirror");
         let slug = b.eval("document.getElementById('interview-form').dataset.kata");
         let slug = slug.as_str().unwrap().to_string();

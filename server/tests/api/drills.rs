@@ -358,6 +358,15 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
         "{html}"
     );
     assert!(b.page(&at).await.contains("Commit answer"));
+    // The same refusal in 中文 once the page is.
+    b.switch_lang("zh", &at).await;
+    let resp = b.post_form(&at, &[("csrf", &csrf)]).await;
+    assert_eq!(resp.status(), 400);
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("请至少选择一项") || html.contains("请恰好选择一项"),
+        "{html}"
+    );
 
     // A missing CSRF token changes nothing.
     let resp = b.post_form(&at, &[("pick", "A")]).await;

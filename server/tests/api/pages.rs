@@ -655,8 +655,8 @@ async fn pages_speak_the_language_asked_for_and_the_switch_is_remembered() {
 }
 
 /// Refusals a learner meets on the pages speak the page's language: the error page (404 of an
-/// unknown address or kata, with quoted parts as code, never raw backticks), a drill answer
-/// that cannot be graded, and a missing CSRF token; the API keeps English and adds `error_zh`.
+/// unknown address or kata, with quoted parts as code, never raw backticks; a stale CSRF token);
+/// the API keeps English and adds `error_zh`. (A drill answer that cannot be graded: drills.rs.)
 #[tokio::test]
 async fn error_pages_and_form_errors_speak_the_page_language() {
     let app = no_workers().await;
@@ -694,22 +694,10 @@ async fn error_pages_and_form_errors_speak_the_page_language() {
     assert_eq!(body["error"], "unknown kata `no-such-kata`");
     assert_eq!(body["error_zh"], "没有名为 `no-such-kata` 的题目");
 
-    b.signup("mei", "long enough pw").await;
-    b.switch_lang("zh", "/drills/python-gil").await;
-    let page = b.page("/drills/python-gil").await;
-    let csrf = csrf_of(&page);
+    // A stale form (the language switch's, here) in 中文.
     let resp = b
-        .post_form("/drills/python-gil/why-gil/start", &[("csrf", &csrf)])
+        .post_form("/lang", &[("csrf", "stale"), ("lang", "en")])
         .await;
-    let at = location(&resp);
-    let resp = b.post_form(&at, &[("csrf", &csrf)]).await;
-    assert_eq!(resp.status(), 400);
-    let html = resp.text().await.unwrap();
-    assert!(
-        html.contains("请至少选择一项") || html.contains("请恰好选择一项"),
-        "{html}"
-    );
-    let resp = b.post_form(&at, &[("csrf", "stale")]).await;
     assert_eq!(resp.status(), 403);
     let html = resp.text().await.unwrap();
     assert!(

@@ -6,7 +6,7 @@
 //! (`editor/node_modules`, installed by `scripts/build-editor.sh`); under `INFRAKATA_CI=1` all are
 //! required. With `INFRAKATA_SCREENS=DIR` every page is also saved as a PNG at both sizes.
 
-use crate::cdp::{Chromium, WAIT, browser, required};
+use crate::cdp::{Chromium, VERDICT, WAIT, browser, required};
 use crate::helpers::{Options, TestApp, grader, reference, spawn_app};
 use server::db::users::{self, Role};
 use std::path::PathBuf;
@@ -104,14 +104,25 @@ fn log_in(b: &mut Chromium, base: &str) {
     b.wait_for("!!document.querySelector('.who')", WAIT);
 }
 
-/// Starts a mock interview from its page; returns the session's path.
-fn start_interview(b: &mut Chromium, base: &str) -> String {
-    b.goto(&format!("{base}/interviews"));
-    b.navigate_by(
-        "document.querySelector('form[action=\"/interviews\"]').submit()",
-        "!!document.getElementById('clock-left')",
-    );
-    b.eval("location.pathname").as_str().unwrap().to_string()
+/// The pages a signed-in admin sees beside the kata and its submissions (the same in both
+/// languages' sweeps).
+fn account_pages(base: &str, interview: &str) -> Vec<(&'static str, String)> {
+    [
+        ("solution", "/katas/fast-power/solution".to_string()),
+        ("leaderboard", "/katas/fast-power/leaderboard".into()),
+        ("progress", "/progress".into()),
+        ("admin", "/admin".into()),
+        ("kata-gpu", format!("/katas/{}", gpu_slug())),
+        ("drills", "/drills".into()),
+        ("drill-set", "/drills/python-gil".into()),
+        ("review", "/review".into()),
+        ("interviews", "/interviews".into()),
+        ("interview", interview.into()),
+        ("admin-drills", "/admin/drills".into()),
+    ]
+    .into_iter()
+    .map(|(name, path)| (name, format!("{base}{path}")))
+    .collect()
 }
 
 #[tokio::test]
@@ -170,7 +181,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
         );
         let wrong = submit_and_wait(&mut b, &wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
-        let interview = start_interview(&mut b, &base);
+        let interview = b.start_interview(&base);
         sweep(
             &mut b,
             &[
@@ -180,18 +191,10 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
                 ("submission-compile-error", format!("{base}/submissions/{failed}")),
                 ("submission-wrong", format!("{base}/submissions/{wrong}")),
                 ("submission-accepted", format!("{base}/submissions/{accepted}")),
-                ("solution", format!("{base}/katas/fast-power/solution")),
-                ("leaderboard", format!("{base}/katas/fast-power/leaderboard")),
-                ("progress", format!("{base}/progress")),
-                ("admin", format!("{base}/admin")),
-                ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
-                ("drills", format!("{base}/drills")),
-                ("drill-set", format!("{base}/drills/python-gil")),
-                ("review", format!("{base}/review")),
-                ("interviews", format!("{base}/interviews")),
-                ("interview", format!("{base}{interview}")),
-                ("admin-drills", format!("{base}/admin/drills")),
-            ],
+            ]
+            .into_iter()
+            .chain(account_pages(&base, &interview))
+            .collect::<Vec<_>>(),
         );
         // The compile error's card carries rustc's label, and its line link lands on a line.
         b.goto(&format!("{base}/submissions/{failed}"));
@@ -235,7 +238,6 @@ const FOCUS_EDITOR: &str = r#"(() => {
 
 const EDITOR_FOCUSED: &str =
     "!!(document.activeElement && document.activeElement.closest('.cm-host, #source'))";
-const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
 
 #[tokio::test]
 async fn the_learner_loop_on_a_phone() {
@@ -471,7 +473,7 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
         let wrong = "pub fn power(_b: f64, _e: i32) -> f64 {\n    0.0\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
         let wrong = submit_and_wait(&mut b, wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
-        let interview = start_interview(&mut b, &base);
+        let interview = b.start_interview(&base);
         b.goto(&format!("{base}/submissions/{wrong}"));
         let panel = b.eval("document.getElementById('result').textContent");
         let panel = panel.as_str().unwrap();
@@ -487,18 +489,10 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
                 ("history", format!("{base}/katas/fast-power/submissions")),
                 ("submission-wrong", format!("{base}/submissions/{wrong}")),
                 ("submission-accepted", format!("{base}/submissions/{accepted}")),
-                ("solution", format!("{base}/katas/fast-power/solution")),
-                ("leaderboard", format!("{base}/katas/fast-power/leaderboard")),
-                ("progress", format!("{base}/progress")),
-                ("admin", format!("{base}/admin")),
-                ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
-                ("drills", format!("{base}/drills")),
-                ("drill-set", format!("{base}/drills/python-gil")),
-                ("review", format!("{base}/review")),
-                ("interviews", format!("{base}/interviews")),
-                ("interview", format!("{base}{interview}")),
-                ("admin-drills", format!("{base}/admin/drills")),
-            ],
+            ]
+            .into_iter()
+            .chain(account_pages(&base, &interview))
+            .collect::<Vec<_>>(),
         );
     })
     .await
