@@ -370,6 +370,12 @@
     };
   }
 
+  /** The server's reason for refusing a request, in the page's language where it has one. */
+  function refusal(body) {
+    const zh = document.documentElement.lang.startsWith("zh");
+    return (zh && body.error_zh) || body.error;
+  }
+
   /** A message the page's template wrote for the script (in the page's language), with its
    *  `{status}` filled in. */
   function words(el, name, status) {
@@ -415,7 +421,7 @@
         if (ui.drafts.flush) ui.drafts.flush();
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode });
         const body = await resp.json().catch(() => ({}));
-        if (resp.status !== 202) throw new Error(body.error || words(result, "refused", resp.status));
+        if (resp.status !== 202) throw new Error(refusal(body) || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
         watch(result, body.id, editor, {
           loaded() { if (ui.bottom) ui.bottom.distribute(); unlockIfAccepted(result); },
@@ -500,6 +506,43 @@
     return editor;
   }
 
+  // ---- The interview's kata: the kata page's editor, submitted through the same API, the
+  // verdict followed live on the page (the form still posts without JavaScript).
+  function setupInterview(form) {
+    const result = document.getElementById("result");
+    const button = form.querySelector("button[type=submit]");
+    let busy = false;
+    let editor = null;
+    const go = async () => {
+      if (busy || !result) return;
+      busy = true;
+      if (button) button.disabled = true;
+      const release = () => { busy = false; if (button) button.disabled = false; };
+      try {
+        const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode: "submit" });
+        const body = await resp.json().catch(() => ({}));
+        if (resp.status !== 202) throw new Error(refusal(body) || words(result, "refused", resp.status));
+        await loadPanel(result, body.id);
+        watch(result, body.id, editor, { done: release });
+      } catch (err) {
+        showError(result, err.message);
+        release();
+      }
+    };
+    editor = setupEditor(form, { onSubmit: go, onEscape: () => { if (button) button.focus(); } });
+    form.editor = editor; // for scripted use (the browser checks)
+    form.addEventListener("submit", (e) => { e.preventDefault(); go(); });
+    if (result) {
+      result.addEventListener("click", (e) => {
+        const place = e.target.closest("[data-line]");
+        if (place && place.classList.contains("place") && Number(place.dataset.line) > 0) {
+          e.preventDefault();
+          editor.focusLine(Number(place.dataset.line));
+        }
+      });
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     setupHeader();
     // Code blocks and wide tables scroll inside themselves: keyboard users must reach them.
@@ -508,6 +551,8 @@
     });
     const form = document.getElementById("editor-form");
     const editor = form ? setupWorkbench(form) : null;
+    const interview = document.getElementById("interview-form");
+    if (interview) setupInterview(interview);
     const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));
     document.querySelectorAll("[data-hints]").forEach((s) => setupHints(s, signedIn));
     // Cancel a waiting submission through the API; the live stream then shows its end.
@@ -522,7 +567,7 @@
         const note = document.createElement("p");
         note.className = "alert";
         note.setAttribute("role", "alert");
-        note.textContent = body.error || f.dataset.failed || "";
+        note.textContent = refusal(body) || f.dataset.failed || "";
         f.replaceWith(note);
       }
     });

@@ -181,6 +181,14 @@ pub struct Mismatch {
     pub got: String,
 }
 
+/// A float as the statements write it, for expected and got values: the shortest decimal that
+/// reads back to the same value (`0.25`, `1024.0`, `9.261000000000001`, `inf`), with an exponent
+/// only for magnitudes below 1e-5 or from 1e16 (`1e-7`), where plain digits would not be read.
+/// An `f32` is printed as itself (`0.1`), not as the `f64` it widens to.
+pub fn decimal<F: Into<f64> + std::fmt::Debug>(x: F) -> String {
+    format!("{x:?}")
+}
+
 impl Check {
     pub fn pass() -> Self {
         Self::Pass { notes: Vec::new() }
@@ -200,5 +208,23 @@ impl Check {
 
     pub fn is_pass(&self) -> bool {
         matches!(self, Self::Pass { .. } | Self::PassTimed { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+
+    #[test]
+    fn numbers_read_as_the_statements_write_them() {
+        assert_eq!(decimal(0.25), "0.25");
+        assert_eq!(decimal(1024.0), "1024.0");
+        assert_eq!(decimal(2.1f64.powi(3)), "9.261000000000001");
+        assert_eq!(decimal(f64::INFINITY), "inf");
+        assert_eq!(decimal(-0.5), "-0.5");
+        assert_eq!(decimal(1e-7), "1e-7");
+        assert_eq!(decimal(1e300), "1e300");
+        assert_eq!(decimal(123_456.789), "123456.789");
+        assert_eq!(decimal(0.1f32), "0.1");
     }
 }

@@ -40,7 +40,10 @@ pub fn router(state: AppState) -> Router {
     let request_timeout = state.config.edge.request_timeout;
     routes::router()
         .merge(pages::router())
-        .fallback(|| async { AppError::NotFound("nothing here: check the address".into()) })
+        .fallback(|| async {
+            AppError::NotFound("nothing here: check the address".into())
+                .zh("这里什么也没有：请检查地址")
+        })
         .layer(middleware::from_fn_with_state(
             state.clone(),
             pages::html_errors,

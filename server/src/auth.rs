@@ -80,6 +80,7 @@ fn csrf_refused() -> AppError {
          `X-CSRF-Token` header, or use a Bearer token)"
             .into(),
     )
+    .zh("页面的安全令牌缺失或已过期：请刷新页面后再试")
 }
 
 /// A signed-in learner, instructor or admin (API routes).

@@ -2,10 +2,15 @@
 //! The response is JSON `{"error": …}` and carries an [`ErrorInfo`] extension; outside `/api/`
 //! the pages' middleware (`pages::html_errors`) renders the same status and message as the
 //! HTML error page (and turns 401 into a redirect to the log-in form).
+//!
+//! Messages are English (the API's language). A message a learner can meet on a page also has
+//! its 中文 wording, attached where it is made with [`AppError::zh`]; the pages show the one in
+//! the viewer's language, and the JSON carries it as `error_zh`.
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use katas::Lang;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -28,6 +33,9 @@ pub enum AppError {
     Unprocessable(String),
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
+    /// `0` with its message in 中文 as well.
+    #[error("{0}")]
+    Localized(Box<AppError>, String),
 }
 
 impl From<sqlx::Error> for AppError {
@@ -37,8 +45,32 @@ impl From<sqlx::Error> for AppError {
 }
 
 impl AppError {
-    fn status(&self) -> StatusCode {
+    /// The same error, with its message in 中文 for the pages.
+    pub fn zh(self, zh: impl Into<String>) -> Self {
+        Self::Localized(Box::new(self), zh.into())
+    }
+
+    /// The message in 中文, where there is one.
+    fn message_zh(&self) -> Option<String> {
         match self {
+            Self::Localized(_, zh) => Some(zh.clone()),
+            Self::Unauthorized => Some("需要先登录：请登录后再试。".into()),
+            Self::Internal(_) => Some("服务器内部出错了，请稍后再试。".into()),
+            _ => None,
+        }
+    }
+
+    /// The message as a learner reading `lang` should see it.
+    pub fn message_in(&self, lang: Lang) -> String {
+        match (lang, self.message_zh()) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => self.to_string(),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Localized(inner, _) => inner.status(),
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -57,6 +89,17 @@ impl AppError {
 pub struct ErrorInfo {
     pub status: StatusCode,
     pub message: String,
+    pub message_zh: Option<String>,
+}
+
+impl ErrorInfo {
+    /// The message in `lang` where there is one, else the English one.
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match (lang, &self.message_zh) {
+            (Lang::Zh, Some(zh)) => zh,
+            _ => &self.message,
+        }
+    }
 }
 
 impl IntoResponse for AppError {
@@ -67,12 +110,13 @@ impl IntoResponse for AppError {
         let info = ErrorInfo {
             status: self.status(),
             message: self.to_string(),
+            message_zh: self.message_zh(),
         };
-        let mut resp = (
-            info.status,
-            Json(serde_json::json!({ "error": info.message })),
-        )
-            .into_response();
+        let mut body = serde_json::json!({ "error": info.message });
+        if let Some(zh) = &info.message_zh {
+            body["error_zh"] = zh.as_str().into();
+        }
+        let mut resp = (info.status, Json(body)).into_response();
         resp.extensions_mut().insert(info);
         resp
     }

@@ -239,8 +239,8 @@ impl KataSpec for Spec {
                                 "power({b:?}, {e}) is off (relative tolerance {:.1e})",
                                 relative_tolerance(e)
                             ),
-                            format!("{want:e}"),
-                            format!("{g:e}"),
+                            katas::decimal(want),
+                            katas::decimal(g),
                         );
                     }
                 }

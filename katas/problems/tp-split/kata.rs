@@ -1066,8 +1066,8 @@ impl KataSpec for Spec {
                 format!(
                     "every rank must hold the same Y, bit for bit; rank {r} differs from rank 0 at Y[{i}][{j}]"
                 ),
-                format!("{:e} (rank 0)", got.results[0].data[idx]),
-                format!("{:e} (rank {r})", got.results[r].data[idx]),
+                format!("{} (rank 0)", katas::decimal(got.results[0].data[idx])),
+                format!("{} (rank {r})", katas::decimal(got.results[r].data[idx])),
             );
         }
         // Required collectives per forward pass: (all_gather, all_reduce). With one rank a

@@ -19,9 +19,20 @@ pub struct Response {
 }
 
 /// A response that cannot be graded as given; the attempt stays open so the learner can fix it.
+/// Said in English (`Display`, the API) and in 中文 (`zh`, for the pages and the terminal).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BadResponse(pub String);
+#[error("{en}")]
+pub struct BadResponse {
+    pub en: String,
+    pub zh: String,
+}
+
+impl BadResponse {
+    /// The reason in `lang` (`"zh"` or anything else for English), as [`Text::get`] reads.
+    pub fn get(&self, lang: &str) -> &str {
+        if lang == "zh" { &self.zh } else { &self.en }
+    }
+}
 
 /// The result of one attempt: data, whether right or wrong.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,8 +56,11 @@ pub struct PartResult {
     pub feedback: Option<Text>,
 }
 
-fn bad(why: impl Into<String>) -> BadResponse {
-    BadResponse(why.into())
+fn bad(en: impl Into<String>, zh: impl Into<String>) -> BadResponse {
+    BadResponse {
+        en: en.into(),
+        zh: zh.into(),
+    }
 }
 
 /// The first number in `text` (`"12.5 ms"`, `"≈ 3e-4"`), ignoring `,` and `_` digit groups.
@@ -73,11 +87,12 @@ pub fn parse_ints(text: &str) -> Result<Vec<i64>, BadResponse> {
             current.push(c);
         } else if !current.is_empty() {
             if current != "-" {
-                out.push(
-                    current
-                        .parse()
-                        .map_err(|_| bad(format!("`{current}` is too large")))?,
-                );
+                out.push(current.parse().map_err(|_| {
+                    bad(
+                        format!("`{current}` is too large"),
+                        format!("`{current}` 太大了"),
+                    )
+                })?);
             }
             current.clear();
         }
@@ -100,12 +115,16 @@ fn show_ints(form: PartForm, ints: &[i64]) -> String {
 /// Grades `response` against `key`.
 pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
     if response.parts.len() > MAX_PARTS {
-        return Err(bad(format!("at most {MAX_PARTS} answers")));
+        return Err(bad(
+            format!("at most {MAX_PARTS} answers"),
+            format!("最多 {MAX_PARTS} 个答案"),
+        ));
     }
     if response.parts.iter().any(|p| p.len() > MAX_PART_BYTES) {
-        return Err(bad(format!(
-            "each answer is at most {MAX_PART_BYTES} bytes"
-        )));
+        return Err(bad(
+            format!("each answer is at most {MAX_PART_BYTES} bytes"),
+            format!("每个答案最多 {MAX_PART_BYTES} 字节"),
+        ));
     }
     let parts = match &key.body {
         KeyBody::Numeric {
@@ -114,10 +133,14 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             unit,
         } => {
             let [given] = response.parts.as_slice() else {
-                return Err(bad("give one number"));
+                return Err(bad("give one number", "请填写一个数"));
             };
-            let value =
-                parse_number(given).ok_or_else(|| bad(format!("`{given}` is not a number")))?;
+            let value = parse_number(given).ok_or_else(|| {
+                bad(
+                    format!("`{given}` is not a number"),
+                    format!("`{given}` 不是一个数"),
+                )
+            })?;
             vec![PartResult {
                 about: unit.clone(),
                 ok: (value - expected).abs() <= *tolerance,
@@ -130,14 +153,17 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             let picked: Vec<String> = response.parts.iter().map(|p| norm_label(p)).collect();
             for p in &picked {
                 if !options.iter().any(|o| norm_label(&o.label) == *p) {
-                    return Err(bad(format!("`{p}` is not one of the options")));
+                    return Err(bad(
+                        format!("`{p}` is not one of the options"),
+                        format!("`{p}` 不是选项之一"),
+                    ));
                 }
             }
             if !multiple && picked.len() != 1 {
-                return Err(bad("pick exactly one option"));
+                return Err(bad("pick exactly one option", "请恰好选择一项"));
             }
             if picked.is_empty() {
-                return Err(bad("pick at least one option"));
+                return Err(bad("pick at least one option", "请至少选择一项"));
             }
             options
                 .iter()
@@ -162,10 +188,13 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             let mut sorted_want = want.clone();
             sorted_want.sort();
             if sorted_given != sorted_want {
-                return Err(bad(format!(
-                    "give every label exactly once, in order ({})",
-                    order.join(" ")
-                )));
+                return Err(bad(
+                    format!(
+                        "give every label exactly once, in order ({})",
+                        order.join(" ")
+                    ),
+                    format!("每个字母恰好用一次，按顺序排列（{}）", order.join(" ")),
+                ));
             }
             let results: Vec<PartResult> = given
                 .iter()
@@ -211,16 +240,19 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             feedback,
         } => {
             if response.parts.len() != answers.len() {
-                return Err(bad(format!(
-                    "give one letter for each of the {} entries",
-                    answers.len()
-                )));
+                return Err(bad(
+                    format!("give one letter for each of the {} entries", answers.len()),
+                    format!("请为 {} 个条目各选一个字母", answers.len()),
+                ));
             }
             let mut results = Vec::new();
             for (i, (given, want)) in response.parts.iter().zip(answers).enumerate() {
                 let g = norm_label(given);
                 if !right.iter().any(|r| norm_label(&r.label) == g) {
-                    return Err(bad(format!("`{g}` is not one of the letters")));
+                    return Err(bad(
+                        format!("`{g}` is not one of the letters"),
+                        format!("`{g}` 不是可选的字母"),
+                    ));
                 }
                 results.push(PartResult {
                     about: format!("{}", i + 1),
@@ -234,7 +266,10 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
         }
         KeyBody::Predict { parts } => {
             if response.parts.len() != parts.len() {
-                return Err(bad(format!("give {} answers, one per part", parts.len())));
+                return Err(bad(
+                    format!("give {} answers, one per part", parts.len()),
+                    format!("请给出 {} 个答案，每部分一个", parts.len()),
+                ));
             }
             let mut results = Vec::new();
             for (i, (given, want)) in response.parts.iter().zip(parts).enumerate() {
@@ -270,14 +305,20 @@ fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, Bad
         PartForm::Word => {
             let g = norm_label(given);
             if g.is_empty() {
-                return Err(bad(format!("part {} is empty", i + 1)));
+                return Err(bad(
+                    format!("part {} is empty", i + 1),
+                    format!("第 {} 部分是空的", i + 1),
+                ));
             }
             (g == norm_label(&want.word), want.word.clone())
         }
         form => {
             let ints = parse_ints(given)?;
             if ints.is_empty() {
-                return Err(bad(format!("part {}: write the integers", i + 1)));
+                return Err(bad(
+                    format!("part {}: write the integers", i + 1),
+                    format!("第 {} 部分：请写出整数", i + 1),
+                ));
             }
             (ints == want.ints, show_ints(form, &want.ints))
         }

@@ -119,7 +119,7 @@ fn practise(
             };
             match grade(&key, &Response { parts }) {
                 Ok(g) => break g,
-                Err(e) => println!("{e} — {}", again(l)),
+                Err(e) => println!("{} — {}", e.get(l), again(l)),
             }
         };
         asked += 1;

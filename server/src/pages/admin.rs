@@ -64,9 +64,10 @@ struct PendingRow {
 fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
     let user = viewer.require()?;
     if !matches!(user.role, Role::Instructor | Role::Admin) {
-        return Err(AppError::Forbidden(
-            "This page is for instructors and admins.".into(),
-        ));
+        return Err(
+            AppError::Forbidden("This page is for instructors and admins.".into())
+                .zh("这个页面只对教师和管理员开放。"),
+        );
     }
     Ok(())
 }

@@ -102,10 +102,10 @@ pub async fn index(
         href: href(None, difficulty),
         active: topic.is_none(),
     }];
-    topics.extend(all_topics.into_iter().map(|t| Chip {
-        label: t.to_string(),
-        href: href(Some(t), difficulty),
-        active: topic == Some(t),
+    topics.extend(all_topics.into_iter().map(|x| Chip {
+        label: t.topic_name(x).to_string(),
+        href: href(Some(x), difficulty),
+        active: topic == Some(x),
     }));
     let mut difficulties = vec![Chip {
         label: t.any_difficulty.into(),

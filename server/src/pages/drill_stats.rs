@@ -3,6 +3,7 @@
 //! are too hard stand out; and `POST /admin/drills/reload`, which reads the drill folder from
 //! disk, validates it as the build does and serves it without a restart.
 
+use super::i18n::Text;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::drills::item_stats;
@@ -45,9 +46,10 @@ fn staff(viewer: &Viewer) -> Result<&User, AppError> {
     if matches!(user.role, Role::Instructor | Role::Admin) {
         Ok(user)
     } else {
-        Err(AppError::Forbidden(
-            "This page is for instructors and admins.".into(),
-        ))
+        Err(
+            AppError::Forbidden("This page is for instructors and admins.".into())
+                .zh("这个页面只对教师和管理员开放。"),
+        )
     }
 }
 
@@ -122,24 +124,18 @@ pub async fn reload_from_disk(
     let outcome = tokio::task::spawn_blocking(move || reload(&dir))
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
+    let t = Text::of(viewer.lang).practice;
     match outcome {
         Ok(d) => {
-            let msg = format!(
-                "Reloaded {} sets, {} items from disk.",
-                d.sets().len(),
-                d.item_count()
-            );
+            let msg = t.reloaded(d.sets().len(), d.item_count());
             page(&state, &viewer, Some(msg), Vec::new()).await
         }
         Err(katas::drills::DrillError::Invalid { path, problems }) => {
-            let msg = format!(
-                "{} is invalid; still serving the previous drills.",
-                path.display()
-            );
+            let msg = t.reload_failed(&t.invalid(&path.display().to_string()));
             page(&state, &viewer, Some(msg), problems).await
         }
         Err(e) => {
-            let msg = format!("{e}; still serving the previous drills.");
+            let msg = t.reload_failed(&e.to_string());
             page(&state, &viewer, Some(msg), Vec::new()).await
         }
     }

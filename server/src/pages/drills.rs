@@ -1,10 +1,12 @@
 //! `/drills`: the drill sets; `/drills/{set}`: its items; `/drills/attempts/{id}`: one attempt
 //! (the question as a form, then the graded result with the explanation); `/review`: what is
-//! due today and the streak. `?lang=zh` shows everything in 中文.
+//! due today and the streak. In the viewer's language (`Viewer.lang`), like every page: the
+//! layout's words from [`super::i18n::Text`], the items' own words from `set.toml`.
 //!
 //! The page of an open attempt is rendered from what the learner may see (`Presented`) only; the
 //! key is read solely to grade.
 
+use super::i18n::kata_title;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::drills::Attempt;
@@ -18,26 +20,10 @@ use crate::state::AppState;
 use askama::Template;
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use katas::drills::{Body, Graded, PartForm, Presented, Response as Answer};
-use serde::Deserialize;
-
-#[derive(Debug, Deserialize, Default)]
-pub struct LangQuery {
-    lang: Option<String>,
-}
-
-impl LangQuery {
-    fn code(&self) -> &'static str {
-        if self.lang.as_deref() == Some("zh") {
-            "zh"
-        } else {
-            "en"
-        }
-    }
-}
 
 #[derive(Debug)]
 struct SetCard {
@@ -51,17 +37,13 @@ struct SetCard {
 #[template(path = "drills.html")]
 struct DrillsPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     sets: Vec<SetCard>,
 }
 
-pub async fn index(viewer: Viewer, Query(q): Query<LangQuery>) -> Result<Response, AppError> {
-    let l = q.code();
+pub async fn index(viewer: Viewer) -> Result<Response, AppError> {
+    let l = viewer.lang.as_str();
     render(&DrillsPage {
         layout: Layout::new(&viewer, "drills"),
-        zh: l == "zh",
-        lang: l,
         sets: catalogue()
             .sets()
             .iter()
@@ -86,28 +68,20 @@ struct ItemRow {
 #[template(path = "drill_set.html")]
 struct SetPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     slug: String,
     title: String,
     question: String,
     items: Vec<ItemRow>,
 }
 
-pub async fn set(
-    viewer: Viewer,
-    Path(set): Path<String>,
-    Query(q): Query<LangQuery>,
-) -> Result<Response, AppError> {
-    let l = q.code();
+pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, AppError> {
+    let l = viewer.lang.as_str();
     let served = catalogue();
     let s = served
         .set(&set)
         .map_err(|e| AppError::NotFound(e.to_string()))?;
     render(&SetPage {
         layout: Layout::new(&viewer, "drills"),
-        zh: l == "zh",
-        lang: l,
         slug: s.slug.clone(),
         title: s.title.get(l).to_string(),
         question: s.question.get(l).to_string(),
@@ -123,7 +97,7 @@ pub async fn set(
     })
 }
 
-/// Form fields: `csrf`, `lang`, and the answer (`pick` for options, `p0`, `p1`, … otherwise).
+/// Form fields: `csrf`, and the answer (`pick` for options, `p0`, `p1`, … otherwise).
 type Fields = Vec<(String, String)>;
 
 fn fields(body: Result<Form<Fields>, FormRejection>) -> Result<Fields, AppError> {
@@ -137,10 +111,6 @@ fn field<'a>(f: &'a Fields, name: &str) -> &'a str {
         .map_or("", |(_, v)| v.as_str())
 }
 
-fn lang_of(f: &Fields) -> &'static str {
-    if field(f, "lang") == "zh" { "zh" } else { "en" }
-}
-
 /// Starts an attempt from a page and shows it.
 pub async fn start(
     State(state): State<AppState>,
@@ -152,7 +122,7 @@ pub async fn start(
     let f = fields(body)?;
     viewer.check_csrf(field(&f, "csrf"))?;
     let (id, _) = start_attempt(&state.db, user.id, &set, &item).await?;
-    Ok(Redirect::to(&format!("/drills/attempts/{id}?lang={}", lang_of(&f))).into_response())
+    Ok(Redirect::to(&format!("/drills/attempts/{id}")).into_response())
 }
 
 #[derive(Debug)]
@@ -182,8 +152,6 @@ struct ResultPart {
 #[template(path = "drill_attempt.html")]
 struct AttemptPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     id: i64,
     set: String,
     set_title: String,
@@ -217,7 +185,6 @@ fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
 fn attempt_page(
     viewer: &Viewer,
     a: &Attempt,
-    l: &'static str,
     error: Option<String>,
     withheld: bool,
 ) -> Result<AttemptPage, AppError> {
@@ -230,13 +197,12 @@ fn attempt_page(
         .map(serde_json::from_str)
         .transpose()
         .map_err(|e| AppError::Internal(e.into()))?;
+    let l = viewer.lang.as_str();
     let set_title = catalogue()
         .set(&a.drill_set)
         .map_or(a.drill_set.clone(), |s| s.title.get(l).to_string());
     let mut page = AttemptPage {
         layout: Layout::new(viewer, "drills"),
-        zh: l == "zh",
-        lang: l,
         id: a.id,
         set: a.drill_set.clone(),
         set_title,
@@ -319,12 +285,11 @@ pub async fn attempt(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-    Query(q): Query<LangQuery>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let a = own_attempt(&state.db, id, user.id).await?;
     let withheld = result_withheld(&state.db, &a).await?;
-    render(&attempt_page(&viewer, &a, q.code(), None, withheld)?)
+    render(&attempt_page(&viewer, &a, None, withheld)?)
 }
 
 /// The answer from the form: every `pick` for options, else `p0`, `p1`, … in order.
@@ -363,22 +328,22 @@ pub async fn answer(
     let user = viewer.require()?.clone();
     let f = fields(body)?;
     viewer.check_csrf(field(&f, "csrf"))?;
-    let l = lang_of(&f);
     match answer_attempt(&state.db, user.id, id, &answer_of(&f)).await {
         Ok(_) => {
             let a = own_attempt(&state.db, id, user.id).await?;
             let to = match a.interview_id {
                 Some(i) if result_withheld(&state.db, &a).await? => {
-                    format!("/interviews/{i}?lang={l}")
+                    format!("/interviews/{i}")
                 }
-                _ => format!("/drills/attempts/{id}?lang={l}"),
+                _ => format!("/drills/attempts/{id}"),
             };
             Ok(Redirect::to(&to).into_response())
         }
-        Err(AppError::BadRequest(why)) => {
+        Err(e) if e.status() == StatusCode::BAD_REQUEST => {
             let a = own_attempt(&state.db, id, user.id).await?;
             let withheld = result_withheld(&state.db, &a).await?;
-            let page = attempt_page(&viewer, &a, l, Some(why), withheld)?;
+            let why = e.message_in(viewer.lang);
+            let page = attempt_page(&viewer, &a, Some(why), withheld)?;
             Ok((StatusCode::BAD_REQUEST, render(&page)?).into_response())
         }
         Err(e) => Err(e),
@@ -398,8 +363,6 @@ struct DueRow {
 #[template(path = "review.html")]
 struct ReviewPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     due: Vec<DueRow>,
     streak: i64,
     best: i64,
@@ -408,10 +371,9 @@ struct ReviewPage {
 pub async fn review_page(
     State(state): State<AppState>,
     viewer: Viewer,
-    Query(q): Query<LangQuery>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let l = q.code();
+    let l = viewer.lang.as_str();
     sync_solved_katas(&state.db, user.id).await?;
     let now = now_ms();
     let cards = review::due(&state.db, user.id, review::end_of_day(now)).await?;
@@ -427,7 +389,7 @@ pub async fn review_page(
                 });
             let title = if c.kind == "kata" {
                 katas::catalogue::find(&c.subject)
-                    .map_or(c.subject.clone(), |k| k.meta().title.clone())
+                    .map_or(c.subject.clone(), |k| kata_title(k, viewer.lang))
             } else {
                 catalogue()
                     .set(&set)
@@ -444,8 +406,6 @@ pub async fn review_page(
         .collect();
     render(&ReviewPage {
         layout: Layout::new(&viewer, "review"),
-        zh: l == "zh",
-        lang: l,
         due,
         streak: streak.current,
         best: streak.best,

@@ -45,6 +45,8 @@ pub struct Text {
     pub nav_interview: &'static str,
     pub drill_stats_link: &'static str,
     pub nav_admin: &'static str,
+    /// The drills, review and interview pages' words.
+    pub practice: &'static super::i18n_practice::Practice,
     pub log_in: &'static str,
     pub log_out: &'static str,
     pub sign_up: &'static str,
@@ -505,6 +507,35 @@ impl Text {
             .map_or(d, |x| self.difficulty_name(x))
     }
 
+    /// A topic tag as the learner reads it. Tags are `kata.toml` keys (they stay in URLs and
+    /// filters); each has a display name here, and a unit test keeps the catalogue covered.
+    pub fn topic_name<'a>(&self, topic: &'a str) -> &'a str {
+        let (en, zh) = match topic {
+            "math" => ("math", "数学"),
+            "divide-and-conquer" => ("divide and conquer", "分治"),
+            "numerics" => ("numerics", "数值计算"),
+            "gpu" => ("GPU", "GPU"),
+            "cuda" => ("CUDA", "CUDA"),
+            "memory-layout" => ("memory layout", "内存布局"),
+            "tensors" => ("tensors", "张量"),
+            "kernel-fusion" => ("kernel fusion", "算子融合"),
+            "memory-bandwidth" => ("memory bandwidth", "内存带宽"),
+            "distributed" => ("distributed", "分布式"),
+            "collectives" => ("collectives", "集合通信"),
+            "communication" => ("communication", "通信"),
+            "tensor-parallelism" => ("tensor parallelism", "张量并行"),
+            "megatron" => ("Megatron", "Megatron"),
+            "compilers" => ("compilers", "编译器"),
+            "graphs" => ("graphs", "图"),
+            "pytorch" => ("PyTorch", "PyTorch"),
+            other => return other,
+        };
+        match self.lang {
+            Lang::En => en,
+            Lang::Zh => zh,
+        }
+    }
+
     pub fn verdict_label(&self, v: Verdict) -> &'static str {
         match self.lang {
             Lang::En => v.label(),
@@ -566,6 +597,7 @@ pub const EN: Text = Text {
     nav_interview: "Interview",
     drill_stats_link: "Drill items and their answer statistics",
     nav_admin: "Admin",
+    practice: &super::i18n_practice::EN,
     log_in: "Log in",
     log_out: "Log out",
     sign_up: "Sign up",
@@ -764,6 +796,7 @@ pub const ZH: Text = Text {
     nav_interview: "模拟面试",
     drill_stats_link: "练习题目及作答统计",
     nav_admin: "管理",
+    practice: &super::i18n_practice::ZH,
     log_in: "登录",
     log_out: "退出登录",
     sign_up: "注册",
@@ -981,5 +1014,23 @@ mod tests {
             "1000 ms per case · 64 MiB memory · 1 thread"
         );
         assert_eq!(ZH.ahead_of_you(3), " · 前面还有 3 个");
+    }
+
+    #[test]
+    fn every_catalogue_topic_has_a_display_name_in_each_language() {
+        for kata in katas::catalogue::all() {
+            for topic in &kata.meta().topics {
+                // Every name differs from its key in at least one language.
+                let known = ZH.topic_name(topic) != topic.as_str()
+                    || EN.topic_name(topic) != topic.as_str();
+                assert!(
+                    known,
+                    "topic `{topic}` needs a display name in `Text::topic_name`"
+                );
+            }
+        }
+        assert_eq!(ZH.topic_name("kernel-fusion"), "算子融合");
+        assert_eq!(EN.topic_name("divide-and-conquer"), "divide and conquer");
+        assert_eq!(ZH.topic_name("not-a-topic"), "not-a-topic");
     }
 }

@@ -1,34 +1,30 @@
 //! `/interviews`: start a timed mock interview and see past reports; `/interviews/{id}`: the
-//! session (clock, the kata's statement with hints at a cost and a submit form, the drill
-//! items); `/interviews/{id}/report`: the kept report. `?lang=zh` for 中文.
+//! session (clock, the kata's statement with hints at a cost, the kata's editor with its live
+//! verdict, the drill items); `/interviews/{id}/report`: the kept report. In the viewer's
+//! language, like every page.
 
+use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
-use super::{Layout, render, view};
+use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::drills as attempts;
-use crate::db::{interviews, now_ms};
+use crate::db::interviews::{self, Interview};
+use crate::db::now_ms;
+use crate::db::users::User;
 use crate::error::AppError;
+use crate::routes::drills::{catalogue, interview_over};
 use crate::routes::interviews::{
     DEFAULT_MINUTES, HINT_COST, Report, finish_interview, own_interview, start_interview,
 };
-use crate::services::submissions::enqueue;
+use crate::services::submissions::{enqueue, unknown_kata};
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
-use katas::Mode;
+use katas::{Lang, Mode, Verdict};
 use serde::Deserialize;
-
-#[derive(Debug, Deserialize, Default)]
-pub struct LangQuery {
-    lang: Option<String>,
-}
-
-fn code(lang: Option<&str>) -> &'static str {
-    if lang == Some("zh") { "zh" } else { "en" }
-}
 
 #[derive(Debug)]
 struct PastRow {
@@ -43,19 +39,18 @@ struct PastRow {
 #[template(path = "interviews.html")]
 struct ListPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     minutes: u32,
     past: Vec<PastRow>,
 }
 
-pub async fn list(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Query(q): Query<LangQuery>,
-) -> Result<Response, AppError> {
+/// A kata's title in `lang`, or its slug when the catalogue no longer has it.
+fn title_of(slug: &str, lang: Lang) -> String {
+    katas::catalogue::find(slug).map_or(slug.to_string(), |k| kata_title(k, lang))
+}
+
+pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let l = code(q.lang.as_deref());
+    let t = Text::of(viewer.lang);
     let now = now_ms();
     let past = interviews::list(&state.db, user.id)
         .await?
@@ -68,8 +63,8 @@ pub async fn list(
                 .map_or("—".into(), |r| format!("{:.0}", r.score));
             PastRow {
                 id: i.id,
-                when: view::ago(i.started_at, now),
-                kata: i.kata.clone(),
+                when: t.ago(i.started_at, now),
+                kata: title_of(&i.kata, viewer.lang),
                 running: i.open(now),
                 score,
             }
@@ -77,8 +72,6 @@ pub async fn list(
         .collect();
     render(&ListPage {
         layout: Layout::new(&viewer, "interview"),
-        zh: l == "zh",
-        lang: l,
         minutes: DEFAULT_MINUTES,
         past,
     })
@@ -90,8 +83,6 @@ pub struct StartForm {
     csrf: String,
     #[serde(default)]
     minutes: Option<u32>,
-    #[serde(default)]
-    lang: Option<String>,
 }
 
 fn form<T>(body: Result<Form<T>, FormRejection>) -> Result<T, AppError> {
@@ -108,8 +99,7 @@ pub async fn start(
     let f = form(body)?;
     viewer.check_csrf(&f.csrf)?;
     let id = start_interview(&state.db, user.id, f.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
-    let l = code(f.lang.as_deref());
-    Ok(Redirect::to(&format!("/interviews/{id}?lang={l}")).into_response())
+    Ok(Redirect::to(&format!("/interviews/{id}")).into_response())
 }
 
 #[derive(Debug)]
@@ -123,9 +113,8 @@ struct ItemRow {
 #[template(path = "interview.html")]
 struct SessionPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     id: i64,
+    slug: String,
     ends_ms: i64,
     left: String,
     statement: String,
@@ -134,25 +123,34 @@ struct SessionPage {
     hint_cost: u32,
     /// The starter file, to edit in place.
     starter: String,
-    submitted: Option<String>,
+    /// The best submit so far: its stored verdict word (`pending` while graded) and label.
+    submitted: Option<(String, String)>,
     items: Vec<ItemRow>,
+    codemirror: bool,
+}
+
+/// A stored verdict word (`accepted`, …, `pending`, `none`) as the learner reads it.
+fn verdict_words(t: &Text, word: &str) -> String {
+    match word {
+        "pending" => t.pending.into(),
+        "none" => t.practice.no_submit.into(),
+        w => Verdict::parse(w).map_or(w.to_string(), |v| t.verdict_label(v).into()),
+    }
 }
 
 pub async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-    Query(q): Query<LangQuery>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let l = code(q.lang.as_deref());
+    let t = Text::of(viewer.lang);
     let (i, report) = own_interview(&state.db, id, user.id).await?;
     if report.is_some() {
-        return Ok(Redirect::to(&format!("/interviews/{id}/report?lang={l}")).into_response());
+        return Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response());
     }
-    let kata = katas::catalogue::find(&i.kata)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{}`", i.kata)))?;
-    let statement = kata.statement();
+    let kata = katas::catalogue::find(&i.kata).ok_or_else(|| unknown_kata(&i.kata))?;
+    let statement = kata.statement_in(viewer.lang);
     let all_hints = statement.hints();
     let used = usize::try_from(i.hints_used)
         .unwrap_or(0)
@@ -173,9 +171,8 @@ pub async fn show(
         .collect();
     render(&SessionPage {
         layout: Layout::new(&viewer, "interview"),
-        zh: l == "zh",
-        lang: l,
         id,
+        slug: i.kata.clone(),
         ends_ms: i.ends_at,
         left: format!("{}:{:02}", secs / 60, secs % 60),
         statement: to_html(&statement.public_markdown()),
@@ -183,8 +180,13 @@ pub async fn show(
         hints_left: all_hints.len() - used,
         hint_cost: (HINT_COST * 100.0).round() as u32,
         starter: kata.package().starter.to_string(),
-        submitted: best.map(|b| b.0.unwrap_or_else(|| "pending".into())),
+        submitted: best.map(|b| {
+            let word = b.0.unwrap_or_else(|| "pending".into());
+            let label = verdict_words(t, &word);
+            (word, label)
+        }),
         items,
+        codemirror: super::assets::HAS_EDITOR,
     })
 }
 
@@ -193,9 +195,34 @@ pub struct ActionForm {
     #[serde(default)]
     csrf: String,
     #[serde(default)]
-    lang: Option<String>,
-    #[serde(default)]
     source: String,
+}
+
+/// A form posted on one of the learner's own interviews: signed in, CSRF token checked, the
+/// interview theirs (finished first if its clock ran out, then with its report).
+struct InterviewPost {
+    user: User,
+    interview: Interview,
+    report: Option<Report>,
+    form: ActionForm,
+}
+
+async fn interview_post(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    body: Result<Form<ActionForm>, FormRejection>,
+) -> Result<InterviewPost, AppError> {
+    let user = viewer.require()?.clone();
+    let form = form(body)?;
+    viewer.check_csrf(&form.csrf)?;
+    let (interview, report) = own_interview(&state.db, id, user.id).await?;
+    Ok(InterviewPost {
+        user,
+        interview,
+        report,
+        form,
+    })
 }
 
 pub async fn hint(
@@ -204,21 +231,19 @@ pub async fn hint(
     Path(id): Path<i64>,
     body: Result<Form<ActionForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
-    let (i, _) = own_interview(&state.db, id, user.id).await?;
-    let max = katas::catalogue::find(&i.kata).map_or(0, |k| k.statement().hints().len());
-    if !interviews::take_hint(&state.db, id, user.id, max as i64, now_ms()).await? {
-        return Err(AppError::Conflict(
-            "no hint left, or the interview is over".into(),
-        ));
+    let p = interview_post(&state, &viewer, id, body).await?;
+    let max = katas::catalogue::find(&p.interview.kata).map_or(0, |k| k.statement().hints().len());
+    if !interviews::take_hint(&state.db, id, p.user.id, max as i64, now_ms()).await? {
+        return Err(
+            AppError::Conflict("no hint left, or the interview is over".into())
+                .zh("没有剩余的提示了，或者面试已经结束"),
+        );
     }
-    let l = code(f.lang.as_deref());
-    Ok(Redirect::to(&format!("/interviews/{id}?lang={l}#hints")).into_response())
+    Ok(Redirect::to(&format!("/interviews/{id}#hints")).into_response())
 }
 
-/// The kata's submit form inside the interview: graded as a normal submit, counted while the
+/// The kata's submit form inside the interview, without JavaScript (the page's script submits
+/// through the API and follows the verdict live): graded as a normal submit, counted while the
 /// clock runs.
 pub async fn submit(
     State(state): State<AppState>,
@@ -226,18 +251,19 @@ pub async fn submit(
     Path(id): Path<i64>,
     body: Result<Form<ActionForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
-    let (i, report) = own_interview(&state.db, id, user.id).await?;
-    if report.is_some() {
-        return Err(AppError::Conflict(
-            "the interview is over: its answers are locked".into(),
-        ));
+    let p = interview_post(&state, &viewer, id, body).await?;
+    if p.report.is_some() {
+        return Err(interview_over());
     }
-    enqueue(&state, user.id, &i.kata, &f.source, Mode::Submit).await?;
-    let l = code(f.lang.as_deref());
-    Ok(Redirect::to(&format!("/interviews/{id}?lang={l}")).into_response())
+    enqueue(
+        &state,
+        p.user.id,
+        &p.interview.kata,
+        &p.form.source,
+        Mode::Submit,
+    )
+    .await?;
+    Ok(Redirect::to(&format!("/interviews/{id}")).into_response())
 }
 
 pub async fn finish(
@@ -246,13 +272,9 @@ pub async fn finish(
     Path(id): Path<i64>,
     body: Result<Form<ActionForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
-    let (i, _) = own_interview(&state.db, id, user.id).await?;
-    finish_interview(&state.db, &i).await?;
-    let l = code(f.lang.as_deref());
-    Ok(Redirect::to(&format!("/interviews/{id}/report?lang={l}")).into_response())
+    let p = interview_post(&state, &viewer, id, body).await?;
+    finish_interview(&state.db, &p.interview).await?;
+    Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response())
 }
 
 #[derive(Debug)]
@@ -265,22 +287,29 @@ struct ReportRow {
     explanation: String,
 }
 
+/// One line of "review next": where to go and what it is called in the page's language.
+#[derive(Debug)]
+struct ReviewLink {
+    href: String,
+    kind: &'static str,
+    label: String,
+}
+
 #[derive(Template)]
 #[template(path = "interview_report.html")]
 struct ReportPage {
     layout: Layout,
-    zh: bool,
-    lang: &'static str,
     id: i64,
     score: String,
     kata: String,
     kata_title: String,
     kata_verdict: String,
+    kata_verdict_label: String,
     kata_cases: String,
     kata_time: String,
     hints_used: i64,
     rows: Vec<ReportRow>,
-    review_next: Vec<String>,
+    review_next: Vec<ReviewLink>,
 }
 
 fn duration(ms: Option<i64>) -> String {
@@ -290,26 +319,56 @@ fn duration(ms: Option<i64>) -> String {
     })
 }
 
+fn set_title(slug: &str, lang: Lang) -> String {
+    catalogue()
+        .set(slug)
+        .map_or(slug.to_string(), |s| s.title.get(lang.as_str()).to_string())
+}
+
+/// The report keeps "review next" as `kata SLUG` / `drill set SLUG` (also in the API); the
+/// page links each and names it in the viewer's language.
+fn review_link(line: &str, lang: Lang) -> ReviewLink {
+    if let Some(slug) = line.strip_prefix("kata ") {
+        ReviewLink {
+            href: format!("/katas/{slug}"),
+            kind: "kata",
+            label: title_of(slug, lang),
+        }
+    } else if let Some(slug) = line.strip_prefix("drill set ") {
+        ReviewLink {
+            href: format!("/drills/{slug}"),
+            kind: "drill",
+            label: set_title(slug, lang),
+        }
+    } else {
+        ReviewLink {
+            href: "/review".into(),
+            kind: "",
+            label: line.to_string(),
+        }
+    }
+}
+
 pub async fn report(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-    Query(q): Query<LangQuery>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let l = code(q.lang.as_deref());
+    let lang = viewer.lang;
+    let l = lang.as_str();
+    let t = Text::of(lang);
     let (_, report) = own_interview(&state.db, id, user.id).await?;
     let Some(r) = report else {
-        return Ok(Redirect::to(&format!("/interviews/{id}?lang={l}")).into_response());
+        return Ok(Redirect::to(&format!("/interviews/{id}")).into_response());
     };
     render(&ReportPage {
         layout: Layout::new(&viewer, "interview"),
-        zh: l == "zh",
-        lang: l,
         id,
         score: format!("{:.0}", r.score),
         kata: r.kata.clone(),
-        kata_title: r.kata_title.clone(),
+        kata_title: title_of(&r.kata, lang),
+        kata_verdict_label: verdict_words(t, &r.kata_verdict),
         kata_verdict: r.kata_verdict.clone(),
         kata_cases: format!("{}/{}", r.kata_passed, r.kata_total),
         kata_time: duration(r.kata_time_ms),
@@ -320,7 +379,7 @@ pub async fn report(
             .enumerate()
             .map(|(n, it)| ReportRow {
                 number: n + 1,
-                set: it.set.clone(),
+                set: set_title(&it.set, lang),
                 prompt: it.prompt.get(l).to_string(),
                 outcome: it.outcome.clone(),
                 time: duration(it.time_ms),
@@ -330,6 +389,6 @@ pub async fn report(
                     .map_or(String::new(), |e| e.get(l).to_string()),
             })
             .collect(),
-        review_next: r.review_next.clone(),
+        review_next: r.review_next.iter().map(|x| review_link(x, lang)).collect(),
     })
 }

@@ -11,7 +11,7 @@ use crate::auth::Viewer;
 use crate::db::{drafts, progress, submissions, workers};
 use crate::domain::JobKind;
 use crate::error::AppError;
-use crate::services::submissions::enqueue;
+use crate::services::submissions::{enqueue, not_yours, unknown_kata};
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;
@@ -22,7 +22,7 @@ use katas::{Kata, KataKind, Mode};
 use serde::Deserialize;
 
 pub fn find(slug: &str) -> Result<&'static dyn Kata, AppError> {
-    katas::catalogue::find(slug).ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))
+    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
 }
 
 #[derive(Template)]
@@ -109,7 +109,7 @@ pub async fn show(
             // Only the learner's own submissions open in their editor (the draft saves it).
             let s = crate::services::submissions::visible(&state, u.id, id).await?;
             if s.user_id != u.id {
-                return Err(AppError::NotFound(format!("no submission {id} of yours")));
+                return Err(not_yours(id));
             }
             if s.kata.as_str() == slug {
                 (source, source_from, from_id) = (Some(s.source), "submission", id);

@@ -9,6 +9,7 @@ mod catalogue;
 mod drill_stats;
 mod drills;
 pub mod i18n;
+mod i18n_practice;
 mod interviews;
 mod kata;
 mod language;
@@ -200,7 +201,7 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
             .or(info.status.canonical_reason())
             .unwrap_or(t.error)
             .to_string(),
-        message_parts: backtick_parts(&info.message),
+        message_parts: backtick_parts(info.message_in(viewer.lang)),
     };
     match page.render() {
         Ok(html) => with_vary((info.status, Html(html)).into_response()),

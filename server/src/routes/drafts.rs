@@ -5,6 +5,7 @@
 use crate::auth::CurrentUser;
 use crate::db::drafts;
 use crate::error::AppError;
+use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -21,7 +22,7 @@ pub struct NewDraft {
 }
 
 fn kata(slug: &str) -> Result<&'static dyn Kata, AppError> {
-    katas::catalogue::find(slug).ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))
+    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
 }
 
 pub async fn get(

@@ -66,6 +66,18 @@ fn set_summary(s: &DrillSet) -> Value {
     })
 }
 
+/// The refusal for an answer after the interview's clock ran out (or it was finished).
+pub fn interview_over() -> AppError {
+    AppError::Conflict("the interview is over: its answers are locked".into())
+        .zh("面试已经结束：答案已锁定")
+}
+
+fn already_answered(id: i64) -> AppError {
+    AppError::Conflict(format!(
+        "drill attempt {id} is already answered; start a new one"
+    ))
+    .zh(format!("第 {id} 次作答已经提交过了；请重新开始一次"))
+}
 fn not_found(e: DrillError) -> AppError {
     match e {
         DrillError::NoSuchSet(_) | DrillError::NoSuchItem { .. } => {
@@ -115,6 +127,9 @@ pub async fn start_attempt(
     if drills::open_count(db, user_id).await? >= MAX_OPEN_ATTEMPTS {
         return Err(AppError::TooManyRequests(format!(
             "you have {MAX_OPEN_ATTEMPTS} unanswered drill attempts; answer some first"
+        ))
+        .zh(format!(
+            "你有 {MAX_OPEN_ATTEMPTS} 道未作答的概念题，请先回答其中一些"
         )));
     }
     let (shown, key) = catalogue()
@@ -140,9 +155,10 @@ pub async fn start(
 
 /// The learner's own attempt.
 pub async fn own_attempt(db: &Db, id: i64, user_id: i64) -> Result<Attempt, AppError> {
-    drills::get(db, id, user_id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("no drill attempt {id} of yours")))
+    drills::get(db, id, user_id).await?.ok_or_else(|| {
+        AppError::NotFound(format!("no drill attempt {id} of yours"))
+            .zh(format!("你没有第 {id} 次概念题作答"))
+    })
 }
 
 fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, AppError> {
@@ -202,17 +218,14 @@ pub async fn answer_attempt(
 ) -> Result<(Graded, i64), AppError> {
     let a = own_attempt(db, id, user_id).await?;
     if interview_closed(db, &a).await? {
-        return Err(AppError::Conflict(
-            "the interview is over: its answers are locked".into(),
-        ));
+        return Err(interview_over());
     }
     if a.answered_at.is_some() {
-        return Err(AppError::Conflict(format!(
-            "drill attempt {id} is already answered; start a new one"
-        )));
+        return Err(already_answered(id));
     }
     let key: Key = parse(&a.answer_key)?;
-    let graded = katas::drills::grade(&key, response).map_err(|e| AppError::BadRequest(e.0))?;
+    let graded =
+        katas::drills::grade(&key, response).map_err(|e| AppError::BadRequest(e.en).zh(e.zh))?;
     let response_json =
         serde_json::to_string(response).map_err(|e| AppError::Internal(e.into()))?;
     let result = serde_json::to_string(&graded).map_err(|e| AppError::Internal(e.into()))?;
@@ -227,9 +240,7 @@ pub async fn answer_attempt(
     )
     .await?
     {
-        return Err(AppError::Conflict(format!(
-            "drill attempt {id} is already answered; start a new one"
-        )));
+        return Err(already_answered(id));
     }
     let now = now_ms();
     let subject = format!("{}/{}", a.drill_set, a.item);

@@ -71,9 +71,10 @@ fn pick_items(kata: &dyn Kata) -> Vec<(String, String)> {
 /// Starts an interview of `minutes` for the user: the kata and its drill attempts.
 pub async fn start_interview(db: &Db, user_id: i64, minutes: u32) -> Result<i64, AppError> {
     if !(1..=180).contains(&minutes) {
-        return Err(AppError::BadRequest(
-            "an interview lasts 1 to 180 minutes".into(),
-        ));
+        return Err(
+            AppError::BadRequest("an interview lasts 1 to 180 minutes".into())
+                .zh("面试时长为 1 到 180 分钟"),
+        );
     }
     let kata = pick_kata(db, user_id).await?;
     let now = now_ms();
@@ -238,9 +239,10 @@ pub async fn own_interview(
     id: i64,
     user_id: i64,
 ) -> Result<(Interview, Option<Report>), AppError> {
-    let i = interviews::get(db, id, user_id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("no interview {id} of yours")))?;
+    let i = interviews::get(db, id, user_id).await?.ok_or_else(|| {
+        AppError::NotFound(format!("no interview {id} of yours"))
+            .zh(format!("你没有第 {id} 号面试"))
+    })?;
     if i.report.is_some() || !i.open(now_ms()) {
         let r = finish_interview(db, &i).await?;
         let i = interviews::get(db, id, user_id).await?.unwrap_or(i);

@@ -1,6 +1,7 @@
 //! `GET /api/katas`, `GET /api/katas/{slug}`.
 
 use crate::error::AppError;
+use crate::services::submissions::unknown_kata;
 use axum::Json;
 use axum::extract::Path;
 use katas::Kata;
@@ -28,8 +29,7 @@ pub async fn list() -> Json<Value> {
 }
 
 pub async fn show(Path(slug): Path<String>) -> Result<Json<Value>, AppError> {
-    let kata = katas::catalogue::find(&slug)
-        .ok_or_else(|| AppError::NotFound(format!("unknown kata `{slug}`")))?;
+    let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
     let statement = kata.statement();
     let mut body = summary(kata);
     body["statement"] = json!(statement.public_markdown());

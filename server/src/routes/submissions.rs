@@ -4,7 +4,7 @@ use crate::auth::CurrentUser;
 use crate::db::jobs;
 use crate::db::submissions::{self, State, Submission};
 use crate::error::AppError;
-use crate::services::submissions::{enqueue, enqueue_custom, visible};
+use crate::services::submissions::{enqueue, enqueue_custom, not_yours, visible};
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -115,13 +115,16 @@ pub async fn cancel(
 pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
     let s = visible(state, user_id, id).await?;
     if s.user_id != user_id {
-        return Err(AppError::NotFound(format!("no submission {id} of yours")));
+        return Err(not_yours(id));
     }
     let message = "You cancelled this submission while it waited for a worker. It was not \
                    graded and does not count as an attempt.";
     if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, true).await? {
         return Err(AppError::Conflict(format!(
             "submission {id} can no longer be cancelled: a worker has taken it or it is done"
+        ))
+        .zh(format!(
+            "第 {id} 号提交已无法取消：评测节点已经接手，或者它已经结束"
         )));
     }
     state.publish(id, State::Done);

@@ -7,6 +7,15 @@ use crate::error::AppError;
 use crate::state::AppState;
 use katas::{Mode, Verdict};
 
+/// The refusal for someone else's (or no) submission `id`.
+pub fn not_yours(id: i64) -> AppError {
+    AppError::NotFound(format!("no submission {id} of yours")).zh(format!("你没有第 {id} 号提交"))
+}
+
+/// The refusal for a kata the catalogue does not have (`slug` as the learner wrote it).
+pub fn unknown_kata(slug: &str) -> AppError {
+    AppError::NotFound(format!("unknown kata `{slug}`")).zh(format!("没有名为 `{slug}` 的题目"))
+}
 /// Stores a submission with its job and wakes the workers. Refuses an over-long source (413),
 /// an unknown kata (404) and a user over the rate limit (429) before storing anything.
 pub async fn enqueue(
@@ -46,9 +55,14 @@ async fn store(
             "the source is {} bytes; the limit is {} (64 KiB)",
             source.len(),
             graders::MAX_SOURCE_BYTES
+        ))
+        .zh(format!(
+            "源代码有 {} 字节，上限是 {}（64 KiB）",
+            source.len(),
+            graders::MAX_SOURCE_BYTES
         )));
     }
-    let unknown = || AppError::NotFound(format!("unknown kata `{}`", truncated(slug)));
+    let unknown = || unknown_kata(&truncated(slug));
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
     let kata = slug.kata().ok_or_else(unknown)?;
     if let Some((input, lang)) = custom {
@@ -70,9 +84,15 @@ async fn store(
     )
     .await?;
     if !allowed {
+        let (per_minute, burst) = (
+            state.config.submissions_per_minute,
+            state.config.submission_burst,
+        );
         return Err(AppError::TooManyRequests(format!(
-            "too many submissions: at most {} a minute (bursts of {}); try again shortly",
-            state.config.submissions_per_minute, state.config.submission_burst
+            "too many submissions: at most {per_minute} a minute (bursts of {burst}); try again shortly"
+        ))
+        .zh(format!(
+            "提交太频繁了：每分钟最多 {per_minute} 次（连续最多 {burst} 次），请稍后再试"
         )));
     }
     let kind = JobKind::from(kata.meta().kind);
@@ -86,7 +106,8 @@ async fn store(
 /// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
 /// they have solved that kata themselves. To anyone else it does not exist (404).
 pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
-    let missing = || AppError::NotFound(format!("no submission {id}"));
+    let missing =
+        || AppError::NotFound(format!("no submission {id}")).zh(format!("没有第 {id} 号提交"));
     let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
     if s.user_id == user_id {
         return Ok(s);

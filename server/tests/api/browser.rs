@@ -159,6 +159,16 @@ impl Browser {
         self.post_form(action, &fields).await
     }
 
+    /// Presses the header's language switch on `page` (to `lang`: `en` or `zh`), which returns
+    /// to that page.
+    pub async fn switch_lang(&self, lang: &str, page: &str) {
+        let resp = self
+            .submit_form(page, "/lang", &[("lang", lang), ("next", page)])
+            .await;
+        assert_eq!(resp.status(), 303, "{}", resp.text().await.unwrap());
+        assert_eq!(resp.headers()["location"], page);
+    }
+
     pub async fn signup(&self, name: &str, password: &str) {
         let resp = self
             .submit_form(

@@ -17,6 +17,33 @@ pub struct Chromium {
     _profile: tempfile::TempDir,
 }
 
+/// How long a browser test waits for a page or a verdict.
+pub const WAIT: Duration = Duration::from_secs(120);
+
+/// A part a browser test needs is missing: fails under `INFRAKATA_CI=1`, else says why it skips.
+pub fn required(what: &str) {
+    assert!(
+        std::env::var_os("INFRAKATA_CI").is_none(),
+        "the browser tests need {what} under INFRAKATA_CI=1"
+    );
+    println!("skipping: no {what} here");
+}
+
+/// The browser binary, or `None` (see [`required`]).
+pub fn browser() -> Option<&'static str> {
+    let found = find();
+    if found.is_none() {
+        required("chromium");
+    }
+    found
+}
+
+/// The verdict of the result panel once its submission is done (falsy before).
+pub const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
+
+/// Every editor on the page (the kata page's, the interview's) is mounted by the page script.
+const EDITORS_READY: &str = "['editor-form', 'interview-form'].every((id) => { const f = document.getElementById(id); return !f || !!f.editor; })";
+
 /// The browser binary, if installed (Debian's `chromium`).
 pub fn find() -> Option<&'static str> {
     ["chromium", "chromium-browser", "google-chrome"]
@@ -165,6 +192,74 @@ impl Chromium {
 }
 
 impl Chromium {
+    /// Runs `js`, which leaves the page (a link, a form, a reload), and waits until the next page
+    /// is loaded, its scripts have set it up, and `ready` holds. The marker set here is gone
+    /// once the old page is.
+    pub fn navigate_by(&mut self, js: &str, ready: &str) {
+        self.eval(&format!(
+            "window.__leaving = true; setTimeout(() => {{ {js} }}, 0); true"
+        ));
+        self.wait_for(
+            &format!(
+                "!window.__leaving && document.readyState === 'complete' && {EDITORS_READY} && ({ready})"
+            ),
+            WAIT,
+        );
+    }
+
+    /// Opens `url` in the current tab and waits for the page to be ready.
+    pub fn goto(&mut self, url: &str) {
+        let url = serde_json::to_string(url).unwrap();
+        self.navigate_by(&format!("location.href = {url}"), "true");
+    }
+
+    pub fn reload(&mut self) {
+        self.navigate_by("location.reload()", "true");
+    }
+
+    /// A browser signed up as the learner `name` on the app at `base`.
+    pub fn signed_up(binary: &str, base: &str, name: &str) -> Self {
+        let mut b = Self::launch(binary);
+        b.open(&format!("{base}/signup"));
+        b.sign_up(name);
+        b
+    }
+
+    /// On the sign-up page: creates the learner `name` and waits until signed in.
+    pub fn sign_up(&mut self, name: &str) {
+        self.wait_for(
+            "document.readyState === 'complete' && !!document.querySelector('form.stack')",
+            WAIT,
+        );
+        let name = serde_json::to_string(name).unwrap();
+        self.navigate_by(
+            &format!(
+                "const f = document.querySelector('form.stack'); f.name.value = {name};
+                 f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw'; f.submit();"
+            ),
+            "!!document.querySelector('.who')",
+        );
+    }
+
+    /// Starts a mock interview from its page (45 minutes, as offered); returns the session's path.
+    pub fn start_interview(&mut self, base: &str) -> String {
+        self.goto(&format!("{base}/interviews"));
+        self.navigate_by(
+            "document.querySelector('form[action=\"/interviews\"]').submit()",
+            "!!document.getElementById('clock-left')",
+        );
+        self.eval("location.pathname").as_str().unwrap().to_string()
+    }
+
+    /// Presses the header's language switch (`en` or `zh`) and waits for the same page in it.
+    pub fn switch_lang(&mut self, lang: &str) {
+        let tag = if lang == "zh" { "zh-CN" } else { lang };
+        self.navigate_by(
+            &format!("document.querySelector('.lang-switch button[value=\"{lang}\"]').click()"),
+            &format!("document.documentElement.lang === '{tag}'"),
+        );
+    }
+
     /// Sizes the page's viewport as a desktop window or a phone (touch, mobile layout).
     pub fn viewport(&mut self, width: u32, height: u32, mobile: bool) {
         self.call(

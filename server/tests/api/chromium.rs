@@ -3,23 +3,8 @@
 //! failing case. Needs the sandbox (real grading) and Debian's `chromium`; under `INFRAKATA_CI=1`
 //! both are required (`.ci/run` installs chromium).
 
-use crate::cdp::{self, Chromium};
+use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::helpers::{Options, grader, reference, spawn_app};
-use std::time::Duration;
-
-const WAIT: Duration = Duration::from_secs(120);
-
-fn browser() -> Option<&'static str> {
-    let found = cdp::find();
-    if found.is_none() {
-        assert!(
-            std::env::var_os("INFRAKATA_CI").is_none(),
-            "the browser test needs chromium under INFRAKATA_CI=1"
-        );
-        println!("skipping: no chromium here");
-    }
-    found
-}
 
 /// Clears the editor (CodeMirror or the textarea) and puts the caret in it.
 const FOCUS_EDITOR: &str = r#"(() => {
@@ -31,8 +16,6 @@ const FOCUS_EDITOR: &str = r#"(() => {
   return true;
 })()"#;
 
-const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
-
 #[tokio::test]
 async fn a_learner_solves_fast_power_in_the_browser() {
     let Some(grader) = grader() else { return };
@@ -40,21 +23,8 @@ async fn a_learner_solves_fast_power_in_the_browser() {
     let app = spawn_app(Options::default(), Some(grader)).await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
-        let mut b = Chromium::launch(binary);
-        b.open(&format!("{base}/signup"));
-        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
-        b.eval(
-            "(() => { const f = document.querySelector('form.stack');
-               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
-               f.submit(); return true; })()",
-        );
-        b.wait_for("document.querySelector('.who') && document.querySelector('.who').textContent", WAIT);
-
-        b.eval(&format!("location.href = '{base}/katas/fast-power'"));
-        b.wait_for(
-            "document.readyState === 'complete' && !!(document.getElementById('editor-form') || {}).editor",
-            WAIT,
-        );
+        let mut b = Chromium::signed_up(binary, &base, "mei");
+        b.goto(&format!("{base}/katas/fast-power"));
         b.eval(FOCUS_EDITOR);
         b.type_text(reference("fast-power"));
         let typed = b.eval("document.getElementById('editor-form').editor.value");
@@ -106,11 +76,7 @@ async fn the_language_switch_turns_the_kata_page_chinese_and_back() {
         let text = b.eval("document.querySelector('main').textContent");
         assert!(text.as_str().unwrap().contains("The question"), "{text}");
 
-        b.eval("document.querySelector('.lang-switch button[value=\"zh\"]').click()");
-        b.wait_for(
-            "document.readyState === 'complete' && document.documentElement.lang === 'zh-CN'",
-            WAIT,
-        );
+        b.switch_lang("zh");
         assert_eq!(b.eval("location.pathname"), "/katas/fast-power");
         let h1 = b.eval("document.querySelector('main h1').textContent");
         assert!(h1.as_str().unwrap().contains("快速幂"), "{h1}");
@@ -130,11 +96,7 @@ async fn the_language_switch_turns_the_kata_page_chinese_and_back() {
             "the switch offers the other language"
         );
 
-        b.eval("document.querySelector('.lang-switch button[value=\"en\"]').click()");
-        b.wait_for(
-            "document.readyState === 'complete' && document.documentElement.lang === 'en'",
-            WAIT,
-        );
+        b.switch_lang("en");
         assert_eq!(b.eval("location.pathname"), "/katas/fast-power");
         let text = b.eval("document.querySelector('main').textContent");
         assert!(text.as_str().unwrap().contains("The question"), "{text}");

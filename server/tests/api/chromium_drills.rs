@@ -1,36 +1,15 @@
-//! The drills browser test: headless Chromium runs a mock interview in 中文 (the clock cut
-//! short by moving its end close: the page's own countdown opens the report), answers a drill
-//! item, submits the kata, reads the report; then, in English, a missed drill item comes due on
-//! the Review page and is answered there. Needs Debian's `chromium` (required under
-//! `INFRAKATA_CI=1`); no grader is needed (the kata's submit stays queued).
+//! The drills browser tests. One: headless Chromium runs a mock interview in 中文 (switched with
+//! the header's button, as on every page; the clock cut short by moving its end close: the
+//! page's own countdown opens the report), answers a drill item, submits the kata, reads the
+//! report; then, switched back to English, a missed drill item comes due on the Review page and
+//! is answered there. No grader is needed (the kata's submit stays queued). Two: the
+//! interview's kata has the kata page's editor and shows its verdict live, without a reload
+//! (needs the sandbox). Both need Debian's `chromium` (required under `INFRAKATA_CI=1`).
 
-use crate::cdp::{self, Chromium};
-use crate::helpers::spawn_idle;
+use crate::cdp::{Chromium, VERDICT, WAIT, browser};
+use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
 use katas::drills::{Key, KeyBody};
 use std::time::Duration;
-
-const WAIT: Duration = Duration::from_secs(60);
-
-fn browser() -> Option<&'static str> {
-    let found = cdp::find();
-    if found.is_none() {
-        assert!(
-            std::env::var_os("INFRAKATA_CI").is_none(),
-            "the drills browser test needs chromium under INFRAKATA_CI=1"
-        );
-        println!("skipping: no chromium here");
-    }
-    found
-}
-
-/// Runs `js`, which navigates, and waits until the page it leads to satisfies `ready`. An
-/// evaluation in flight while the page unloads fails, so polling starts once the navigation has
-/// had time to begin.
-fn navigate(b: &mut Chromium, js: &str, ready: &str) {
-    b.eval(&format!("setTimeout(() => {{ {js} }}, 0); true"));
-    std::thread::sleep(Duration::from_millis(800));
-    b.wait_for(ready, WAIT);
-}
 
 /// JavaScript that fills the open attempt's form with `key`'s model answer and submits it.
 fn fill_and_commit(key: &Key) -> String {
@@ -43,6 +22,15 @@ fn fill_and_commit(key: &Key) -> String {
          else {{ parts.forEach((p, i) => {{ f.elements['p' + i].value = p; }}); }}
          f.submit();"
     )
+}
+
+/// The number in the path's segment `at` (`/interviews/7` → 7 at 2).
+fn id_in_path(b: &mut Chromium, at: usize) -> i64 {
+    b.eval(&format!("location.pathname.split('/')[{at}]"))
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[tokio::test]
@@ -63,64 +51,44 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
                 .unwrap();
             serde_json::from_str(&text).unwrap()
         };
-        let mut b = Chromium::launch(binary);
-        b.open(&format!("{base}/signup"));
-        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
-        navigate(
-            &mut b,
-            "const f = document.querySelector('form.stack'); f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw'; f.submit();",
-            "document.readyState === 'complete' && document.querySelector('.who') && document.querySelector('.who').textContent",
-        );
+        let mut b = Chromium::signed_up(binary, &base, "mei");
 
-        // The interview, in 中文, 45 minutes as offered.
-        navigate(
-            &mut b,
-            &format!("location.href = '{base}/interviews?lang=zh'"),
-            "document.readyState === 'complete' && document.body.textContent.includes('开始面试')",
-        );
-        navigate(
-            &mut b,
+        // The interview, in 中文 by the header's switch, 45 minutes as offered.
+        b.goto(&format!("{base}/interviews"));
+        b.switch_lang("zh");
+        assert_eq!(b.eval("location.pathname"), "/interviews");
+        let text = b.eval("document.querySelector('main').textContent");
+        assert!(text.as_str().unwrap().contains("开始面试"), "{text}");
+        b.navigate_by(
             "document.querySelector('form[action=\"/interviews\"]').submit()",
-            "document.readyState === 'complete' && !!document.getElementById('clock-left')",
+            "!!document.getElementById('clock-left')",
         );
         let left = b.eval("document.getElementById('clock-left').textContent");
         assert!(left.as_str().unwrap().starts_with("44:") || left == "45:00", "{left}");
-        let id: i64 = b
-            .eval("location.pathname.split('/')[2]")
-            .as_str()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let id = id_in_path(&mut b, 2);
+        let heading = b.eval("document.querySelector('main h2').textContent");
+        assert_eq!(heading, "编程题");
 
         // Answer the first drill item; back on the interview page it is marked answered.
         let href = b.eval(
             "document.querySelector('a[href^=\"/drills/attempts/\"]').getAttribute('href')",
         );
         let href = href.as_str().unwrap().to_string();
-        let attempt: i64 = href
-            .trim_start_matches("/drills/attempts/")
-            .split('?')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        navigate(
-            &mut b,
-            &format!("location.href = '{base}{href}'"),
-            "document.readyState === 'complete' && !!document.querySelector('form.drill-form')",
-        );
-        navigate(
-            &mut b,
+        b.goto(&format!("{base}{href}"));
+        let attempt = id_in_path(&mut b, 3);
+        b.wait_for("!!document.querySelector('form.drill-form')", WAIT);
+        b.navigate_by(
             &fill_and_commit(&key_of(attempt)),
-            "document.readyState === 'complete' && !!document.getElementById('clock-left') && document.body.textContent.includes('已作答')",
+            "!!document.getElementById('clock-left') && document.body.textContent.includes('已作答')",
         );
 
-        // Submit the kata from the interview page.
-        navigate(
-            &mut b,
-            "const f = document.querySelector('form[action$=\"/submit\"]'); f.source.value = 'pub fn nothing() {}'; f.submit();",
-            "document.readyState === 'complete' && !!document.querySelector('[data-verdict]')",
+        // Submit the kata from the interview page without its script (the form still works).
+        b.navigate_by(
+            "const f = document.getElementById('interview-form'); f.source.value = 'pub fn nothing() {}'; f.submit();",
+            "!!document.querySelector('[data-verdict]')",
         );
+        let best = b.eval("document.querySelector('[data-verdict]').textContent");
+        assert!(best.as_str().unwrap().contains("等待中"), "{best}");
 
         // Cut the clock short: the page's own countdown reaches zero and opens the report.
         handle
@@ -139,60 +107,75 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
         );
         let right = b.eval("document.querySelectorAll('[data-outcome=\"right\"]').length");
         assert_eq!(right, 1);
-        let kata = b.eval("document.querySelector('[data-verdict]').textContent");
+        let kata = b.eval("document.querySelector('[data-verdict]').dataset.verdict");
         assert_eq!(kata, "pending");
 
-        // In English: miss a drill item, find it due on the Review page, answer it there.
+        // In English again: miss a drill item, find it due on the Review page, answer it there.
         let start = "form[action=\"/drills/python-gil/pep-703/start\"]";
-        navigate(
-            &mut b,
-            &format!("location.href = '{base}/drills/python-gil'"),
-            &format!("document.readyState === 'complete' && !!document.querySelector('{start}')"),
-        );
-        navigate(
-            &mut b,
+        b.goto(&format!("{base}/drills/python-gil"));
+        b.switch_lang("en");
+        b.navigate_by(
             &format!("document.querySelector('{start}').submit()"),
-            "document.readyState === 'complete' && !!document.querySelector('form.drill-form')",
+            "!!document.querySelector('form.drill-form')",
         );
-        let attempt: i64 = b
-            .eval("location.pathname.split('/')[3]")
-            .as_str()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let attempt = id_in_path(&mut b, 3);
         let key = key_of(attempt);
         let KeyBody::Choice { options, .. } = &key.body else {
             panic!("a choice")
         };
         let wrong = options.iter().find(|o| !o.correct).unwrap().label.clone();
-        navigate(
-            &mut b,
+        b.navigate_by(
             &format!(
                 "const f = document.querySelector('form.drill-form'); f.querySelector('input[name=pick][value=\"{wrong}\"]').checked = true; f.submit();"
             ),
-            "document.readyState === 'complete' && document.body.textContent.includes('Explanation')",
+            "document.body.textContent.includes('Explanation')",
         );
-        navigate(
-            &mut b,
-            &format!("location.href = '{base}/review'"),
-            &format!("document.readyState === 'complete' && !!document.querySelector('{start}')"),
-        );
-        navigate(
-            &mut b,
+        b.goto(&format!("{base}/review"));
+        b.navigate_by(
             &format!("document.querySelector('{start}').submit()"),
-            "document.readyState === 'complete' && !!document.querySelector('form.drill-form')",
+            "!!document.querySelector('form.drill-form')",
         );
-        let attempt: i64 = b
-            .eval("location.pathname.split('/')[3]")
-            .as_str()
-            .unwrap()
-            .parse()
-            .unwrap();
-        navigate(
-            &mut b,
+        let attempt = id_in_path(&mut b, 3);
+        b.navigate_by(
             &fill_and_commit(&key_of(attempt)),
-            "document.readyState === 'complete' && document.body.textContent.includes('Explanation') && document.body.textContent.includes('Right')",
+            "document.body.textContent.includes('Explanation') && document.body.textContent.includes('Right')",
         );
+    })
+    .await
+    .unwrap();
+}
+
+/// The interview's kata in the kata page's editor (CodeMirror), submitted with Ctrl+Enter from
+/// the editor: the verdict shows on the same page, live, without a reload.
+#[tokio::test]
+async fn the_interview_kata_has_the_editor_and_a_live_verdict() {
+    let Some(grader) = grader() else { return };
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::signed_up(binary, &base, "mei");
+        b.start_interview(&base);
+        assert_eq!(b.eval("!!document.querySelector('#interview-form .cm-host')"), true, "CodeMirror");
+        let slug = b.eval("document.getElementById('interview-form').dataset.kata");
+        let slug = slug.as_str().unwrap().to_string();
+        b.eval(
+            "(() => { const f = document.getElementById('interview-form'); f.editor.value = '';
+               f.querySelector('.cm-host').shadowRoot.querySelector('.cm-content').focus(); return true; })()",
+        );
+        b.type_text(reference(&slug));
+        b.eval("window.__stayed = true");
+        b.key("Enter", "Enter", 13, 2);
+        assert_eq!(
+            b.eval("document.querySelector('#interview-form button[type=submit]').disabled"),
+            true,
+            "disabled while it is graded"
+        );
+        let verdict = b.wait_for(VERDICT, WAIT);
+        assert_eq!(verdict, "Accepted");
+        assert_eq!(b.eval("window.__stayed === true"), true, "no reload");
+        let typed = b.eval("document.getElementById('interview-form').editor.value");
+        assert_eq!(typed, reference(&slug), "the code stays in the editor");
     })
     .await
     .unwrap();

@@ -268,8 +268,14 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
             set.slug
         );
     }
-    let zh = b.page("/drills?lang=zh").await;
-    assert!(zh.contains("概念练习") && zh.contains("Python 的 GIL"));
+    // The header's language switch drives these pages as every other: no `?lang=`.
+    b.switch_lang("zh", "/drills").await;
+    let zh = b.page("/drills").await;
+    assert!(zh.contains(r#"<html lang="zh-CN">"#) && zh.contains("概念练习"));
+    assert!(
+        zh.contains("Python 的 GIL") && !zh.contains("?lang="),
+        "{zh}"
+    );
 
     for (set, item, lang) in [
         ("python-ipc", "unpicklable", "en"),
@@ -278,13 +284,11 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
         ("allreduce-cost", "ring-phases", "zh"),
         ("python-gil", "cpu-threads-time", "en"),
     ] {
-        let page = b.page(&format!("/drills/{set}?lang={lang}")).await;
+        b.switch_lang(lang, &format!("/drills/{set}")).await;
+        let page = b.page(&format!("/drills/{set}")).await;
         let csrf = csrf_of(&page);
         let resp = b
-            .post_form(
-                &format!("/drills/{set}/{item}/start"),
-                &[("csrf", &csrf), ("lang", lang)],
-            )
+            .post_form(&format!("/drills/{set}/{item}/start"), &[("csrf", &csrf)])
             .await;
         assert_eq!(resp.status(), 303, "{set}/{item}");
         let at = location(&resp);
@@ -305,8 +309,7 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
         let key = key_of(&app, id).await;
         let right = key.model_response();
         let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
-        let mut form: Vec<(String, String)> =
-            vec![("csrf".into(), csrf.clone()), ("lang".into(), lang.into())];
+        let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
         for (i, p) in right.parts.iter().enumerate() {
             let name = if is_choice {
                 "pick".to_string()
@@ -330,6 +333,11 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
             "{set}/{item}: no explanation in\n{result}"
         );
         assert!(result.contains(if lang == "zh" { "正确" } else { "Right" }));
+        assert!(result.contains(if lang == "zh" {
+            "解释"
+        } else {
+            "Explanation"
+        }));
         // Committed: answering again is refused.
         let again = b.post_form(&at, &pairs).await;
         assert_eq!(again.status(), 409);
@@ -339,13 +347,10 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
     let page = b.page("/drills/python-gil").await;
     let csrf = csrf_of(&page);
     let resp = b
-        .post_form(
-            "/drills/python-gil/why-gil/start",
-            &[("csrf", &csrf), ("lang", "en")],
-        )
+        .post_form("/drills/python-gil/why-gil/start", &[("csrf", &csrf)])
         .await;
     let at = location(&resp);
-    let resp = b.post_form(&at, &[("csrf", &csrf), ("lang", "en")]).await;
+    let resp = b.post_form(&at, &[("csrf", &csrf)]).await;
     assert_eq!(resp.status(), 400);
     let html = resp.text().await.unwrap();
     assert!(
@@ -353,6 +358,15 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
         "{html}"
     );
     assert!(b.page(&at).await.contains("Commit answer"));
+    // The same refusal in 中文 once the page is.
+    b.switch_lang("zh", &at).await;
+    let resp = b.post_form(&at, &[("csrf", &csrf)]).await;
+    assert_eq!(resp.status(), 400);
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("请至少选择一项") || html.contains("请恰好选择一项"),
+        "{html}"
+    );
 
     // A missing CSRF token changes nothing.
     let resp = b.post_form(&at, &[("pick", "A")]).await;
@@ -360,8 +374,9 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
 
     let review = b.page("/review").await;
     assert!(review.contains("data-streak=\"1\""), "{review}");
-    let review_zh = b.page("/review?lang=zh").await;
-    assert!(review_zh.contains("今日复习"));
+    b.switch_lang("zh", "/review").await;
+    let review_zh = b.page("/review").await;
+    assert!(review_zh.contains("今日复习") && review_zh.contains("连续天数"));
 }
 
 #[tokio::test]

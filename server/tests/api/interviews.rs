@@ -134,14 +134,13 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     let app = spawn_idle().await;
     let b = Browser::new(&app);
     b.signup("grace", "long enough pw").await;
-    let page = b.page("/interviews?lang=zh").await;
-    assert!(page.contains("模拟面试"));
+    b.switch_lang("zh", "/interviews").await;
+    let page = b.page("/interviews").await;
+    assert!(page.contains("模拟面试") && page.contains("开始面试"));
+    b.switch_lang("en", "/interviews").await;
     let csrf = csrf_of(&page);
     let resp = b
-        .post_form(
-            "/interviews",
-            &[("csrf", &csrf), ("minutes", "45"), ("lang", "en")],
-        )
+        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
         .await;
     assert_eq!(resp.status(), 303);
     let at = location(&resp);
@@ -154,6 +153,10 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
         .unwrap();
     let session = b.page(&at).await;
     assert!(session.contains("data-ends-at=") && session.contains("/static/interview.js"));
+    assert!(
+        session.contains(r#"id="interview-form""#) && session.contains(r#"data-kata=""#),
+        "the kata page's editor and live verdict"
+    );
     assert!(!session.contains("diff-"), "difficulty stays hidden");
     assert!(!session.contains("class=\"hint\""));
 
@@ -226,10 +229,13 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
         "{report}"
     );
     assert_eq!(report.matches("data-outcome=\"unanswered\"").count(), 3);
-    assert!(report.contains("Review next") && report.contains("drill set "));
+    assert!(report.contains("Review next") && report.contains(r#"data-review="drill""#));
+    assert!(report.contains(r#"data-verdict="pending""#) && report.contains(">Pending<"));
     assert!(report.contains("<td class=\"num\">1</td>"), "one hint used");
-    let zh = b.page(&format!("/interviews/{id}/report?lang=zh")).await;
-    assert!(zh.contains("面试报告") && zh.contains("接下来复习"));
+    b.switch_lang("zh", &format!("/interviews/{id}/report"))
+        .await;
+    let zh = b.page(&format!("/interviews/{id}/report")).await;
+    assert!(zh.contains("面试报告") && zh.contains("接下来复习") && zh.contains("未作答"));
     let history = b.page("/interviews").await;
     assert!(history.contains(&format!("/interviews/{id}/report")));
 }

@@ -653,3 +653,55 @@ async fn pages_speak_the_language_asked_for_and_the_switch_is_remembered() {
     );
     assert!(progress.contains("退出登录"), "{progress}");
 }
+
+/// Refusals a learner meets on the pages speak the page's language: the error page (404 of an
+/// unknown address or kata, with quoted parts as code, never raw backticks; a stale CSRF token);
+/// the API keeps English and adds `error_zh`. (A drill answer that cannot be graded: drills.rs.)
+#[tokio::test]
+async fn error_pages_and_form_errors_speak_the_page_language() {
+    let app = no_workers().await;
+    let b = Browser::new(&app);
+    for (lang, title, nothing, kata) in [
+        (
+            "en",
+            "Not Found",
+            "nothing here: check the address",
+            "unknown kata ",
+        ),
+        (
+            "zh",
+            "找不到页面",
+            "这里什么也没有：请检查地址",
+            "没有名为 ",
+        ),
+    ] {
+        b.set_cookie("ik_lang", lang);
+        let resp = b.get("/no/such/page").await;
+        assert_eq!(resp.status(), 404);
+        let html = resp.text().await.unwrap();
+        assert!(html.contains(title) && html.contains(nothing), "{html}");
+        let resp = b.get("/katas/no-such-kata").await;
+        assert_eq!(resp.status(), 404);
+        let html = resp.text().await.unwrap();
+        assert!(
+            html.contains(kata) && html.contains("<code>no-such-kata</code>"),
+            "{html}"
+        );
+        assert!(!html.contains('`'), "no raw backticks: {html}");
+    }
+    let api = b.get("/api/katas/no-such-kata").await;
+    let body: serde_json::Value = api.json().await.unwrap();
+    assert_eq!(body["error"], "unknown kata `no-such-kata`");
+    assert_eq!(body["error_zh"], "没有名为 `no-such-kata` 的题目");
+
+    // A stale form (the language switch's, here) in 中文.
+    let resp = b
+        .post_form("/lang", &[("csrf", "stale"), ("lang", "en")])
+        .await;
+    assert_eq!(resp.status(), 403);
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("禁止访问") && html.contains("请刷新页面后再试"),
+        "{html}"
+    );
+}

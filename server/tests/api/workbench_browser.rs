@@ -6,31 +6,13 @@
 //! (`editor/node_modules`, installed by `scripts/build-editor.sh`); under `INFRAKATA_CI=1` all are
 //! required. With `INFRAKATA_SCREENS=DIR` every page is also saved as a PNG at both sizes.
 
-use crate::cdp::{self, Chromium};
+use crate::cdp::{Chromium, VERDICT, WAIT, browser, required};
 use crate::helpers::{Options, TestApp, grader, reference, spawn_app};
 use server::db::users::{self, Role};
 use std::path::PathBuf;
-use std::time::Duration;
 
-const WAIT: Duration = Duration::from_secs(120);
 const DESKTOP: (u32, u32) = (1400, 1000);
 const PHONE: (u32, u32) = (390, 844);
-
-fn required(what: &str) {
-    assert!(
-        std::env::var_os("INFRAKATA_CI").is_none(),
-        "the workbench browser tests need {what} under INFRAKATA_CI=1"
-    );
-    println!("skipping: no {what} here");
-}
-
-fn browser() -> Option<&'static str> {
-    let found = cdp::find();
-    if found.is_none() {
-        required("chromium");
-    }
-    found
-}
 
 /// axe-core's browser build, from the editor's npm dev dependencies.
 fn axe() -> Option<String> {
@@ -54,31 +36,6 @@ async fn admin(app: &TestApp) {
     users::create(&app.app.state.db, "root", Role::Admin, Some(&hash))
         .await
         .unwrap();
-}
-
-/// Navigates and waits for the new page (and its scripts) to be ready.
-fn goto(b: &mut Chromium, url: &str) {
-    b.eval(&format!(
-        "window.__leaving = true; location.href = {}; true",
-        serde_json::to_string(url).unwrap()
-    ));
-    b.wait_for(
-        "!window.__leaving && document.readyState === 'complete'",
-        WAIT,
-    );
-    // The kata page is ready once its editor is mounted.
-    b.wait_for(
-        "!document.getElementById('editor-form') || !!document.getElementById('editor-form').editor",
-        WAIT,
-    );
-}
-
-fn reload(b: &mut Chromium) {
-    b.eval("window.__leaving = true; location.reload(); true");
-    b.wait_for(
-        "!window.__leaving && document.readyState === 'complete' && (!document.getElementById('editor-form') || !!document.getElementById('editor-form').editor)",
-        WAIT,
-    );
 }
 
 const WIDEST: &str = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)";
@@ -139,12 +96,33 @@ fn submit_and_wait(b: &mut Chromium, source: &str, mode: &str) -> i64 {
 }
 
 fn log_in(b: &mut Chromium, base: &str) {
-    goto(b, &format!("{base}/login"));
+    b.goto(&format!("{base}/login"));
     b.eval(
         "(() => { const f = document.querySelector('form.stack');
            f.name.value = 'root'; f.password.value = 'long enough pw'; f.submit(); return true; })()",
     );
     b.wait_for("!!document.querySelector('.who')", WAIT);
+}
+
+/// The pages a signed-in admin sees beside the kata and its submissions (the same in both
+/// languages' sweeps).
+fn account_pages(base: &str, interview: &str) -> Vec<(&'static str, String)> {
+    [
+        ("solution", "/katas/fast-power/solution".to_string()),
+        ("leaderboard", "/katas/fast-power/leaderboard".into()),
+        ("progress", "/progress".into()),
+        ("admin", "/admin".into()),
+        ("kata-gpu", format!("/katas/{}", gpu_slug())),
+        ("drills", "/drills".into()),
+        ("drill-set", "/drills/python-gil".into()),
+        ("review", "/review".into()),
+        ("interviews", "/interviews".into()),
+        ("interview", interview.into()),
+        ("admin-drills", "/admin/drills".into()),
+    ]
+    .into_iter()
+    .map(|(name, path)| (name, format!("{base}{path}")))
+    .collect()
 }
 
 #[tokio::test]
@@ -163,7 +141,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
             for (name, url) in pages {
                 for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
                     b.viewport(w, h, size == "phone");
-                    goto(b, url);
+                    b.goto(url);
                     assert_fits(b, w, &format!("{name} at {w}×{h}"));
                     if name.starts_with("kata") && size == "phone" {
                         for tab in ["statement", "result"] {
@@ -203,6 +181,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
         );
         let wrong = submit_and_wait(&mut b, &wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
+        let interview = b.start_interview(&base);
         sweep(
             &mut b,
             &[
@@ -212,15 +191,13 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
                 ("submission-compile-error", format!("{base}/submissions/{failed}")),
                 ("submission-wrong", format!("{base}/submissions/{wrong}")),
                 ("submission-accepted", format!("{base}/submissions/{accepted}")),
-                ("solution", format!("{base}/katas/fast-power/solution")),
-                ("leaderboard", format!("{base}/katas/fast-power/leaderboard")),
-                ("progress", format!("{base}/progress")),
-                ("admin", format!("{base}/admin")),
-                ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
-            ],
+            ]
+            .into_iter()
+            .chain(account_pages(&base, &interview))
+            .collect::<Vec<_>>(),
         );
         // The compile error's card carries rustc's label, and its line link lands on a line.
-        goto(&mut b, &format!("{base}/submissions/{failed}"));
+        b.goto(&format!("{base}/submissions/{failed}"));
         let card = b.eval("document.querySelector('.diag.error').textContent");
         assert!(
             card.as_str().unwrap().contains("expected `f64`, found `i32`"),
@@ -230,7 +207,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
             "document.getElementById(document.querySelector('.diag.error a.place').getAttribute('href').slice(1)).textContent",
         );
         assert!(target.as_str().unwrap().contains("returned as it is"), "{target}");
-        goto(&mut b, &format!("{base}/submissions/{wrong}"));
+        b.goto(&format!("{base}/submissions/{wrong}"));
         let warnings = b.eval(
             "[document.querySelectorAll('details.warnings').length, document.querySelector('details.warnings summary').textContent]",
         );
@@ -261,7 +238,6 @@ const FOCUS_EDITOR: &str = r#"(() => {
 
 const EDITOR_FOCUSED: &str =
     "!!(document.activeElement && document.activeElement.closest('.cm-host, #source'))";
-const VERDICT: &str = "(document.querySelector('#result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
 
 #[tokio::test]
 async fn the_learner_loop_on_a_phone() {
@@ -273,19 +249,13 @@ async fn the_learner_loop_on_a_phone() {
         let mut b = Chromium::launch(binary);
         b.open(&format!("{base}/signup"));
         b.viewport(PHONE.0, PHONE.1, true);
-        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
-        b.eval(
-            "(() => { const f = document.querySelector('form.stack');
-               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
-               f.submit(); return true; })()",
-        );
-        b.wait_for("!!document.querySelector('.who')", WAIT);
+        b.sign_up("mei");
         // The header is folded behind Menu on a phone.
         assert_eq!(b.eval("getComputedStyle(document.querySelector('.who')).display === 'none' || !document.querySelector('.who').offsetParent"), true);
         b.eval("document.getElementById('menu-toggle').click(); true");
         assert_eq!(b.eval("!!document.querySelector('.who').offsetParent"), true, "Menu opens the account");
 
-        goto(&mut b, &format!("{base}/katas/fast-power"));
+        b.goto(&format!("{base}/katas/fast-power"));
         // Tabs: the code is shown, the statement one tap away.
         assert_eq!(b.eval("document.getElementById('pane-statement').offsetParent === null"), true);
         b.eval("document.getElementById('tab-statement').click(); true");
@@ -340,10 +310,10 @@ async fn the_learner_loop_on_a_phone() {
         b.eval(FOCUS_EDITOR);
         b.type_text("// keep me\n");
         b.wait_for("document.getElementById('draft-status').textContent === 'Draft saved'", WAIT);
-        reload(&mut b);
+        b.reload();
         assert_eq!(b.eval("document.getElementById('editor-form').editor.value"), "// keep me\n");
         b.eval("localStorage.clear(); true");
-        reload(&mut b);
+        b.reload();
         assert_eq!(
             b.eval("document.getElementById('editor-form').editor.value"),
             "// keep me\n",
@@ -408,7 +378,7 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
         let mut b = Chromium::launch(binary);
         b.open(&format!("{base}/"));
         b.color_scheme("dark");
-        goto(&mut b, &format!("{base}/katas/fast-power"));
+        b.goto(&format!("{base}/katas/fast-power"));
         let background = "getComputedStyle(document.body).backgroundColor";
         assert_eq!(
             b.eval(background),
@@ -417,7 +387,7 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
         );
         // The dark palette keeps its contrast too.
         for (name, url) in [("kata-dark", "/katas/fast-power"), ("catalogue-dark", "/")] {
-            goto(&mut b, &format!("{base}{url}"));
+            b.goto(&format!("{base}{url}"));
             for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
                 b.viewport(w, h, size == "phone");
                 assert_accessible(&mut b, &axe_js, &format!("{name} at {w}×{h}"));
@@ -427,7 +397,7 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
             }
         }
         b.viewport(DESKTOP.0, DESKTOP.1, false);
-        goto(&mut b, &format!("{base}/katas/fast-power"));
+        b.goto(&format!("{base}/katas/fast-power"));
         assert_eq!(
             b.eval("document.getElementById('theme-toggle').getAttribute('aria-pressed')"),
             "true"
@@ -438,7 +408,7 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
             "rgb(246, 247, 249)",
             "the switch turns it light"
         );
-        goto(&mut b, &format!("{base}/"));
+        b.goto(&format!("{base}/"));
         assert_eq!(
             b.eval(background),
             "rgb(246, 247, 249)",
@@ -446,7 +416,7 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
         );
         b.color_scheme("light");
         b.eval("document.getElementById('theme-toggle').click(); true");
-        reload(&mut b);
+        b.reload();
         assert_eq!(b.eval(background), "rgb(18, 21, 28)", "dark by choice");
     })
     .await
@@ -471,17 +441,13 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
             "document.readyState === 'complete' && !!document.querySelector('.lang-switch')",
             WAIT,
         );
-        b.eval("window.__leaving = true; document.querySelector('.lang-switch button[value=\"zh\"]').click(); true");
-        b.wait_for(
-            "!window.__leaving && document.readyState === 'complete' && document.documentElement.lang === 'zh-CN'",
-            WAIT,
-        );
+        b.switch_lang("zh");
         let shots = screens();
         let sweep = |b: &mut Chromium, pages: &[(&str, String)]| {
             for (name, url) in pages {
                 for (size, (w, h)) in [("desktop", DESKTOP), ("phone", PHONE)] {
                     b.viewport(w, h, size == "phone");
-                    goto(b, url);
+                    b.goto(url);
                     let what = format!("{name} in Chinese at {w}×{h}");
                     assert_eq!(b.eval("document.documentElement.lang"), "zh-CN", "{what}");
                     assert_fits(b, w, &what);
@@ -507,7 +473,8 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
         let wrong = "pub fn power(_b: f64, _e: i32) -> f64 {\n    0.0\n}\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
         let wrong = submit_and_wait(&mut b, wrong, "submit");
         let accepted = submit_and_wait(&mut b, reference("fast-power"), "submit");
-        goto(&mut b, &format!("{base}/submissions/{wrong}"));
+        let interview = b.start_interview(&base);
+        b.goto(&format!("{base}/submissions/{wrong}"));
         let panel = b.eval("document.getElementById('result').textContent");
         let panel = panel.as_str().unwrap();
         assert!(
@@ -522,12 +489,10 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
                 ("history", format!("{base}/katas/fast-power/submissions")),
                 ("submission-wrong", format!("{base}/submissions/{wrong}")),
                 ("submission-accepted", format!("{base}/submissions/{accepted}")),
-                ("solution", format!("{base}/katas/fast-power/solution")),
-                ("leaderboard", format!("{base}/katas/fast-power/leaderboard")),
-                ("progress", format!("{base}/progress")),
-                ("admin", format!("{base}/admin")),
-                ("kata-gpu", format!("{base}/katas/{}", gpu_slug())),
-            ],
+            ]
+            .into_iter()
+            .chain(account_pages(&base, &interview))
+            .collect::<Vec<_>>(),
         );
     })
     .await
@@ -555,32 +520,47 @@ async fn the_textarea_fallback_stays_usable_without_the_editor_bundle() {
             "Network.setBlockedURLs",
             serde_json::json!({ "urls": ["*/static/editor.js"] }),
         );
-        b.wait_for("document.readyState === 'complete' && !!document.querySelector('form.stack')", WAIT);
-        b.eval(
-            "(() => { const f = document.querySelector('form.stack');
-               f.name.value = 'mei'; f.password.value = 'long enough pw'; f.confirm.value = 'long enough pw';
-               f.submit(); return true; })()",
-        );
-        b.wait_for("!!document.querySelector('.who')", WAIT);
-        goto(&mut b, &format!("{base}/katas/fast-power"));
+        b.sign_up("mei");
+        b.goto(&format!("{base}/katas/fast-power"));
         assert_eq!(b.eval("!!document.querySelector('.cm-host')"), false);
         b.eval(FOCUS_EDITOR);
         assert_eq!(b.eval("document.activeElement.id"), "source");
         b.key("Tab", "Tab", 9, 0);
         assert_eq!(b.eval("document.getElementById('source').value"), "    ");
         b.key("z", "KeyZ", 90, 2);
-        assert_eq!(b.eval("document.getElementById('source').value"), "", "Ctrl+Z undoes the Tab");
+        assert_eq!(
+            b.eval("document.getElementById('source').value"),
+            "",
+            "Ctrl+Z undoes the Tab"
+        );
         b.key("Escape", "Escape", 27, 0);
-        assert_eq!(b.eval("document.activeElement.value"), "run", "Escape leaves the textarea");
+        assert_eq!(
+            b.eval("document.activeElement.value"),
+            "run",
+            "Escape leaves the textarea"
+        );
         b.eval(FOCUS_EDITOR);
         b.type_text("// typed in the fallback\n");
-        b.wait_for("document.getElementById('draft-status').textContent === 'Draft saved'", WAIT);
-        reload(&mut b);
-        assert_eq!(b.eval("document.getElementById('source').value"), "// typed in the fallback\n");
+        b.wait_for(
+            "document.getElementById('draft-status').textContent === 'Draft saved'",
+            WAIT,
+        );
+        b.reload();
+        assert_eq!(
+            b.eval("document.getElementById('source').value"),
+            "// typed in the fallback\n"
+        );
         b.eval("document.getElementById('source').focus(); true");
         b.key("'", "Quote", 222, 2);
-        b.wait_for("!!document.querySelector('#result .panel[data-submission]')", WAIT);
-        assert_eq!(b.eval("document.querySelector('button[value=\"run\"]').disabled"), true, "disabled while it waits");
+        b.wait_for(
+            "!!document.querySelector('#result .panel[data-submission]')",
+            WAIT,
+        );
+        assert_eq!(
+            b.eval("document.querySelector('button[value=\"run\"]').disabled"),
+            true,
+            "disabled while it waits"
+        );
     })
     .await
     .unwrap();
