@@ -274,6 +274,7 @@ fn custom_trials() -> Vec<Trial> {
         },
     ));
     out
+}
 
 /// An identical resubmission is served from the compile cache with the warnings the first
 /// compile gave, not silently without them.
