@@ -100,7 +100,6 @@ impl KataSpec for Spec {
         Ok(())
     }
 
-
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut cases = vec![

@@ -260,7 +260,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
     // the messages.
     if plan.len() != n {
         return Err(fail(
-            format!("the plan has {} entries; it needs one kernel id per node", plan.len()),
+            format!(
+                "the plan has {} entries; it needs one kernel id per node",
+                plan.len()
+            ),
             format!("{n} entries"),
             plan.len(),
         ));
@@ -293,7 +296,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
         }
         if k >= n {
             return Err(fail(
-                format!("{} is given kernel id {k}; ids must be below the node count {n}", named(graph, v)),
+                format!(
+                    "{} is given kernel id {k}; ids must be below the node count {n}",
+                    named(graph, v)
+                ),
                 format!("ids below {n}"),
                 k,
             ));
@@ -926,7 +932,6 @@ impl KataSpec for Spec {
         }
     }
 
-
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let (linear, bn) = samples::tiny_fold();
@@ -1128,29 +1133,52 @@ fn unfused_example(graph: &Graph, plan: &[usize]) -> String {
 
 /// Custom input: the statement's shape rules, checked without panicking.
 fn admit_graph(graph: &Graph) -> Result<(), Refusal> {
-    katas::spec::within(("the number of nodes", "节点个数"), graph.nodes.len(), 1, 2_000)?;
+    katas::spec::within(
+        ("the number of nodes", "节点个数"),
+        graph.nodes.len(),
+        1,
+        2_000,
+    )?;
     let refuse = |i: usize, en: String, zh: String| {
-        Err(Refusal::new(format!("node {i}: {en}"), format!("节点 {i}：{zh}")))
+        Err(Refusal::new(
+            format!("node {i}: {en}"),
+            format!("节点 {i}：{zh}"),
+        ))
     };
     for (i, node) in graph.nodes.iter().enumerate() {
         if node.shape.len() > 4 || node.shape.iter().any(|&d| d > 4096) {
             return refuse(
                 i,
-                format!("shape {:?}: at most 4 dimensions of size at most 4096", node.shape),
+                format!(
+                    "shape {:?}: at most 4 dimensions of size at most 4096",
+                    node.shape
+                ),
                 format!("形状 {:?}：最多 4 维，每维不超过 4096", node.shape),
             );
         }
         if node.op.is_input() {
             if !node.inputs.is_empty() {
-                return refuse(i, "an Input has no operands".into(), "Input 没有操作数".into());
+                return refuse(
+                    i,
+                    "an Input has no operands".into(),
+                    "Input 没有操作数".into(),
+                );
             }
             continue;
         }
         if node.inputs.len() != node.op.arity() || node.inputs.iter().any(|&u| u >= i) {
             return refuse(
                 i,
-                format!("{} takes {} operands, all earlier nodes", node.op, node.op.arity()),
-                format!("{} 需要 {} 个操作数，且都是更早的节点", node.op, node.op.arity()),
+                format!(
+                    "{} takes {} operands, all earlier nodes",
+                    node.op,
+                    node.op.arity()
+                ),
+                format!(
+                    "{} 需要 {} 个操作数，且都是更早的节点",
+                    node.op,
+                    node.op.arity()
+                ),
             );
         }
         let shape = |u: usize| graph.nodes[u].shape.as_slice();

@@ -314,13 +314,21 @@ impl KataSpec for Spec {
         if vectors.len() != input.ranks {
             return Err(Refusal::new(
                 format!("{} vectors listed for {} ranks", vectors.len(), input.ranks),
-                format!("列出了 {} 个向量，但有 {} 个 rank", vectors.len(), input.ranks),
+                format!(
+                    "列出了 {} 个向量，但有 {} 个 rank",
+                    vectors.len(),
+                    input.ranks
+                ),
             ));
         }
         for (r, v) in vectors.iter().enumerate() {
             if v.len() != input.len {
                 return Err(Refusal::new(
-                    format!("rank {r}'s vector has {} values; M is {}", v.len(), input.len),
+                    format!(
+                        "rank {r}'s vector has {} values; M is {}",
+                        v.len(),
+                        input.len
+                    ),
                     format!("rank {r} 的向量有 {} 个值；M 为 {}", v.len(), input.len),
                 ));
             }
@@ -337,7 +345,6 @@ impl KataSpec for Spec {
         }
         Ok(())
     }
-
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);

@@ -720,17 +720,40 @@ impl KataSpec for Spec {
     fn admit(input: &Input) -> Result<(), Refusal> {
         katas::spec::within(("N (ranks)", "N（rank 数）"), input.ranks(), 1, 8)?;
         let matrix = |name: &str, m: &Matrix| -> Result<(), Refusal> {
-            katas::spec::within((&format!("{name}.rows"), &format!("{name}.rows")), m.rows, 1, 2048)?;
-            katas::spec::within((&format!("{name}.cols"), &format!("{name}.cols")), m.cols, 1, 2048)?;
+            katas::spec::within(
+                (&format!("{name}.rows"), &format!("{name}.rows")),
+                m.rows,
+                1,
+                2048,
+            )?;
+            katas::spec::within(
+                (&format!("{name}.cols"), &format!("{name}.cols")),
+                m.cols,
+                1,
+                2048,
+            )?;
             katas::spec::at_most(
-                (&format!("{name}'s entry count"), &format!("{name} 的元素个数")),
+                (
+                    &format!("{name}'s entry count"),
+                    &format!("{name} 的元素个数"),
+                ),
                 m.rows * m.cols,
                 1 << 16,
             )?;
             if m.data.len() != m.rows * m.cols {
                 return Err(Refusal::new(
-                    format!("{name} is {}×{} but holds {} values", m.rows, m.cols, m.data.len()),
-                    format!("{name} 为 {}×{}，却有 {} 个值", m.rows, m.cols, m.data.len()),
+                    format!(
+                        "{name} is {}×{} but holds {} values",
+                        m.rows,
+                        m.cols,
+                        m.data.len()
+                    ),
+                    format!(
+                        "{name} 为 {}×{}，却有 {} 个值",
+                        m.rows,
+                        m.cols,
+                        m.data.len()
+                    ),
                 ));
             }
             admit_values(name, &m.data)
@@ -754,7 +777,9 @@ impl KataSpec for Spec {
                 fits("bias.len() = w.cols", bias.len(), w.cols)?;
                 admit_values("bias", bias)
             }
-            Input::Mlp { x, a, b1, b, b2, .. } => {
+            Input::Mlp {
+                x, a, b1, b, b2, ..
+            } => {
                 matrix("x", x)?;
                 matrix("a", a)?;
                 matrix("b", b)?;
@@ -768,7 +793,6 @@ impl KataSpec for Spec {
             }
         }
     }
-
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);

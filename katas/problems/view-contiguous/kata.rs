@@ -810,15 +810,32 @@ impl KataSpec for Spec {
         let l = &input.layout;
         katas::spec::at_most(("storage_len", "storage_len"), input.storage_len, 1 << 16)?;
         katas::spec::at_most(("the number of dimensions", "维数"), l.shape.len(), 8)?;
-        katas::spec::at_most(("the number of operations", "操作个数"), input.ops.len(), 64)?;
+        katas::spec::at_most(
+            ("the number of operations", "操作个数"),
+            input.ops.len(),
+            64,
+        )?;
         if let Some(why) = malformed(l) {
-            return Err(Refusal::new(why, "起始布局无效（尺寸与步长个数不同，或地址溢出）"));
+            return Err(Refusal::new(
+                why,
+                "起始布局无效（尺寸与步长个数不同，或地址溢出）",
+            ));
         }
-        katas::spec::at_most(("the starting tensor's elements", "起始张量的元素个数"), l.numel(), 1 << 16)?;
+        katas::spec::at_most(
+            ("the starting tensor's elements", "起始张量的元素个数"),
+            l.numel(),
+            1 << 16,
+        )?;
         if !fits(l, input.storage_len) {
             return Err(Refusal::new(
-                format!("the starting tensor ({l}) reaches outside its {} floats", input.storage_len),
-                format!("起始张量（{l}）越出了它的 {} 个浮点数存储", input.storage_len),
+                format!(
+                    "the starting tensor ({l}) reaches outside its {} floats",
+                    input.storage_len
+                ),
+                format!(
+                    "起始张量（{l}）越出了它的 {} 个浮点数存储",
+                    input.storage_len
+                ),
             ));
         }
         for (i, op) in input.ops.iter().enumerate() {
@@ -836,9 +853,9 @@ impl KataSpec for Spec {
                 Op::Permute(dims) => {
                     let mut seen = [false; 8];
                     dims.len() > 8
-                        || dims.iter().any(|&d| {
-                            d >= dims.len() || std::mem::replace(&mut seen[d], true)
-                        })
+                        || dims
+                            .iter()
+                            .any(|&d| d >= dims.len() || std::mem::replace(&mut seen[d], true))
                 }
                 Op::Contiguous => false,
             };
@@ -851,7 +868,6 @@ impl KataSpec for Spec {
         }
         Ok(())
     }
-
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         use Op::{Contiguous, Permute, Transpose, View};

@@ -65,7 +65,11 @@ impl KataSpec for Spec {
     /// Custom input: TODO(instructor) the statement's constraints, and a size bound that keeps
     /// the reference's run on a learner's input cheap.
     fn admit(input: &Input) -> Result<(), Refusal> {
-        katas::spec::at_most(("the number of values", "值的个数"), input.values.len(), 10_000)?;
+        katas::spec::at_most(
+            ("the number of values", "值的个数"),
+            input.values.len(),
+            10_000,
+        )?;
         match input.values.iter().find(|v| v.abs() > 1000) {
             None => Ok(()),
             Some(v) => Err(Refusal::new(
