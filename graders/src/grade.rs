@@ -6,7 +6,7 @@ use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources, Score};
+use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources};
 use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
@@ -232,24 +232,14 @@ impl Grader {
             binary,
             selected,
         });
-        let report = GradeReport {
-            kata: slug.to_string(),
+        let report = GradeReport::judged(
+            judged,
             mode,
-            verdict: judged.verdict,
-            score: Score {
-                passed: judged.passed,
-                total: judged.total,
-            },
-            cases: judged.cases,
             diagnostics,
-            performance: None,
-            performance_missing: None,
             resources,
-            message: ran.message,
-            output: ran.output,
-            gpu_performance: None,
-            custom: None,
-        };
+            ran.message,
+            ran.output,
+        );
         if owed.is_none() {
             return done(report);
         }

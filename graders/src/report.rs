@@ -128,4 +128,26 @@ impl GradeReport {
             custom: None,
         }
     }
+
+    /// A judged run before any measurement: the cases, their verdict and what the run said.
+    pub(crate) fn judged(
+        judged: katas::Report,
+        mode: Mode,
+        diagnostics: Vec<Diagnostic>,
+        resources: Resources,
+        message: Option<String>,
+        output: Option<String>,
+    ) -> Self {
+        Self {
+            verdict: judged.verdict,
+            score: Score {
+                passed: judged.passed,
+                total: judged.total,
+            },
+            cases: judged.cases,
+            message,
+            output,
+            ..Self::compile_error(&judged.slug, mode, diagnostics, None, resources)
+        }
+    }
 }

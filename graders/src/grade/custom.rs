@@ -3,7 +3,7 @@
 //! reference's answer comes from the trusted side ([`katas::custom`]).
 
 use super::{Grader, Stage, ms};
-use crate::report::{CustomOutputs, GradeReport, Score};
+use crate::report::{CustomOutputs, GradeReport};
 use crate::run::{self, Purpose};
 use crate::{GradeError, MAX_SOURCE_BYTES};
 use katas::{Mode, Report};
@@ -61,26 +61,19 @@ impl Grader {
         let judged = Report::from_cases(slug, ran.cases);
         progress(Stage::Done);
         Ok(GradeReport {
-            kata: slug.to_string(),
-            mode: Mode::Run,
-            verdict: judged.verdict,
-            score: Score {
-                passed: judged.passed,
-                total: judged.total,
-            },
-            cases: judged.cases,
-            diagnostics,
-            performance: None,
-            performance_missing: None,
-            resources,
-            message: ran.message,
-            output: ran.output,
-            gpu_performance: None,
             custom: Some(CustomOutputs {
                 input: input.to_string(),
                 reference: case.reference_output.clone(),
                 learner: case.learner_output(),
             }),
+            ..GradeReport::judged(
+                judged,
+                Mode::Run,
+                diagnostics,
+                resources,
+                ran.message,
+                ran.output,
+            )
         })
     }
 }
