@@ -7,6 +7,7 @@
 //! key is read solely to grade.
 
 use super::i18n::kata_title;
+use super::markdown::code_spans;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::drills::Attempt;
@@ -50,7 +51,7 @@ pub async fn index(viewer: Viewer) -> Result<Response, AppError> {
             .map(|s| SetCard {
                 slug: s.slug.clone(),
                 title: s.title.get(l).to_string(),
-                question: s.question.get(l).to_string(),
+                question: code_spans(s.question.get(l)),
                 items: s.items.len(),
             })
             .collect(),
@@ -84,7 +85,7 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
         layout: Layout::new(&viewer, "drills"),
         slug: s.slug.clone(),
         title: s.title.get(l).to_string(),
-        question: s.question.get(l).to_string(),
+        question: code_spans(s.question.get(l)),
         items: s
             .items
             .iter()
@@ -207,7 +208,7 @@ fn attempt_page(
         set: a.drill_set.clone(),
         set_title,
         kind: "",
-        prompt: shown.prompt.get(l).to_string(),
+        prompt: code_spans(shown.prompt.get(l)),
         unit: String::new(),
         multiple: false,
         options: Vec::new(),
@@ -262,7 +263,7 @@ fn attempt_page(
     if let Some(g) = graded {
         page.correct = g.correct;
         page.score = format!("{:.0}%", g.score * 100.0);
-        page.explanation = g.explanation.get(l).to_string();
+        page.explanation = code_spans(g.explanation.get(l));
         page.result = g
             .parts
             .iter()

@@ -3,6 +3,7 @@
 //! verdict, the drill items); `/interviews/{id}/report`: the kept report. In the viewer's
 //! language, like every page.
 
+use super::markdown::code_spans;
 use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
 use super::{Layout, render};
@@ -380,13 +381,13 @@ pub async fn report(
             .map(|(n, it)| ReportRow {
                 number: n + 1,
                 set: set_title(&it.set, lang),
-                prompt: it.prompt.get(l).to_string(),
+                prompt: code_spans(it.prompt.get(l)),
                 outcome: it.outcome.clone(),
                 time: duration(it.time_ms),
                 explanation: it
                     .explanation
                     .as_ref()
-                    .map_or(String::new(), |e| e.get(l).to_string()),
+                    .map_or(String::new(), |e| code_spans(e.get(l))),
             })
             .collect(),
         review_next: r.review_next.iter().map(|x| review_link(x, lang)).collect(),

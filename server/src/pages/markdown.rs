@@ -45,9 +45,50 @@ pub fn to_html(markdown: &str) -> String {
     out
 }
 
+/// Plain text that marks code with backticks (drill questions, prompts, explanations) as HTML:
+/// escaped, with each `code` span in `<code>`. Not Markdown: a numeric prompt's `2 * 3 * 4`
+/// must not turn into emphasis. Unpaired backticks stay as written.
+pub fn code_spans(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    let parts: Vec<&str> = escaped.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return escaped;
+    }
+    let mut out = String::with_capacity(escaped.len() + 16 * parts.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(part);
+            out.push_str("</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::to_html;
+    use super::{code_spans, to_html};
+
+    #[test]
+    fn code_spans_mark_code_and_escape_the_rest() {
+        assert_eq!(
+            code_spans("`view` vs <b>'x'</b> & 2 * 3 * 4"),
+            "<code>view</code> vs &lt;b&gt;&#39;x&#39;&lt;/b&gt; &amp; 2 * 3 * 4"
+        );
+        assert_eq!(code_spans("a ` b"), "a ` b");
+    }
 
     #[test]
     fn renders_markdown_and_escapes_raw_html() {

@@ -272,9 +272,17 @@ impl Chromium {
         );
         // The editor measures its lines on the frames after a resize; checks and screenshots
         // taken before then would see the previous width's line heights.
-        self.eval(
-            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+        // A page that is navigating has nothing measured to wait for.
+        let settled = self.try_call(
+            "Runtime.evaluate",
+            json!({
+                "expression": "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+                "awaitPromise": true,
+            }),
         );
+        if let Err(reply) = settled {
+            assert!(navigating(&reply), "Runtime.evaluate: {reply}");
+        }
     }
 
     /// The system colour scheme the page sees (`light` or `dark`).
