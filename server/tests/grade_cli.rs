@@ -194,6 +194,26 @@ fn a_custom_input_prints_both_answers_and_the_verdict() {
     assert_eq!(report["custom"]["reference"], r#"{"PowMod":[0]}"#);
     assert_eq!(report["custom"]["learner"], report["custom"]["reference"]);
 
+    // A program that does not compile: still a custom run, the reference's answer beside none.
+    let broken = dir.path().join("broken.rs");
+    std::fs::write(
+        &broken,
+        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
+    )
+    .unwrap();
+    let out = grade(&[
+        "fast-power",
+        broken.to_str().unwrap(),
+        "--custom",
+        input,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = json(&out);
+    assert_eq!(report["verdict"], "compile_error");
+    assert_eq!(report["custom"]["reference"], r#"{"PowMod":[0]}"#);
+    assert_eq!(report["custom"]["learner"], serde_json::Value::Null);
+
     let out = grade(&[
         "fast-power",
         reference.to_str().unwrap(),

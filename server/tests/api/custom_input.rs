@@ -242,6 +242,25 @@ async fn a_custom_run_is_shown_as_custom_input_and_never_counts() {
         assert!(panel.contains(&answer), "{who}'s answer: {panel}");
     }
     assert!(!panel.contains("r-cases"), "no case table for the one case");
+    // A program that does not compile is still a custom run: the reference's answer beside none.
+    let resp = browser
+        .post_json(
+            "/api/katas/fast-power/custom",
+            &json!({ "source": "pub fn power(b: f64, e: i32) -> f64 { b * e }\n", "input": sample }),
+            Some(&csrf),
+        )
+        .await;
+    assert_eq!(resp.status(), 202);
+    let broken = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let done = done_in(&browser, broken).await;
+    assert_eq!(done["verdict"], "compile_error", "{done}");
+    assert_eq!(done["custom"]["learner"], Value::Null, "{done}");
+    let panel = browser.page(&format!("/submissions/{broken}/report")).await;
+    assert!(panel.contains(r#"data-mode="custom""#), "{panel}");
+    assert!(
+        panel.contains(r#"data-answer="learner">no answer</p>"#),
+        "{panel}"
+    );
     browser
         .switch_lang("zh", "/katas/fast-power/submissions")
         .await;
