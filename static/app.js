@@ -607,11 +607,24 @@
         const body = await resp.json().catch(() => ({}));
         if (resp.status !== 202) throw new Error(refusal(body) || words(result, "refused", resp.status));
         await loadPanel(result, body.id);
-        watch(result, body.id, editor, { done: release });
+        watch(result, body.id, editor, { done: () => { release(); refreshBest(); } });
       } catch (err) {
         showError(result, err.message);
         release();
       }
+    };
+    // The best submit so far is the server's judgement over every submit of this interview:
+    // once a verdict is final, take the badge from a fresh render of this page.
+    const refreshBest = async () => {
+      const here = document.getElementById("best-submit");
+      if (!here) return;
+      try {
+        const resp = await fetch(window.location.pathname, { credentials: "same-origin" });
+        if (!resp.ok) return;
+        const page = new DOMParser().parseFromString(await resp.text(), "text/html");
+        const fresh = page.getElementById("best-submit");
+        if (fresh) here.replaceChildren(...Array.from(fresh.childNodes).map((n) => document.importNode(n, true)));
+      } catch (_) { /* the badge stays as it was; a reload shows it */ }
     };
     editor = setupEditor(form, { onSubmit: go, onEscape: () => { if (button) button.focus(); } });
     form.editor = editor; // for scripted use (the browser checks)

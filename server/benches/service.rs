@@ -1,9 +1,12 @@
 //! Service figures that need the whole stack (run as root: grading uses the sandbox):
 //! - run → verdict, submit → verdict and submit → performance figure through HTTP + SSE for
-//!   an accepted `fast-power` submission, beside bare `rustc -O` building the same file as a
-//!   program in the same run;
-//! - a burst of 500 submissions: time to drain, every one graded exactly once, and the p99 of
-//!   catalogue page while the queue drains.
+//!   an accepted `fast-power` submission, a compile error and a compile-cache hit, beside bare
+//!   `rustc -O` building the same file as a program in the same run;
+//! - `infrakata grade` on a cached source against the same grading in-process: the CLI's
+//!   start-up;
+//! - a burst of 500 submissions: time to drain, every one graded exactly once, the p99 of the
+//!   catalogue page while the queue drains, and the drain rate against the compile floor (one
+//!   bare program build per worker at a time).
 //!
 //! `cargo bench -p server --bench service` (set `INFRAKATA_BENCH_BURST` for another burst size).
 //! Requests per second for single routes come from wrk; see BENCHMARKS.md for the commands.
@@ -52,7 +55,7 @@ async fn run(grader: Arc<Grader>) {
             ..ServerConfig::default()
         },
     };
-    let app = app::start(config, Some(grader)).await.unwrap();
+    let app = app::start(config, Some(grader.clone())).await.unwrap();
     let user = users::create(&app.state.db, "bench", Role::Learner, None)
         .await
         .unwrap();
@@ -78,6 +81,29 @@ async fn run(grader: Arc<Grader>) {
     let rounds = 30;
     let (mut bare, mut run_verdict, mut submit_verdict, mut submit_figure) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut compile_error, mut cache_hit, mut cli, mut in_process) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // One source graded once before the rounds, so every later grading of it is a cache hit,
+    // through the service and through the CLI alike.
+    let cached = format!("{source}\n// cached {run}\n");
+    let cached_file = dir.path().join("cached.rs");
+    std::fs::write(&cached_file, &cached).unwrap();
+    let warm = submit(&client, &app.url(), &token, &cached, "run").await;
+    follow(&client, &app.url(), &token, id_ok(warm)).await;
+    let grade_cli = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_infrakata"))
+            .args(["grade", "fast-power"])
+            .arg(&cached_file)
+            .args(["--mode", "run", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    grade_cli();
     for i in 0..rounds {
         let started = Instant::now();
         let status = std::process::Command::new("rustc")
@@ -94,7 +120,7 @@ async fn run(grader: Arc<Grader>) {
             let unique = format!("{source}\n// latency {run} {i} {mode}\n");
             let started = Instant::now();
             let id = submit(&client, &app.url(), &token, &unique, mode).await;
-            let (verdict, done) = follow(&client, &app.url(), &token, id).await;
+            let (verdict, done) = follow(&client, &app.url(), &token, id_ok(id)).await;
             if mode == "run" {
                 run_verdict.push(verdict - started);
             } else {
@@ -102,12 +128,37 @@ async fn run(grader: Arc<Grader>) {
                 submit_figure.push(done - started);
             }
         }
+
+        let broken = format!("{source}\nfn broken() -> u32 {{ \"{run} {i}\" }}\n");
+        let started = Instant::now();
+        let id = submit(&client, &app.url(), &token, &broken, "run").await;
+        let (verdict, _) = follow(&client, &app.url(), &token, Expect(id, "compile_error")).await;
+        compile_error.push(verdict - started);
+
+        let started = Instant::now();
+        let id = submit(&client, &app.url(), &token, &cached, "run").await;
+        let (verdict, _) = follow(&client, &app.url(), &token, id_ok(id)).await;
+        cache_hit.push(verdict - started);
+
+        let started = Instant::now();
+        grade_cli();
+        cli.push(started.elapsed());
+        let started = Instant::now();
+        let report = grader
+            .grade("fast-power", &cached, katas::Mode::Run, &|_| {})
+            .unwrap();
+        assert_eq!(report.verdict, katas::Verdict::Accepted);
+        in_process.push(started.elapsed());
     }
     for v in [
         &mut bare,
         &mut run_verdict,
         &mut submit_verdict,
         &mut submit_figure,
+        &mut compile_error,
+        &mut cache_hit,
+        &mut cli,
+        &mut in_process,
     ] {
         v.sort();
     }
@@ -120,6 +171,8 @@ async fn run(grader: Arc<Grader>) {
         ("run → verdict", &run_verdict),
         ("submit → verdict", &submit_verdict),
         ("submit → performance figure", &submit_figure),
+        ("compile error → verdict", &compile_error),
+        ("cache hit (run) → verdict", &cache_hit),
     ] {
         println!(
             "  {what:<30} p50 {:.1} ms  p99 {:.1} ms   | ratio of p50s {:.2}",
@@ -128,6 +181,14 @@ async fn run(grader: Arc<Grader>) {
             ms(percentile(v, 0.5)) / floor
         );
     }
+
+    println!(
+        "`infrakata grade` on a cached source: p50 {:.1} ms, p99 {:.1} ms; the same grading in-process: p50 {:.1} ms; start-up ≈ {:.1} ms",
+        ms(percentile(&cli, 0.5)),
+        ms(percentile(&cli, 0.99)),
+        ms(percentile(&in_process, 0.5)),
+        ms(percentile(&cli, 0.5)) - ms(percentile(&in_process, 0.5))
+    );
 
     // 2. A burst: every submission distinct (no cache hits), all queued at once.
     let burst: usize = std::env::var("INFRAKATA_BENCH_BURST")
@@ -187,12 +248,20 @@ async fn run(grader: Arc<Grader>) {
     .await
     .unwrap();
     page.sort();
+    // The floor: every worker building one bare program after another, nothing else.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let floor_rate = workers as f64 / (floor / 1e3);
+    let rate = burst as f64 / drained.as_secs_f64();
     println!("burst of {burst} distinct submissions:");
     println!(
         "  all stored (202) in {:.2} s; drained in {:.1} s ({:.1} gradings/s); graded once: {once}/{burst}; accepted: {accepted}/{burst}",
         queued_in.as_secs_f64(),
         drained.as_secs_f64(),
         burst as f64 / drained.as_secs_f64()
+    );
+    println!(
+        "  compile floor: {workers} workers × one bare `rustc -O` program build each = {floor_rate:.1} builds/s; the drain is {:.2} of it",
+        rate / floor_rate
     );
     println!(
         "  GET / (the catalogue page) during the drain: {} samples, p50 {:.2} ms, p99 {:.2} ms",
@@ -203,8 +272,21 @@ async fn run(grader: Arc<Grader>) {
     app.stop();
 }
 
+/// A submission and the verdict word its stream must end with.
+struct Expect(i64, &'static str);
+
+fn id_ok(id: i64) -> Expect {
+    Expect(id, "accepted")
+}
+
 /// Follows a submission's event stream: when the verdict first showed, and when it was done.
-async fn follow(client: &reqwest::Client, url: &str, token: &str, id: i64) -> (Instant, Instant) {
+async fn follow(
+    client: &reqwest::Client,
+    url: &str,
+    token: &str,
+    expect: Expect,
+) -> (Instant, Instant) {
+    let Expect(id, word) = expect;
     let mut resp = client
         .get(format!("{url}/api/submissions/{id}/events"))
         .bearer_auth(token)
@@ -218,7 +300,7 @@ async fn follow(client: &reqwest::Client, url: &str, token: &str, id: i64) -> (I
             verdict = Some(Instant::now());
         }
     }
-    assert!(text.contains("\"accepted\""), "{text}");
+    assert!(text.contains(&format!("\"{word}\"")), "{text}");
     let done = Instant::now();
     (verdict.unwrap_or(done), done)
 }

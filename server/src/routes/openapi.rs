@@ -32,7 +32,7 @@ pub fn document() -> Value {
                 "worker": { "type": "http", "scheme": "bearer", "description": "The server's worker token." }
             },
             "schemas": {
-                "Error": { "type": "object", "required": ["error"], "properties": { "error": { "type": "string" } } },
+                "Error": { "type": "object", "required": ["error"], "properties": { "error": { "type": "string" }, "error_zh": { "type": "string", "description": "The same message in 中文, where one is written (refusals a learner meets)." } } },
                 "Verdict": { "type": "string", "enum": ["accepted", "wrong_answer", "compile_error", "runtime_error", "time_limit_exceeded", "memory_limit_exceeded", "output_limit_exceeded", "internal_error"] },
                 "State": { "type": "string", "enum": ["queued", "compiling", "running", "measuring", "done"] },
                 "JobKind": { "type": "string", "enum": job_kinds },

@@ -270,6 +270,11 @@ impl Chromium {
             "Emulation.setTouchEmulationEnabled",
             json!({ "enabled": mobile }),
         );
+        // The editor measures its lines on the frames after a resize; checks and screenshots
+        // taken before then would see the previous width's line heights.
+        self.eval(
+            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+        );
     }
 
     /// The system colour scheme the page sees (`light` or `dark`).

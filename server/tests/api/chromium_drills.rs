@@ -173,6 +173,12 @@ async fn the_interview_kata_has_the_editor_and_a_live_verdict() {
         );
         let verdict = b.wait_for(VERDICT, WAIT);
         assert_eq!(verdict, "Accepted");
+        // The best submit so far follows once the grading is over, still without a reload.
+        let best = b.wait_for(
+            "(() => { const s = document.querySelector('#best-submit .badge'); return s && s.dataset.verdict; })()",
+            WAIT,
+        );
+        assert_eq!(best, "accepted");
         assert_eq!(b.eval("window.__stayed === true"), true, "no reload");
         let typed = b.eval("document.getElementById('interview-form').editor.value");
         assert_eq!(typed, reference(&slug), "the code stays in the editor");
