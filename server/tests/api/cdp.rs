@@ -271,9 +271,11 @@ impl Chromium {
             json!({ "enabled": mobile }),
         );
         // The editor measures its lines on the frames after a resize; checks and screenshots
-        // taken before then would see the previous width's line heights.
-        self.eval(
+        // taken before then would see the previous width's line heights. A tab just opened may
+        // still be loading its first page (no context yet), hence `wait_for`, not `eval`.
+        self.wait_for(
             "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+            WAIT,
         );
     }
 
