@@ -11,6 +11,7 @@
   const store = {
     get(key) { try { return localStorage.getItem(key); } catch (_) { return null; } },
     set(key, value) { try { localStorage.setItem(key, value); } catch (_) { /* private mode */ } },
+    remove(key) { try { localStorage.removeItem(key); } catch (_) { /* private mode */ } },
   };
   const api = (method, path, body) => fetch(path, {
     method,
@@ -240,25 +241,34 @@
   function setupBottom() {
     const bottom = document.getElementById("pane-result");
     if (!bottom) return null;
-    const tabs = { result: document.getElementById("btab-result"), cases: document.getElementById("btab-cases") };
-    const panes = { result: document.getElementById("result"), cases: document.getElementById("cases") };
+    // Result · Cases · Custom input: each tab `btab-NAME` shows the panel `#NAME`.
+    const names = ["result", "cases", "custom"].filter((k) => document.getElementById(`btab-${k}`));
+    const tabs = {};
+    const panes = {};
+    names.forEach((k) => { tabs[k] = document.getElementById(`btab-${k}`); panes[k] = document.getElementById(k); });
     const select = (which) => {
-      Object.keys(tabs).forEach((k) => {
+      names.forEach((k) => {
         tabs[k].setAttribute("aria-selected", String(k === which));
         tabs[k].tabIndex = k === which ? 0 : -1;
         panes[k].hidden = k !== which;
       });
     };
-    Object.keys(tabs).forEach((k) => tabs[k].addEventListener("click", () => select(k)));
+    names.forEach((k) => tabs[k].addEventListener("click", () => select(k)));
+    // Arrow keys move between the tabs (wrapping), Home and End go to the first and last.
     bottom.querySelector(".bottom-tabs").addEventListener("keydown", (e) => {
-      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
-      const next = tabs.result.getAttribute("aria-selected") === "true" ? "cases" : "result";
+      if (!e.target.matches("[role=tab]")) return;
+      const at = names.findIndex((k) => tabs[k].getAttribute("aria-selected") === "true");
+      const step = { ArrowRight: at + 1, ArrowLeft: at - 1 + names.length, Home: 0, End: names.length - 1 }[e.key];
+      if (step === undefined) return;
+      e.preventDefault();
+      const next = names[step % names.length];
       select(next);
       tabs[next].focus();
     });
     document.getElementById("bottom-close").addEventListener("click", () => { bottom.hidden = true; });
+    select("result");
     return {
-      open() { bottom.hidden = false; select("result"); },
+      open(which = "result") { bottom.hidden = false; select(which); },
       select,
       // The case table moves to the Cases tab; the Result tab keeps the verdict, the messages
       // and the first failing case.
@@ -408,13 +418,20 @@
 
   function setupSubmit(form, editor, ui) {
     const result = document.getElementById("result");
-    const buttons = () => form.querySelectorAll("button[type=submit]");
+    const runCustom = document.getElementById("run-custom");
+    const buttons = () => [...form.querySelectorAll("button[type=submit]"), ...(runCustom ? [runCustom] : [])];
     let busy = false;
-    const go = async (mode) => {
-      if (busy) return; // one grading at a time from this page
+    // One grading at a time from this page (Run, Submit or Run custom): every button that
+    // starts one is disabled until it is done.
+    const take = () => {
+      if (busy) return false;
       busy = true;
       buttons().forEach((b) => (b.disabled = true));
-      const release = () => { busy = false; buttons().forEach((b) => (b.disabled = false)); };
+      return true;
+    };
+    const release = () => { busy = false; buttons().forEach((b) => (b.disabled = false)); };
+    const go = async (mode) => {
+      if (!take()) return;
       if (ui.bottom) ui.bottom.open();
       if (ui.tab) ui.tab("result");
       try {
@@ -436,15 +453,72 @@
       e.preventDefault();
       go((e.submitter && e.submitter.value) || "submit");
     });
-    result.addEventListener("click", (e) => {
+    const toLine = (e) => {
       const place = e.target.closest("[data-line]");
       if (place && place.classList.contains("place") && Number(place.dataset.line) > 0) {
         e.preventDefault();
         if (ui.tab) ui.tab("code");
         editor.focusLine(Number(place.dataset.line));
       }
-    });
+    };
+    result.addEventListener("click", toLine);
+    ui.lock = { take, release, toLine }; // shared with the Custom input tab
     return go;
+  }
+
+  // ---- Custom input: the learner's program on their own input, beside the reference's answer.
+  // The input is kept per kata in this browser; a refusal is shown under it and the text stays.
+  // The run is followed by the same `watch` as Run and Submit.
+  function setupCustom(form, editor, ui) {
+    const input = document.getElementById("custom-input");
+    const button = document.getElementById("run-custom");
+    const error = document.getElementById("custom-error");
+    const out = document.getElementById("custom-result");
+    const reset = document.getElementById("reset-sample");
+    if (!input || !error || !out) return;
+    const slug = form.dataset.kata;
+    const key = `ik-custom:${form.dataset.user}:${slug}`;
+    const saved = store.get(key);
+    if (saved !== null) input.value = saved;
+    input.addEventListener("input", () => store.set(key, input.value));
+    if (reset) {
+      reset.addEventListener("click", () => {
+        input.value = input.defaultValue; // the server-rendered sample
+        store.remove(key);
+        error.hidden = true;
+        input.focus();
+      });
+    }
+    const lock = ui.lock;
+    if (!button || !lock) return; // signed out: the tab offers the log-in link
+    const run = async () => {
+      if (!lock.take()) return;
+      error.hidden = true;
+      try {
+        if (ui.drafts.flush) ui.drafts.flush();
+        const resp = await api("POST", `/api/katas/${encodeURIComponent(slug)}/custom`, { source: editor.value, input: input.value });
+        const body = await resp.json().catch(() => ({}));
+        if (resp.status !== 202) {
+          // Refused (out of the constraints, not the kata's input, too large): said inline,
+          // the input left as typed for the learner to fix.
+          error.textContent = refusal(body) || words(out, "refused", resp.status);
+          error.hidden = false;
+          lock.release();
+          return;
+        }
+        await loadPanel(out, body.id);
+        watch(out, body.id, editor, { done: lock.release });
+      } catch (err) {
+        showError(out, err.message);
+        lock.release();
+      }
+    };
+    button.addEventListener("click", run);
+    // Ctrl/⌘+Enter in the input runs it (not the page's Submit).
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
+    });
+    out.addEventListener("click", lock.toLine);
   }
 
   // ---- Hints: only the first closed hint is offered; opening one records it (it stays open
@@ -497,6 +571,16 @@
       });
     }
     if (runButton) go = setupSubmit(form, editor, ui);
+    setupCustom(form, editor, ui);
+    const openCustom = document.getElementById("open-custom");
+    if (openCustom && ui.bottom) {
+      openCustom.addEventListener("click", () => {
+        ui.bottom.open("custom");
+        if (ui.tab) ui.tab("result");
+        const input = document.getElementById("custom-input");
+        if (input) input.focus();
+      });
+    }
     // Shortcuts work anywhere on the page, not only inside the editor.
     document.addEventListener("keydown", (e) => {
       if (!go || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;

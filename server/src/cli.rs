@@ -85,6 +85,11 @@ pub enum Command {
         /// Print one JSON object (see README) instead of a table.
         #[arg(long)]
         json: bool,
+        /// Run on your own input instead of the kata's cases: the kata's input as JSON, or
+        /// `@FILE` to read it from a file (`@-`: standard input). Prints the input, the
+        /// reference's answer, yours and the verdict. Not with `--mode`.
+        #[arg(long, value_name = "INPUT_JSON_OR_@FILE", conflicts_with = "mode")]
+        custom: Option<String>,
     },
 }
 

@@ -144,3 +144,97 @@ fn bad_input_is_a_usage_error_with_a_clear_message() {
         );
     }
 }
+
+/// `grade --custom`: the program on the learner's own input through the grader's custom path,
+/// the input, both answers and the verdict printed; a refused input is a usage error with the
+/// kata's words and nothing is compiled.
+#[test]
+fn a_custom_input_prints_both_answers_and_the_verdict() {
+    if !sandbox_available() {
+        return;
+    }
+    let reference = katas_dir().join("reference.rs");
+    let wrong = katas_dir().join("wrong/forgets_modulus_one.rs");
+    let input = r#"{"PowMod":[[7,0,1]]}"#;
+
+    let out = grade(&["fast-power", wrong.to_str().unwrap(), "--custom", input]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("fast-power: Wrong answer — custom input"),
+        "{text}"
+    );
+    for line in [
+        r#"input:     {"PowMod":[[7,0,1]]}"#,
+        r#"reference: {"PowMod":[0]}"#,
+        r#"yours:     {"PowMod":[1]}"#,
+        "outcome:   wrong_answer",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+
+    // From a file, as JSON: the same report the service stores.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("input.json");
+    std::fs::write(&file, input).unwrap();
+    let at_file = format!("@{}", file.display());
+    let out = grade(&[
+        "fast-power",
+        reference.to_str().unwrap(),
+        "--custom",
+        &at_file,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = json(&out);
+    assert_eq!(report["verdict"], "accepted");
+    assert_eq!(report["mode"], "run");
+    assert_eq!(report["cases"].as_array().unwrap().len(), 1);
+    assert_eq!(report["custom"]["input"], input);
+    assert_eq!(report["custom"]["reference"], r#"{"PowMod":[0]}"#);
+    assert_eq!(report["custom"]["learner"], report["custom"]["reference"]);
+
+    // A program that does not compile: still a custom run, the reference's answer beside none.
+    let broken = dir.path().join("broken.rs");
+    std::fs::write(
+        &broken,
+        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
+    )
+    .unwrap();
+    let out = grade(&[
+        "fast-power",
+        broken.to_str().unwrap(),
+        "--custom",
+        input,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = json(&out);
+    assert_eq!(report["verdict"], "compile_error");
+    assert_eq!(report["custom"]["reference"], r#"{"PowMod":[0]}"#);
+    assert_eq!(report["custom"]["learner"], serde_json::Value::Null);
+
+    let out = grade(&[
+        "fast-power",
+        reference.to_str().unwrap(),
+        "--custom",
+        r#"{"PowMod":[[2,10,0]]}"#,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("modulus 0 is outside 1..=2^63"), "{err}");
+    assert!(
+        !err.contains("sandbox:"),
+        "refused before the grader starts: {err}"
+    );
+
+    let out = grade(&[
+        "fast-power",
+        reference.to_str().unwrap(),
+        "--custom",
+        "{}",
+        "--mode",
+        "submit",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "--custom is a run of its own");
+}

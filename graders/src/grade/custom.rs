@@ -41,7 +41,16 @@ impl Grader {
             Ok(built) => built,
             Err(report) => {
                 progress(Stage::Done);
-                return Ok(report);
+                // Still a custom run (the pages and the API tell it apart by `custom`): the
+                // reference's answer is known, the program gave none.
+                return Ok(GradeReport {
+                    custom: Some(CustomOutputs {
+                        input: input.to_string(),
+                        reference: case.reference_output.clone(),
+                        learner: None,
+                    }),
+                    ..report
+                });
             }
         };
         progress(Stage::Running);

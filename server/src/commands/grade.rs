@@ -10,12 +10,56 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 pub fn run(slug: &str, file: &Path, mode: Mode, json: bool) -> anyhow::Result<ExitCode> {
+    let source = read_source(file)?;
+    known(slug)?;
+    let report = with_grader(|grader, progress| grader.grade(slug, &source, mode, progress))?;
+    show(&report, json)
+}
+
+/// `grade --custom INPUT`: the learner's program on their own input through
+/// [`Grader::custom`], the path the service's custom runs take.
+pub fn run_custom(slug: &str, file: &Path, input: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let source = read_source(file)?;
+    let kata = known(slug)?;
+    let input = read_input(input)?;
+    // Refused before the grader starts (nothing is compiled), in the kata's own words.
+    kata.check_custom(&input)
+        .map_err(|e| anyhow::anyhow!("{}", e.message(katas::Lang::En)))?;
+    let report = with_grader(|grader, progress| grader.custom(slug, &source, &input, progress))?;
+    show(&report, json)
+}
+
+fn read_source(file: &Path) -> anyhow::Result<String> {
     let source = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    let source = String::from_utf8(source)
-        .map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", file.display()))?;
-    if katas::catalogue::find(slug).is_none() {
-        anyhow::bail!("unknown kata `{slug}`; `infrakata kata list` shows them all");
-    }
+    String::from_utf8(source).map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", file.display()))
+}
+
+fn known(slug: &str) -> anyhow::Result<&'static dyn katas::Kata> {
+    katas::catalogue::find(slug).ok_or_else(|| {
+        anyhow::anyhow!("unknown kata `{slug}`; `infrakata kata list` shows them all")
+    })
+}
+
+/// `--custom`'s value: the JSON itself, or `@FILE` (`@-`: standard input).
+fn read_input(arg: &str) -> anyhow::Result<String> {
+    let Some(path) = arg.strip_prefix('@') else {
+        return Ok(arg.to_string());
+    };
+    let bytes = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).context("reading stdin")?;
+        buf
+    } else {
+        std::fs::read(path).with_context(|| format!("reading {path}"))?
+    };
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path} is not valid UTF-8"))
+}
+
+/// Starts the grader behind a spinner and runs `grade` with a progress callback; our failures
+/// are told apart from bad requests.
+fn with_grader(
+    grade: impl FnOnce(&Grader, &dyn Fn(Stage)) -> Result<GradeReport, graders::GradeError>,
+) -> anyhow::Result<GradeReport> {
     let spinner = ProgressBar::new_spinner();
     spinner.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
@@ -34,35 +78,44 @@ pub fn run(slug: &str, file: &Path, mode: Mode, json: bool) -> anyhow::Result<Ex
             Stage::Done => "done",
         })
     };
-    let report = grader.grade(slug, &source, mode, &progress);
+    let report = grade(&grader, &progress);
     spinner.finish_and_clear();
-    let report = report.map_err(|e| {
+    report.map_err(|e| {
         if e.is_bad_request() {
             anyhow::anyhow!("{e}")
         } else {
             anyhow::anyhow!("internal error (not your code's fault): {e}")
         }
-    })?;
+    })
+}
+
+fn show(report: &GradeReport, json: bool) -> anyhow::Result<ExitCode> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print_report(&report);
+        print_report(report);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_report(r: &GradeReport) {
-    println!(
-        "{}: {} — {}/{} cases",
-        r.kata,
-        r.verdict.label(),
-        r.score.passed,
-        r.score.total
-    );
+    if r.custom.is_some() {
+        println!("{}: {} — custom input", r.kata, r.verdict.label());
+    } else {
+        println!(
+            "{}: {} — {}/{} cases",
+            r.kata,
+            r.verdict.label(),
+            r.score.passed,
+            r.score.total
+        );
+    }
     for d in &r.diagnostics {
         print!("{}", d.rendered);
     }
-    if !r.cases.is_empty() {
+    if let Some(c) = &r.custom {
+        print!("{}", custom_lines(c, r.cases.first()));
+    } else if !r.cases.is_empty() {
         let rows: Vec<Vec<String>> = r
             .cases
             .iter()
@@ -80,7 +133,11 @@ fn print_report(r: &GradeReport) {
             table::render(&["case", "group", "outcome", "time"], &rows)
         );
     }
-    if let Some(case) = r.cases.iter().find(|c| c.input.is_some()) {
+    if let Some(case) = r
+        .cases
+        .iter()
+        .find(|c| c.input.is_some() && r.custom.is_none())
+    {
         println!("\nfirst failing case: {}", case.name);
         if let Some(input) = &case.input {
             println!("  input:    {input}");
@@ -118,6 +175,26 @@ fn print_report(r: &GradeReport) {
         res.run_cpu_ms,
         res.peak_memory_bytes as f64 / (1 << 20) as f64
     );
+}
+
+/// A custom run's input and both answers, then what the check said when they disagree.
+fn custom_lines(c: &graders::CustomOutputs, case: Option<&katas::CaseReport>) -> String {
+    let mut out = format!(
+        "  input:     {}\n  reference: {}\n  yours:     {}\n",
+        c.input,
+        c.reference,
+        c.learner.as_deref().unwrap_or("(no answer)")
+    );
+    if let Some(case) = case {
+        out.push_str(&format!("  outcome:   {}\n", case.outcome.as_str()));
+        if let Some(m) = &case.mismatch {
+            out.push_str(&format!("  problem:   {}\n", m.message));
+        }
+        if let Some(msg) = &case.message {
+            out.push_str(&format!("  message:   {msg}\n"));
+        }
+    }
+    out
 }
 
 /// The device timings of an accepted GPU submit, one line per performance case.

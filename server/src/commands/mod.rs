@@ -20,7 +20,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             mode,
             json,
-        } => grade::run(&slug, &file, mode.into(), json),
+            custom,
+        } => match custom {
+            Some(input) => grade::run_custom(&slug, &file, &input, json),
+            None => grade::run(&slug, &file, mode.into(), json),
+        },
         Command::Serve {
             addr,
             db,

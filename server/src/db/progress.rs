@@ -54,14 +54,16 @@ pub struct KataProgress {
 }
 
 /// Every kata the user has submitted to; withdrawn submissions (cancelled, or timed out waiting
-/// for a worker) are not attempts.
+/// for a worker) and custom-input runs (the learner's own input, not the kata's cases) are not
+/// attempts.
 pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kata, COUNT(*) AS submissions,
            MAX(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN 1 ELSE 0 END) AS solved,
            MIN(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN perf_ratio END) AS best_ratio,
            MAX(created_at) AS last_at
-         FROM submissions WHERE user_id = $1 AND withdrawn IS NULL GROUP BY kata",
+         FROM submissions WHERE user_id = $1 AND withdrawn IS NULL AND custom_input IS NULL
+         GROUP BY kata",
     )
     .bind(user_id)
     .fetch_all(db)

@@ -18,6 +18,8 @@ pub struct Submission {
     pub verdict: Option<Verdict>,
     pub report: Option<serde_json::Value>,
     pub created_at: i64,
+    /// A custom-input run (a `run` on the learner's own input): never an attempt.
+    pub custom: bool,
 }
 
 type Row = (
@@ -30,10 +32,11 @@ type Row = (
     Option<Stored<Verdict>>,
     Option<String>,
     i64,
+    i64,
 );
 
 fn from_row(
-    (id, user_id, kata, mode, source, state, verdict, report, created_at): Row,
+    (id, user_id, kata, mode, source, state, verdict, report, created_at, custom): Row,
 ) -> Result<Submission, sqlx::Error> {
     // A report we wrote ourselves that no longer parses is corruption, not "no report".
     let report = report
@@ -50,6 +53,7 @@ fn from_row(
         verdict: verdict.map(|v| v.0),
         report,
         created_at,
+        custom: custom != 0,
     })
 }
 
@@ -105,7 +109,9 @@ pub async fn create_with(
 
 pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     let row: Option<Row> = sqlx::query_as(
-        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at FROM submissions WHERE id = $1",
+        "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at,
+           CASE WHEN custom_input IS NULL THEN 0 ELSE 1 END
+         FROM submissions WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(db)
@@ -217,6 +223,9 @@ pub struct Summary {
     pub created_at: i64,
     /// `cancelled` or `timed_out`: ended without being graded.
     pub withdrawn: Option<String>,
+    /// A custom-input run (a `run` on the learner's own input).
+    #[sqlx(try_from = "i64")]
+    pub custom: super::progress::Flag,
 }
 
 /// Why a submission ended without being graded (`cancelled`, `timed_out`), if it did.
@@ -236,7 +245,8 @@ pub async fn list_for(
     limit: i64,
 ) -> Result<Vec<Summary>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at, withdrawn
+        "SELECT id, kata, mode, state, verdict, passed, total, perf_ratio, created_at, withdrawn,
+           CASE WHEN custom_input IS NULL THEN 0 ELSE 1 END AS custom
          FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT $3",
     )
     .bind(user_id)

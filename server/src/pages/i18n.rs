@@ -248,6 +248,21 @@ pub struct Text {
     pub program_printed: &'static str,
     pub mode_run_long: &'static str,
     pub mode_submit_long: &'static str,
+    // Custom input: the kata page's third bottom tab, its report and the history.
+    pub tab_custom: &'static str,
+    /// A custom-input run's mode in the history and on its page.
+    pub mode_custom: &'static str,
+    pub mode_custom_long: &'static str,
+    pub custom_lead: &'static str,
+    pub custom_label: &'static str,
+    pub run_custom: &'static str,
+    pub reset_to_sample: &'static str,
+    pub custom_none: &'static str,
+    pub custom_log_in: &'static str,
+    pub custom_your_answer: &'static str,
+    pub custom_reference_answer: &'static str,
+    /// Where the program gave no answer to compare (it panicked, ran out of time, ...).
+    pub custom_no_answer: &'static str,
     pub same_instructions: &'static str,
     pub cached: &'static str,
 }
@@ -481,12 +496,13 @@ impl Text {
         }
     }
 
-    /// A submission's mode as stored (`run`, `submit`).
-    pub fn mode_name<'a>(&self, mode: &'a str) -> &'a str {
+    /// How the history and a submission's page name its mode: a custom-input run is stored as
+    /// a `run` with its input beside it, and is shown as what it is.
+    pub fn submission_mode(&self, mode: katas::Mode, custom: bool) -> &'static str {
         match mode {
-            "run" => self.mode_run,
-            "submit" => self.mode_submit,
-            other => other,
+            katas::Mode::Run if custom => self.mode_custom,
+            katas::Mode::Run => self.mode_run,
+            katas::Mode::Submit => self.mode_submit,
         }
     }
 
@@ -783,6 +799,18 @@ pub const EN: Text = Text {
     program_printed: "What your program printed",
     mode_run_long: "Run (sample cases)",
     mode_submit_long: "Submit (all cases)",
+    tab_custom: "Custom input",
+    mode_custom: "custom input",
+    mode_custom_long: "Custom input (one case of yours)",
+    custom_lead: "Run your program on an input of your own and see its answer beside the reference's. It is not an attempt and never counts towards solving.",
+    custom_label: "Input (the kata's input as JSON)",
+    run_custom: "Run custom",
+    reset_to_sample: "Reset to the sample",
+    custom_none: "GPU katas offer no custom input: Run and Submit show their cases.",
+    custom_log_in: "Log in to run your own input",
+    custom_your_answer: "Your answer",
+    custom_reference_answer: "Reference's answer",
+    custom_no_answer: "no answer",
     same_instructions: "the same instruction count as the reference",
     cached: "cached",
 };
@@ -982,6 +1010,18 @@ pub const ZH: Text = Text {
     program_printed: "你的程序打印的内容",
     mode_run_long: "运行（样例）",
     mode_submit_long: "提交（全部用例）",
+    tab_custom: "自定义输入",
+    mode_custom: "自定义输入",
+    mode_custom_long: "自定义输入（你自己的一个用例）",
+    custom_lead: "用你自己写的输入运行程序，把它的输出和参考实现的输出放在一起对照。这不算一次尝试，也不会计入解题。",
+    custom_label: "输入（本题的输入，JSON 格式）",
+    run_custom: "运行自定义输入",
+    reset_to_sample: "恢复为样例",
+    custom_none: "GPU 题目不提供自定义输入：运行和提交会显示它的用例。",
+    custom_log_in: "登录后即可运行自己的输入",
+    custom_your_answer: "你的输出",
+    custom_reference_answer: "参考实现的输出",
+    custom_no_answer: "没有输出",
     same_instructions: "指令数与参考实现相同",
     cached: "已缓存",
 };

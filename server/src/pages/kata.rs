@@ -53,6 +53,9 @@ struct KataPage {
     max_wait_minutes: u64,
     limits: String,
     codemirror: bool,
+    /// The Custom input tab's starting text: the kata's first sample as JSON (`None` for GPU
+    /// katas, which offer no custom input).
+    custom_sample: Option<String>,
 }
 
 struct Hint {
@@ -165,6 +168,7 @@ pub async fn show(
         max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),
         limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
+        custom_sample: kata.sample_input(),
     })
 }
 

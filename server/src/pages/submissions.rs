@@ -11,7 +11,6 @@ use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::submissions::{self, State as SubState, Submission};
 use crate::db::{jobs, users};
-use crate::domain::Word as _;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -62,7 +61,7 @@ pub async fn history(
                     .split_once(' ')
                     .map(|(day, clock)| (day.to_string(), clock.to_string()))
                     .unwrap_or_default(),
-                mode: t.mode_name(s.mode.name()),
+                mode: t.submission_mode(s.mode, s.custom.0),
                 verdict,
                 verdict_class,
                 score: match (s.passed, s.total) {
@@ -154,7 +153,7 @@ pub async fn show(
         panel: panel(&state, &s, &viewer).await?,
         slug: s.kata.into(),
         title,
-        mode: Text::of(viewer.lang).mode_name(s.mode.name()),
+        mode: Text::of(viewer.lang).submission_mode(s.mode, s.custom),
         when: view::datetime_seconds(s.created_at),
         lines: s.source.lines().map(str::to_string).collect(),
     })

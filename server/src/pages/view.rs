@@ -88,7 +88,7 @@ pub struct ReportView {
     pub verdict: String,
     pub verdict_class: &'static str,
     pub mode: &'static str,
-    /// `run` or `submit`: the page unlocks the reference after an accepted submit.
+    /// `run`, `submit` or `custom`: the page unlocks the reference after an accepted submit.
     pub mode_key: &'static str,
     pub passed: usize,
     pub total: usize,
@@ -110,6 +110,21 @@ pub struct ReportView {
     pub output: Option<String>,
     pub compile: String,
     pub run: String,
+    /// A custom-input run: the input and both answers, shown side by side.
+    pub custom: Option<CustomView>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CustomView {
+    /// The one case's outcome, and what the check said when it failed.
+    pub outcome: String,
+    pub outcome_class: &'static str,
+    pub problem: Option<String>,
+    pub notes: Vec<String>,
+    pub input: String,
+    pub reference: String,
+    /// `None`: the program gave no answer (it panicked, ran out of time, ...).
+    pub learner: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -210,6 +225,19 @@ impl ReportView {
                 notes: c.notes.clone(),
             })
             .collect();
+        // The one case of a custom run is shown beside both answers, not in a case table.
+        let custom = r.custom.as_ref().map(|c| {
+            let case = cases.first();
+            CustomView {
+                outcome: case.map_or_else(String::new, |k| k.outcome.clone()),
+                outcome_class: case.map_or("muted", |k| k.outcome_class),
+                problem: case.and_then(|k| k.problem.clone()),
+                notes: case.map(|k| k.notes.clone()).unwrap_or_default(),
+                input: c.input.clone(),
+                reference: c.reference.clone(),
+                learner: c.learner.clone(),
+            }
+        });
         let diagnostics: Vec<DiagnosticView> = r
             .diagnostics
             .iter()
@@ -264,10 +292,12 @@ impl ReportView {
             verdict: t.verdict_label(r.verdict).to_string(),
             verdict_class: verdict_class(r.verdict),
             mode: match r.mode {
+                _ if r.custom.is_some() => t.mode_custom_long,
                 katas::Mode::Run => t.mode_run_long,
                 katas::Mode::Submit => t.mode_submit_long,
             },
             mode_key: match r.mode {
+                _ if r.custom.is_some() => "custom",
                 katas::Mode::Run => "run",
                 katas::Mode::Submit => "submit",
             },
@@ -306,6 +336,7 @@ impl ReportView {
                 format!("{:.0} ms", res.compile_ms)
             },
             run: format!("{:.0} ms", res.run_wall_ms),
+            custom,
         }
     }
 

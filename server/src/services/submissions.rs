@@ -68,10 +68,14 @@ async fn store(
     if let Some((input, lang)) = custom {
         match kata.check_custom(input) {
             Ok(()) => {}
+            // `error` in the request's language, and `error_zh` as every refusal a learner
+            // can meet carries it (the page shows the one in its own language).
             Err(e @ katas::custom::CustomError::TooLarge { .. }) => {
-                return Err(AppError::TooLarge(e.message(lang)));
+                return Err(AppError::TooLarge(e.message(lang)).zh(e.message(katas::Lang::Zh)));
             }
-            Err(e) => return Err(AppError::Unprocessable(e.message(lang))),
+            Err(e) => {
+                return Err(AppError::Unprocessable(e.message(lang)).zh(e.message(katas::Lang::Zh)));
+            }
         }
     }
     // Checked last: a malformed request does not use up the learner's allowance.

@@ -271,18 +271,12 @@ impl Chromium {
             json!({ "enabled": mobile }),
         );
         // The editor measures its lines on the frames after a resize; checks and screenshots
-        // taken before then would see the previous width's line heights.
-        // A page that is navigating has nothing measured to wait for.
-        let settled = self.try_call(
-            "Runtime.evaluate",
-            json!({
-                "expression": "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
-                "awaitPromise": true,
-            }),
+        // taken before then would see the previous width's line heights. A tab just opened may
+        // still be loading its first page (no context yet), hence `wait_for`, not `eval`.
+        self.wait_for(
+            "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+            WAIT,
         );
-        if let Err(reply) = settled {
-            assert!(navigating(&reply), "Runtime.evaluate: {reply}");
-        }
     }
 
     /// The system colour scheme the page sees (`light` or `dark`).

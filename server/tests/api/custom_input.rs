@@ -3,6 +3,7 @@
 //! the kata refuses, bad JSON and GPU katas get a clear 422 (413 when too large) and nothing is
 //! stored.
 
+use crate::browser::{Browser, csrf_of};
 use crate::helpers::{Options, TestApp, grader, reference, spawn_app, spawn_idle};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -105,6 +106,10 @@ async fn refused_inputs_get_the_kata_message_and_store_nothing() {
         let body: Value = resp.json().await.unwrap();
         let error = body["error"].as_str().unwrap();
         assert!(error.contains(says), "{slug} {input}: {error}");
+        assert!(
+            body["error_zh"].as_str().is_some_and(|zh| !zh.is_empty()),
+            "the page in 中文 has its words too: {body}"
+        );
     }
     let big = format!(r#"{{"Power":[{}[1.0,1]]}}"#, "[1.0,1],".repeat(9000));
     let resp = custom(
@@ -139,4 +144,150 @@ async fn refused_inputs_get_the_kata_message_and_store_nothing() {
         Value::Null,
         "no sample for a GPU kata"
     );
+}
+
+/// Polls `/api/submissions/{id}` with the browser's session until it is done.
+async fn done_in(browser: &Browser, id: i64) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        let body: Value = browser
+            .get(&format!("/api/submissions/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        if body["state"] == "done" {
+            return body;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{id}: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A custom run is stored as a `run` with its input beside it: the pages call it what it is
+/// ("Custom input", 自定义输入), its report shows both answers, and it is never an attempt, a
+/// solve or a leaderboard entry, even when the answers agree.
+#[tokio::test]
+async fn a_custom_run_is_shown_as_custom_input_and_never_counts() {
+    let Some(grader) = grader() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let browser = Browser::new(&app);
+    browser.signup("ada", "long enough pw").await;
+    let db = &app.app.state.db;
+    let ada = server::db::users::id_of(db, "ada").await.unwrap().unwrap();
+
+    // The kata page offers the tab, pre-filled with the sample; a GPU kata says it has none.
+    let page = browser.page("/katas/fast-power").await;
+    let sample = katas::catalogue::find("fast-power")
+        .unwrap()
+        .sample_input()
+        .unwrap();
+    assert!(page.contains(r#"id="btab-custom""#), "the third tab");
+    let escaped = sample.replace('"', "&#34;");
+    assert!(
+        page.contains(&escaped) || page.contains(&sample.replace('"', "&quot;")),
+        "the sample pre-filled: {sample}"
+    );
+    let gpu = katas::catalogue::all()
+        .iter()
+        .find(|k| k.meta().kind == katas::KataKind::Gpu)
+        .map(|k| k.meta().slug.clone());
+    if let Some(gpu) = gpu {
+        let page = browser.page(&format!("/katas/{gpu}")).await;
+        assert!(page.contains("GPU katas offer no custom input"), "{gpu}");
+        assert!(!page.contains(r#"id="custom-input""#), "{gpu}: no form");
+    }
+
+    let csrf = csrf_of(&page);
+    let resp = browser
+        .post_json(
+            "/api/katas/fast-power/custom",
+            &json!({ "source": reference("fast-power"), "input": r#"{"PowMod":[[3,4,7]]}"# }),
+            Some(&csrf),
+        )
+        .await;
+    assert_eq!(resp.status(), 202);
+    let custom = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let done = done_in(&browser, custom).await;
+    assert_eq!(done["verdict"], "accepted", "{done}");
+    let resp = browser
+        .post_json(
+            "/api/submissions",
+            &json!({ "kata": "fast-power", "source": reference("fast-power"), "mode": "run" }),
+            Some(&csrf),
+        )
+        .await;
+    assert_eq!(resp.status(), 202);
+    let run = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    done_in(&browser, run).await;
+
+    // Named as what it is, beside the plain run.
+    let history = browser.page("/katas/fast-power/submissions").await;
+    assert!(history.contains("<td>custom input</td>"), "{history}");
+    assert!(history.contains("<td>run</td>"), "{history}");
+    let shown = browser.page(&format!("/submissions/{custom}")).await;
+    assert!(
+        shown.contains(r#"<p class="muted">custom input · "#),
+        "{shown}"
+    );
+    let panel = browser.page(&format!("/submissions/{custom}/report")).await;
+    assert!(panel.contains(r#"data-mode="custom""#), "{panel}");
+    assert!(
+        panel.contains("Custom input (one case of yours)"),
+        "{panel}"
+    );
+    assert!(panel.contains("Your answer"), "{panel}");
+    for who in ["learner", "reference"] {
+        let answer = format!(r#"data-answer="{who}">{{&#34;PowMod&#34;:[4]}}</pre>"#);
+        assert!(panel.contains(&answer), "{who}'s answer: {panel}");
+    }
+    assert!(!panel.contains("r-cases"), "no case table for the one case");
+    // A program that does not compile is still a custom run: the reference's answer beside none.
+    let resp = browser
+        .post_json(
+            "/api/katas/fast-power/custom",
+            &json!({ "source": "pub fn power(b: f64, e: i32) -> f64 { b * e }\n", "input": sample }),
+            Some(&csrf),
+        )
+        .await;
+    assert_eq!(resp.status(), 202);
+    let broken = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let done = done_in(&browser, broken).await;
+    assert_eq!(done["verdict"], "compile_error", "{done}");
+    assert_eq!(done["custom"]["learner"], Value::Null, "{done}");
+    let panel = browser.page(&format!("/submissions/{broken}/report")).await;
+    assert!(panel.contains(r#"data-mode="custom""#), "{panel}");
+    assert!(
+        panel.contains(r#"data-answer="learner">no answer</p>"#),
+        "{panel}"
+    );
+    browser
+        .switch_lang("zh", "/katas/fast-power/submissions")
+        .await;
+    let history = browser.page("/katas/fast-power/submissions").await;
+    assert!(history.contains("<td>自定义输入</td>"), "{history}");
+    let panel = browser.page(&format!("/submissions/{custom}/report")).await;
+    assert!(
+        panel.contains("你的输出") && panel.contains("参考实现的输出"),
+        "{panel}"
+    );
+
+    // Not an attempt, not a solve, not on the leaderboard; the plain run is an attempt.
+    let progress = server::db::progress::for_user(db, ada).await.unwrap();
+    assert_eq!(progress.len(), 1, "{progress:?}");
+    assert_eq!(
+        progress[0].submissions, 1,
+        "only the plain run: {progress:?}"
+    );
+    assert!(!progress[0].solved.0);
+    assert!(
+        server::db::progress::solved(db, ada)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let board = server::db::progress::leaderboard(db, "fast-power", 10)
+        .await
+        .unwrap();
+    assert!(board.is_empty(), "{board:?}");
 }

@@ -148,6 +148,10 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
                             b.eval(&format!("document.getElementById('tab-{tab}').click(); true"));
                             assert_fits(b, w, &format!("{name}, tab {tab}, at {w}×{h}"));
                         }
+                        b.eval("document.getElementById('btab-custom').click(); true");
+                        assert_fits(b, w, &format!("{name}, Custom input, at {w}×{h}"));
+                        assert_accessible(b, &axe_js, &format!("{name}, Custom input, at {w}×{h}"));
+                        b.eval("document.getElementById('btab-result').click(); true");
                         b.eval("document.getElementById('tab-code').click(); true");
                     }
                     assert_accessible(b, &axe_js, &format!("{name} at {w}×{h}"));
@@ -452,6 +456,19 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
                     assert_eq!(b.eval("document.documentElement.lang"), "zh-CN", "{what}");
                     assert_fits(b, w, &what);
                     assert_accessible(b, &axe_js, &what);
+                    if name.starts_with("kata") {
+                        // The Custom input tab's words (or the GPU kata's note) in 中文 too.
+                        b.eval("document.getElementById('tab-result').click(); document.getElementById('btab-custom').click(); true");
+                        let what = format!("{what}, Custom input");
+                        let words = b.eval("document.getElementById('custom').textContent");
+                        let words = words.as_str().unwrap();
+                        assert!(
+                            words.contains("输入") && !words.contains("Input") && !words.contains("input"),
+                            "{what}: {words}"
+                        );
+                        assert_fits(b, w, &what);
+                        assert_accessible(b, &axe_js, &what);
+                    }
                     if let Some(dir) = &shots {
                         b.screenshot(&dir.join(format!("zh-{name}-{size}.png")));
                     }
@@ -561,6 +578,126 @@ async fn the_textarea_fallback_stays_usable_without_the_editor_bundle() {
             true,
             "disabled while it waits"
         );
+    })
+    .await
+    .unwrap();
+}
+
+/// The selected bottom tab's id and whether it has the keyboard focus.
+const BOTTOM_TAB: &str =
+    "[document.querySelector('.bottom-tabs [aria-selected=true]').id, document.activeElement.id]";
+
+/// The custom run's verdict once it is done (falsy before).
+const CUSTOM_VERDICT: &str = "(document.querySelector('#custom-result .panel[data-state=\"done\"] .verdict-label') || {}).textContent";
+
+/// Custom input on the kata page: the third bottom tab, reached with the arrow keys like the
+/// other two, pre-filled with the sample; the reference run on it gives Accepted with both
+/// answers equal, side by side; an input out of the statement's constraints is refused inline
+/// with the textarea's text kept (also across a reload, until "reset to the sample"); on a
+/// 390×844 phone the answers stack and nothing overflows; axe-core clean throughout.
+#[tokio::test]
+async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
+    let Some(grader) = grader() else { return };
+    let Some(binary) = browser() else { return };
+    let Some(axe_js) = axe() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let base = app.app.url();
+    let sample = katas::catalogue::find("fast-power")
+        .unwrap()
+        .sample_input()
+        .unwrap();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::signed_up(binary, &base, "mei");
+        b.viewport(DESKTOP.0, DESKTOP.1, false);
+        b.goto(&format!("{base}/katas/fast-power"));
+        b.eval(&format!(
+            "document.getElementById('editor-form').editor.value = {}; true",
+            serde_json::to_string(reference("fast-power")).unwrap()
+        ));
+        // The actions bar opens the tab (the bottom panel is closed until then).
+        assert_eq!(b.eval("document.getElementById('pane-result').hidden"), true);
+        b.eval("document.getElementById('open-custom').click(); true");
+        assert_eq!(b.eval(BOTTOM_TAB), serde_json::json!(["btab-custom", "custom-input"]));
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), sample.as_str());
+        assert_accessible(&mut b, &axe_js, "the Custom input tab");
+        // Arrow keys move between the three tabs like between the first two, wrapping.
+        b.eval("document.getElementById('btab-custom').focus(); true");
+        b.key("ArrowRight", "ArrowRight", 39, 0);
+        assert_eq!(b.eval(BOTTOM_TAB), serde_json::json!(["btab-result", "btab-result"]));
+        b.key("ArrowLeft", "ArrowLeft", 37, 0);
+        assert_eq!(b.eval(BOTTOM_TAB), serde_json::json!(["btab-custom", "btab-custom"]));
+        b.key("ArrowLeft", "ArrowLeft", 37, 0);
+        assert_eq!(b.eval(BOTTOM_TAB), serde_json::json!(["btab-cases", "btab-cases"]));
+        b.key("End", "End", 35, 0);
+        assert_eq!(b.eval(BOTTOM_TAB), serde_json::json!(["btab-custom", "btab-custom"]));
+        assert_eq!(b.eval("document.getElementById('custom').hidden"), false);
+
+        // The sample with the reference: Accepted, both answers the same, and no second
+        // grading can start meanwhile.
+        b.eval("document.getElementById('run-custom').click(); true");
+        assert_eq!(
+            b.eval("[document.getElementById('run-custom').disabled, document.querySelector('button[value=\"run\"]').disabled]"),
+            serde_json::json!([true, true]),
+            "disabled while the custom run grades"
+        );
+        let verdict = b.wait_for(CUSTOM_VERDICT, WAIT);
+        assert_eq!(verdict, "Accepted");
+        b.wait_for("!document.getElementById('run-custom').disabled", WAIT);
+        let answers = b.eval(
+            "['learner', 'reference'].map((w) => document.querySelector(`#custom-result [data-answer=${w}]`).textContent)",
+        );
+        assert_eq!(answers[0], answers[1], "{answers}");
+        assert!(answers[0].as_str().unwrap().starts_with('{'), "{answers}");
+        assert_eq!(
+            b.eval("document.querySelector('#custom-result .verdict').dataset.mode"),
+            "custom"
+        );
+        assert_accessible(&mut b, &axe_js, "a custom run's answers");
+
+        // Out of the constraints: the kata's words inline, the text kept.
+        let refused = r#"{"PowMod":[[2,10,0]]}"#;
+        b.eval("const i = document.getElementById('custom-input'); i.focus(); i.select(); true");
+        b.type_text(refused);
+        b.eval("document.getElementById('run-custom').click(); true");
+        let error = b.wait_for(
+            "!document.getElementById('custom-error').hidden && document.getElementById('custom-error').textContent",
+            WAIT,
+        );
+        assert!(
+            error.as_str().unwrap().contains("modulus 0 is outside"),
+            "{error}"
+        );
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), refused);
+        assert_eq!(b.eval("document.getElementById('run-custom').disabled"), false);
+        assert_accessible(&mut b, &axe_js, "a refused custom input");
+
+        // Kept per kata across a reload; "reset to the sample" brings the sample back.
+        b.reload();
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), refused);
+        b.eval("document.getElementById('reset-sample').click(); true");
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), sample.as_str());
+        b.reload();
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), sample.as_str());
+
+        // On a phone: Result, then the Custom input tab; the answers stack, nothing overflows.
+        b.viewport(PHONE.0, PHONE.1, true);
+        b.goto(&format!("{base}/katas/fast-power"));
+        b.eval("document.getElementById('tab-result').click(); document.getElementById('btab-custom').click(); true");
+        assert_fits(&mut b, PHONE.0, "the Custom input tab on a phone");
+        b.eval("document.getElementById('run-custom').click(); true");
+        assert_eq!(b.wait_for(CUSTOM_VERDICT, WAIT), "Accepted");
+        let boxes = b.eval(
+            "Array.from(document.querySelectorAll('#custom-result .answer')).map((a) => { const r = a.getBoundingClientRect(); return [r.left, r.top]; })",
+        );
+        assert_eq!(boxes[0][0], boxes[1][0], "stacked: same left edge {boxes}");
+        assert!(boxes[0][1].as_f64() < boxes[1][1].as_f64(), "one above the other {boxes}");
+        assert_fits(&mut b, PHONE.0, "a custom run's answers on a phone");
+        assert_accessible(&mut b, &axe_js, "a custom run's answers on a phone");
+        if let Some(dir) = screens() {
+            b.screenshot(&dir.join("kata-custom-phone.png"));
+            b.viewport(DESKTOP.0, DESKTOP.1, false);
+            b.screenshot(&dir.join("kata-custom-desktop.png"));
+        }
     })
     .await
     .unwrap();
