@@ -3,8 +3,8 @@
 //! verdict, the drill items); `/interviews/{id}/report`: the kept report. In the viewer's
 //! language, like every page.
 
-use super::markdown::code_spans;
 use super::i18n::{Text, kata_title};
+use super::markdown::code_spans;
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;

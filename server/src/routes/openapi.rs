@@ -100,6 +100,7 @@ pub fn document() -> Value {
                         "state": { "$ref": "#/components/schemas/State" },
                         "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
                         "waiting_for": { "type": ["string", "null"], "description": "While queued with no worker that can grade it connected (seen in the last 60 s): what it waits for, e.g. `gpu worker`." },
+                        "custom_run": { "type": "boolean", "description": "A custom-input run (`POST /api/katas/{slug}/custom`): stored with mode `run`, never an attempt; once judged, `custom` holds the input and both answers." },
                         "withdrawn": { "type": ["string", "null"], "enum": ["cancelled", "timed_out", null], "description": "Set when the submission ended without being graded: cancelled while it waited, or no worker that can grade it took it within the server's maximum wait. Its report is then an `internal_error` whose message says why; it is not an attempt." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
                         "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },

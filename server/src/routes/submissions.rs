@@ -87,6 +87,7 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
     body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
     body["withdrawn"] = json!(submissions::withdrawn(&state.db, s.id).await?);
+    body["custom_run"] = json!(s.custom);
     Ok(body)
 }
 

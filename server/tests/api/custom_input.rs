@@ -42,6 +42,7 @@ async fn a_custom_input_runs_beside_the_reference() {
     let done = app.verdict(&token, id, Duration::from_secs(120)).await;
     assert_eq!(done["verdict"], "accepted", "{done}");
     assert_eq!(done["mode"], "run");
+    assert_eq!(done["custom_run"], true);
     assert_eq!(done["cases"].as_array().unwrap().len(), 1);
     assert_eq!(done["custom"]["input"], sample);
     assert_eq!(done["custom"]["learner"], done["custom"]["reference"]);
