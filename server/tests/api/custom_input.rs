@@ -4,7 +4,7 @@
 //! stored.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, TestApp, grader, reference, spawn_app, spawn_idle};
+use crate::helpers::{Options, TestApp, grader, reference, spawn_app, spawn_idle, until_done};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -149,20 +149,15 @@ async fn refused_inputs_get_the_kata_message_and_store_nothing() {
 
 /// Polls `/api/submissions/{id}` with the browser's session until it is done.
 async fn done_in(browser: &Browser, id: i64) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-    loop {
-        let body: Value = browser
+    until_done(Duration::from_secs(120), || async {
+        browser
             .get(&format!("/api/submissions/{id}"))
             .await
             .json()
             .await
-            .unwrap();
-        if body["state"] == "done" {
-            return body;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{id}: {body}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+            .unwrap()
+    })
+    .await
 }
 
 /// A custom run is stored as a `run` with its input beside it: the pages call it what it is

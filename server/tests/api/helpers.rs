@@ -190,23 +190,14 @@ impl TestApp {
 
     /// Polls until the submission is done (or fails the test after `limit`).
     pub async fn verdict(&self, token: &str, id: i64, limit: Duration) -> serde_json::Value {
-        let deadline = tokio::time::Instant::now() + limit;
-        loop {
-            let body: serde_json::Value = self
-                .get(token, &format!("/api/submissions/{id}"))
+        until_done(limit, || async {
+            self.get(token, &format!("/api/submissions/{id}"))
                 .await
                 .json()
                 .await
-                .unwrap();
-            if body["state"] == "done" {
-                return body;
-            }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "submission {id} not done in time: {body}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+                .unwrap()
+        })
+        .await
     }
 
     pub async fn count(&self, table: &str) -> i64 {
@@ -219,4 +210,25 @@ impl TestApp {
 
 pub fn reference(slug: &str) -> &'static str {
     katas::catalogue::find(slug).unwrap().package().reference
+}
+
+/// Polls `view` (a submission's JSON, fetched however the test is signed in) until its state is
+/// `done`; fails the test after `limit`.
+pub async fn until_done<F, Fut>(limit: Duration, mut view: F) -> serde_json::Value
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = serde_json::Value>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let body = view().await;
+        if body["state"] == "done" {
+            return body;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "submission not done in time: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

@@ -3,7 +3,7 @@
 //! requeues any job. None is the learner's failure, and none counts as an attempt.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, TestApp, spawn_app, spawn_idle};
+use crate::helpers::{Options, TestApp, spawn_app, spawn_idle, until_done};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
 use std::time::Duration;
@@ -100,23 +100,14 @@ async fn a_submission_no_worker_takes_times_out_clearly() {
     .await;
     let (b, token) = learner(&app, "ada").await;
     let id = submit(&b, &token).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    let body = loop {
-        let body: Value = b
-            .get(&format!("/api/submissions/{id}"))
+    let body = until_done(Duration::from_secs(20), || async {
+        b.get(&format!("/api/submissions/{id}"))
             .await
             .json()
             .await
-            .unwrap();
-        if body["state"] == "done" {
-            break body;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "never timed out: {body}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+            .unwrap()
+    })
+    .await;
     assert_eq!(body["withdrawn"], "timed_out", "{body}");
     assert!(
         body["message"]
