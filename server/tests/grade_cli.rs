@@ -34,6 +34,17 @@ fn sandbox_available() -> bool {
     root
 }
 
+/// A learner file that does not compile (a type error), written into `dir`.
+fn broken_file(dir: &Path) -> PathBuf {
+    let broken = dir.join("broken.rs");
+    std::fs::write(
+        &broken,
+        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
+    )
+    .unwrap();
+    broken
+}
+
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -82,12 +93,7 @@ fn verdicts_are_data_with_exit_status_zero() {
     assert_eq!(failing["mismatch"]["got"], "1");
 
     let dir = tempfile::tempdir().unwrap();
-    let broken = dir.path().join("broken.rs");
-    std::fs::write(
-        &broken,
-        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
-    )
-    .unwrap();
+    let broken = broken_file(dir.path());
     let out = grade(&[
         "fast-power",
         broken.to_str().unwrap(),
@@ -195,12 +201,7 @@ fn a_custom_input_prints_both_answers_and_the_verdict() {
     assert_eq!(report["custom"]["learner"], report["custom"]["reference"]);
 
     // A program that does not compile: still a custom run, the reference's answer beside none.
-    let broken = dir.path().join("broken.rs");
-    std::fs::write(
-        &broken,
-        "pub fn power(b: f64, e: i32) -> f64 {\n    b * e\n}\n",
-    )
-    .unwrap();
+    let broken = broken_file(dir.path());
     let out = grade(&[
         "fast-power",
         broken.to_str().unwrap(),
