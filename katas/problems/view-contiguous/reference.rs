@@ -200,10 +200,10 @@ fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
         .filter(|&d| shape[d] > 1)
         .min_by_key(|&d| (strides[d], d != last))
         .unwrap_or(last);
-    let mut out = Vec::with_capacity(layout.numel());
     let (cols, src_col) = (shape[last], strides[last]);
     if fast == last {
         // Both sides are sequential along a row: append the rows in order.
+        let mut out = Vec::with_capacity(layout.numel());
         each_index(&shape[..last], &strides[..last], layout.offset, &mut |s| {
             if src_col == 1 {
                 out.extend_from_slice(&src[s..s + cols]);
@@ -214,45 +214,75 @@ fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
         return out;
     }
 
-    // One staging row holds the elements after `fast` (row-major) for one index of `fast`.
-    let inner: usize = shape[fast + 1..].iter().product();
-    let pitch = inner + PAD;
-    let band = (STAGING / pitch).max(MICRO).min(shape[fast]);
-    let mut staging = vec![0.0; band * pitch];
-    let (middle, middle_strides) = (&shape[fast + 1..last], &strides[fast + 1..last]);
+    // The result as a list of bands: under each index of the dimensions before `fast`, runs of
+    // up to `band` consecutive `fast` indices, each one contiguous piece of the result.
+    let bands = Bands::new(src, layout, fast);
+    let (band, band_stride) = (bands.band, strides[fast]);
+    let mut list = Vec::new();
     each_index(
         &shape[..fast],
         &strides[..fast],
         layout.offset,
         &mut |base| {
             for f0 in (0..shape[fast]).step_by(band) {
-                let rows = band.min(shape[fast] - f0);
-                // Each index of the dimensions between `fast` and the last is one rows×cols block,
-                // `cols` further along the staging rows than the previous one.
-                let mut o = 0;
-                each_index(
-                    middle,
-                    middle_strides,
-                    base + f0 * strides[fast],
-                    &mut |s| {
-                        copy_block(
-                            src,
-                            &mut staging,
-                            s,
-                            o,
-                            (rows, strides[fast], pitch),
-                            (cols, src_col),
-                        );
-                        o += cols;
-                    },
-                );
-                for row in staging.chunks(pitch).take(rows) {
-                    out.extend_from_slice(&row[..inner]);
-                }
+                list.push((base + f0 * band_stride, band.min(shape[fast] - f0)));
             }
         },
     );
-    out
+    bands.copy(&list, layout.numel())
+}
+
+/// How the bands of one layout are copied: what is the same for every band.
+struct Bands<'a> {
+    src: &'a [f32],
+    /// Shape and strides of the dimensions between `fast` and the last.
+    middle: (&'a [usize], &'a [usize]),
+    /// Source stride of `fast` (the rows of a band), and shape and stride of the last dimension.
+    rows_stride: usize,
+    cols: (usize, usize),
+    /// Elements of the result per `fast` index: the length of one staged row.
+    inner: usize,
+    /// Most `fast` indices per band: as many staged rows as fit `STAGING`, at least a micro tile.
+    band: usize,
+}
+
+impl<'a> Bands<'a> {
+    fn new(src: &'a [f32], layout: &'a Layout, fast: usize) -> Self {
+        let (shape, strides) = (&layout.shape, &layout.strides);
+        let last = shape.len() - 1;
+        let inner: usize = shape[fast + 1..].iter().product();
+        Self {
+            src,
+            middle: (&shape[fast + 1..last], &strides[fast + 1..last]),
+            rows_stride: strides[fast],
+            cols: (shape[last], strides[last]),
+            inner,
+            band: (STAGING / (inner + PAD)).max(MICRO).min(shape[fast]),
+        }
+    }
+
+    /// Copies the bands `(storage position of the first element, rows)` one after the other
+    /// into a new `Vec` reserved for `capacity` elements.
+    fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
+        let pitch = self.inner + PAD;
+        let mut staging = vec![0.0; self.band * pitch];
+        let mut out = Vec::with_capacity(capacity);
+        for &(base, rows) in bands {
+            // Each index of the middle dimensions is one rows×cols block, `cols` further
+            // along the staged rows than the previous one.
+            let mut o = 0;
+            let (middle, middle_strides) = self.middle;
+            each_index(middle, middle_strides, base, &mut |s| {
+                let rows = (rows, self.rows_stride, pitch);
+                copy_block(self.src, &mut staging, s, o, rows, self.cols);
+                o += self.cols.0;
+            });
+            for row in staging.chunks(pitch).take(rows) {
+                out.extend_from_slice(&row[..self.inner]);
+            }
+        }
+        out
+    }
 }
 
 /// Calls `visit` with the storage position of every index of `shape` (an odometer), in
