@@ -174,10 +174,6 @@ const MICRO: usize = 16;
 const BLOCK: usize = 64;
 /// Floats in the staging buffer a band of the result is assembled in (512 KiB: it stays in L2).
 const STAGING: usize = 128 * 1024;
-/// Floats of padding after each staging row. Rows of a power-of-two length would all start in
-/// the same L1 cache set, and the 16 rows a micro tile writes would evict each other; one
-/// cache line of padding moves each row to the next set.
-const PAD: usize = 16;
 
 /// Copies the elements of `layout` out of `src` in row-major order. Not called on contiguous
 /// layouts, so there is at least one element and one dimension.
@@ -191,8 +187,7 @@ const PAD: usize = 16;
 /// The result is appended to a `Vec` that was only reserved, never zero-filled: a zero fill
 /// would write every byte of the result once more before the copy does. Tiles write in a
 /// scattered order, so they fill a small staging buffer first — a band of consecutive `fast`
-/// indices, whose rows are consecutive pieces of the result — and each row is then appended
-/// with one `memcpy`.
+/// indices, which is one contiguous piece of the result — appended with one `memcpy`.
 fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
     let (shape, strides) = (&layout.shape, &layout.strides);
     let last = shape.len() - 1;
@@ -257,29 +252,27 @@ impl<'a> Bands<'a> {
             rows_stride: strides[fast],
             cols: (shape[last], strides[last]),
             inner,
-            band: (STAGING / (inner + PAD)).max(MICRO).min(shape[fast]),
+            band: (STAGING / inner).max(MICRO).min(shape[fast]),
         }
     }
 
     /// Copies the bands `(storage position of the first element, rows)` one after the other
     /// into a new `Vec` reserved for `capacity` elements.
     fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
-        let pitch = self.inner + PAD;
-        let mut staging = vec![0.0; self.band * pitch];
+        let mut staging = vec![0.0; self.band * self.inner];
         let mut out = Vec::with_capacity(capacity);
         for &(base, rows) in bands {
+            let staging = &mut staging[..rows * self.inner];
             // Each index of the middle dimensions is one rows×cols block, `cols` further
             // along the staged rows than the previous one.
             let mut o = 0;
             let (middle, middle_strides) = self.middle;
             each_index(middle, middle_strides, base, &mut |s| {
-                let rows = (rows, self.rows_stride, pitch);
-                copy_block(self.src, &mut staging, s, o, rows, self.cols);
+                let rows = (rows, self.rows_stride, self.inner);
+                copy_block(self.src, staging, s, o, rows, self.cols);
                 o += self.cols.0;
             });
-            for row in staging.chunks(pitch).take(rows) {
-                out.extend_from_slice(&row[..self.inner]);
-            }
+            out.extend_from_slice(staging);
         }
         out
     }
