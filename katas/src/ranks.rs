@@ -7,6 +7,7 @@
 //! that has not been scheduled yet.
 
 use crate::evaluate::{SOLUTION_THREAD_PREFIX, panic_message};
+use std::fmt::{Display, Write as _};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// Runs `body(rank)` for every rank on its own thread and collects the results in rank order.
@@ -128,11 +129,12 @@ impl<T> World<T> {
     }
 
     /// Waits until `ready` returns `Some`, which it computes from (and may change) the state.
-    /// Panics with `what` in the message if every rank is stuck.
+    /// Panics with `what` in the message if every rank is stuck. `what` is only formatted when
+    /// the rank actually has to wait (`format_args!` costs nothing on the fast path).
     pub fn wait_for<R>(
         &self,
         rank: usize,
-        what: &str,
+        what: impl Display,
         ready: impl FnMut(&mut T) -> Option<R>,
     ) -> R {
         self.wait(rank, what, true, ready)
@@ -143,7 +145,7 @@ impl<T> World<T> {
     pub fn wait_for_own<R>(
         &self,
         rank: usize,
-        what: &str,
+        what: impl Display,
         ready: impl FnMut(&mut T) -> Option<R>,
     ) -> R {
         self.wait(rank, what, false, ready)
@@ -152,7 +154,7 @@ impl<T> World<T> {
     fn wait<R>(
         &self,
         rank: usize,
-        what: &str,
+        what: impl Display,
         others_care: bool,
         mut ready: impl FnMut(&mut T) -> Option<R>,
     ) -> R {
@@ -172,9 +174,11 @@ impl<T> World<T> {
                 return out;
             }
             inner.waiting[rank] = true;
-            if inner.waiting_on[rank] != what {
-                inner.waiting_on[rank] = what.to_string();
-            }
+            // Rewritten in place: the string keeps its capacity, so a rank that waits at every
+            // step allocates once, not once per message.
+            let waiting_on = &mut inner.waiting_on[rank];
+            waiting_on.clear();
+            write!(waiting_on, "{what}").expect("writing to a String cannot fail");
             let stuck = inner
                 .waiting
                 .iter()

@@ -94,7 +94,7 @@ impl RingComm {
         let rank = self.rank;
         let left = (rank + self.size - 1) % self.size;
         self.world
-            .wait_for_own(rank, &format!("receive from rank {left}"), |w| {
+            .wait_for_own(rank, format_args!("receive from rank {left}"), |w| {
                 let message = w.inbox[rank].pop_front()?;
                 w.messages_received[rank] += 1;
                 w.elements_received[rank] += message.len() as u64;

@@ -25,10 +25,9 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
     // Reduce-scatter. At step s rank r forwards the partial sum of chunk r−s and receives the
     // partial sum of chunk r−s−1, to which it adds its own values. That sum is exactly what it
     // forwards at step s+1, so the received buffer is added into and sent on as it is: the
-    // only copy out of `data` is the first message, rank r's own chunk. `data` itself is only
-    // read here, once per chunk.
+    // only copy out of `data` is the first message, rank r's own chunk.
     let mut buf = data[chunk(r)].to_vec();
-    for s in 0..n - 1 {
+    for s in 0..n - 2 {
         comm.send(buf);
         buf = comm.recv();
         let mine = &data[chunk((r + 2 * n - s - 1) % n)];
@@ -36,18 +35,24 @@ pub fn ring_allreduce(comm: &mut RingComm, data: &mut [f32]) {
             *b += x;
         }
     }
-
-    // After N−1 steps the buffer in hand is the full sum of chunk r+1. All-gather: store the
-    // finished chunk in hand, pass the same buffer on, and take the next finished chunk (one
-    // index lower) from the left. N chunks stored, N−1 messages sent.
+    // The last step completes chunk r+1: one pass adds it and stores the finished sum in
+    // `data`, where a separate add and copy would walk the chunk twice.
+    comm.send(buf);
+    buf = comm.recv();
     let mut c = (r + 1) % n;
+    for (b, x) in buf.iter_mut().zip(&mut data[chunk(c)]) {
+        *b += *x;
+        *x = *b;
+    }
+
+    // All-gather: pass the finished chunk in hand on, take the next finished chunk (one index
+    // lower) from the left and store it. N−1 messages, N−1 copies.
     for _ in 0..n - 1 {
-        data[chunk(c)].copy_from_slice(&buf);
         comm.send(buf);
         buf = comm.recv();
         c = (c + n - 1) % n;
+        data[chunk(c)].copy_from_slice(&buf);
     }
-    data[chunk(c)].copy_from_slice(&buf);
     // Sends never block, so "send, then receive" at every step cannot deadlock: each rank's
     // message for step s is already in flight before anyone waits for it.
 }

@@ -166,64 +166,127 @@ pub fn contiguous(tensor: &Tensor) -> Tensor {
     }
 }
 
-/// Shape of the micro tiles the transposed copy moves through a small local array: 16 source
-/// lines, 8 floats (32 bytes) read from each, and 8 destination runs of 16 floats, each a full
-/// 64-byte cache line, so no destination line is written in halves at two different times.
-const MICRO_ROWS: usize = 8;
-const MICRO_COLS: usize = 16;
-/// Side of the blocks the micro tiles are grouped into: a 128×128 block of f32 reads 128 source
-/// lines and writes 128 destination lines (2 × 64 KiB), which stay in L2 until every float in
-/// them has been used, and touches few enough pages for the TLB.
-const BLOCK: usize = 128;
+/// Side of the micro tiles a transposed copy moves: 16 floats (one 64-byte line) from each of
+/// 16 source lines, written out as 16 runs of 16 floats (one destination line each).
+const MICRO: usize = 16;
+/// Side of the blocks the micro tiles are grouped into: the source lines a block reads stay in
+/// L2 until all their floats are used, and the block touches few enough pages for the TLB.
+const BLOCK: usize = 64;
+/// Floats in the staging buffer a band of the result is assembled in (512 KiB: it stays in L2).
+const STAGING: usize = 128 * 1024;
 
 /// Copies the elements of `layout` out of `src` in row-major order. Not called on contiguous
 /// layouts, so there is at least one element and one dimension.
 ///
 /// Writes are sequential along the last dimension; reads are sequential along whichever
-/// dimension has the smallest stride. When those differ (a transpose), a plain loop strides
-/// through memory on one side and misses cache on almost every access, so the copy runs over
-/// square tiles of those two dimensions: each cache line read or written is fully used while it
-/// is still in cache.
+/// dimension has the smallest stride (`fast`). When those differ (a transpose), a plain loop
+/// strides through memory on one side and misses cache on almost every access, so the copy
+/// runs over tiles of those two dimensions: each cache line read or written is fully used while
+/// it is still in cache.
+///
+/// The result is appended to a `Vec` that was only reserved, never zero-filled: a zero fill
+/// would write every byte of the result once more before the copy does. Tiles write in a
+/// scattered order, so they fill a small staging buffer first — a band of consecutive `fast`
+/// indices, which is one contiguous piece of the result — appended with one `memcpy`.
 fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
     let (shape, strides) = (&layout.shape, &layout.strides);
-    let out_strides = row_major(shape);
-    let mut out = vec![0.0; layout.numel()];
     let last = shape.len() - 1;
     let fast = (0..shape.len())
         .filter(|&d| shape[d] > 1)
         .min_by_key(|&d| (strides[d], d != last))
         .unwrap_or(last);
-    let cols = (shape[last], strides[last]);
-    let rows = if fast == last {
-        (1, 0, 0)
-    } else {
-        (shape[fast], strides[fast], out_strides[fast])
-    };
+    let (cols, src_col) = (shape[last], strides[last]);
+    if fast == last {
+        // Both sides are sequential along a row: append the rows in order.
+        let mut out = Vec::with_capacity(layout.numel());
+        each_index(&shape[..last], &strides[..last], layout.offset, &mut |s| {
+            if src_col == 1 {
+                out.extend_from_slice(&src[s..s + cols]);
+            } else {
+                out.extend((0..cols).map(|c| src[s + c * src_col]));
+            }
+        });
+        return out;
+    }
 
-    // Every other dimension is walked with an odometer; each position is one 2-D block copy.
-    let others: Vec<usize> = (0..shape.len())
-        .filter(|&d| d != fast && d != last)
-        .collect();
-    let mut index = vec![0; others.len()];
-    let (mut src_base, mut out_base) = (layout.offset, 0);
-    loop {
-        copy_block(src, &mut out, src_base, out_base, rows, cols);
-        let mut k = others.len();
-        loop {
-            if k == 0 {
-                return out;
+    // The result as a list of bands: under each index of the dimensions before `fast`, runs of
+    // up to `band` consecutive `fast` indices, each one contiguous piece of the result.
+    let bands = Bands::new(src, layout, fast);
+    let (band, band_stride) = (bands.band, strides[fast]);
+    let mut list = Vec::new();
+    each_index(
+        &shape[..fast],
+        &strides[..fast],
+        layout.offset,
+        &mut |base| {
+            for f0 in (0..shape[fast]).step_by(band) {
+                list.push((base + f0 * band_stride, band.min(shape[fast] - f0)));
             }
-            k -= 1;
-            let d = others[k];
-            index[k] += 1;
-            if index[k] < shape[d] {
-                src_base += strides[d];
-                out_base += out_strides[d];
-                break;
+        },
+    );
+    bands.copy(&list, layout.numel())
+}
+
+/// How the bands of one layout are copied: what is the same for every band.
+struct Bands<'a> {
+    src: &'a [f32],
+    /// Shape and strides of the dimensions between `fast` and the last.
+    middle: (&'a [usize], &'a [usize]),
+    /// Source stride of `fast` (the rows of a band), and shape and stride of the last dimension.
+    rows_stride: usize,
+    cols: (usize, usize),
+    /// Elements of the result per `fast` index: the length of one staged row.
+    inner: usize,
+    /// Most `fast` indices per band: as many staged rows as fit `STAGING`, at least a micro tile.
+    band: usize,
+}
+
+impl<'a> Bands<'a> {
+    fn new(src: &'a [f32], layout: &'a Layout, fast: usize) -> Self {
+        let (shape, strides) = (&layout.shape, &layout.strides);
+        let last = shape.len() - 1;
+        let inner: usize = shape[fast + 1..].iter().product();
+        Self {
+            src,
+            middle: (&shape[fast + 1..last], &strides[fast + 1..last]),
+            rows_stride: strides[fast],
+            cols: (shape[last], strides[last]),
+            inner,
+            band: (STAGING / inner).max(MICRO).min(shape[fast]),
+        }
+    }
+
+    /// Copies the bands `(storage position of the first element, rows)` one after the other
+    /// into a new `Vec` reserved for `capacity` elements.
+    fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
+        let mut staging = vec![0.0; self.band * self.inner];
+        let mut out = Vec::with_capacity(capacity);
+        for &(base, rows) in bands {
+            let staging = &mut staging[..rows * self.inner];
+            // Each index of the middle dimensions is one rows×cols block, `cols` further
+            // along the staged rows than the previous one.
+            let mut o = 0;
+            let (middle, middle_strides) = self.middle;
+            each_index(middle, middle_strides, base, &mut |s| {
+                let rows = (rows, self.rows_stride, self.inner);
+                copy_block(self.src, staging, s, o, rows, self.cols);
+                o += self.cols.0;
+            });
+            out.extend_from_slice(staging);
+        }
+        out
+    }
+}
+
+/// Calls `visit` with the storage position of every index of `shape` (an odometer), in
+/// row-major order, starting from `base`.
+fn each_index(shape: &[usize], strides: &[usize], base: usize, visit: &mut dyn FnMut(usize)) {
+    match shape.split_first() {
+        None => visit(base),
+        Some((&size, rest)) => {
+            for i in 0..size {
+                each_index(rest, &strides[1..], base + i * strides[0], visit);
             }
-            src_base -= strides[d] * (shape[d] - 1);
-            out_base -= out_strides[d] * (shape[d] - 1);
-            index[k] = 0;
         }
     }
 }
@@ -237,29 +300,21 @@ fn copy_block(
     (rows, src_row, out_row): (usize, usize, usize),
     (cols, src_col): (usize, usize),
 ) {
-    if src_col == 1 {
-        // Both sides are sequential along a row: a memcpy per row.
-        for r in 0..rows {
-            let (s, o) = (src_base + r * src_row, out_base + r * out_row);
-            out[o..o + cols].copy_from_slice(&src[s..s + cols]);
-        }
-        return;
-    }
     for r0 in (0..rows).step_by(BLOCK) {
         for c0 in (0..cols).step_by(BLOCK) {
             let (r_end, c_end) = ((r0 + BLOCK).min(rows), (c0 + BLOCK).min(cols));
             // Source lines outermost: each group of 16 is finished before the next.
-            for c1 in (c0..c_end).step_by(MICRO_COLS) {
-                for r1 in (r0..r_end).step_by(MICRO_ROWS) {
+            for c1 in (c0..c_end).step_by(MICRO) {
+                for r1 in (r0..r_end).step_by(MICRO) {
                     let s = src_base + r1 * src_row + c1 * src_col;
                     let o = out_base + r1 * out_row + c1;
-                    if r_end - r1 >= MICRO_ROWS && c_end - c1 >= MICRO_COLS && src_row == 1 {
+                    if r_end - r1 >= MICRO && c_end - c1 >= MICRO && src_row == 1 {
                         transpose_micro(src, out, s, src_col, o, out_row);
                         continue;
                     }
                     // Ragged edges and strided rows: the same walk, one float at a time.
-                    for r in 0..MICRO_ROWS.min(r_end - r1) {
-                        for c in 0..MICRO_COLS.min(c_end - c1) {
+                    for r in 0..MICRO.min(r_end - r1) {
+                        for c in 0..MICRO.min(c_end - c1) {
                             out[o + r * out_row + c] = src[s + r * src_row + c * src_col];
                         }
                     }
@@ -269,9 +324,10 @@ fn copy_block(
     }
 }
 
-/// An 8×16 transpose through a local array: each source line is read as one 8-float slice and
-/// each destination run written as one, so the compiler can use vector loads and stores and
-/// check bounds once per line instead of once per float.
+/// A 16×16 transpose: the 16 source lines are sliced once (one bounds check each), then each
+/// destination run of 16 floats is written float by float from them. Straight stores, no local
+/// tile: a tile written one float at a time and read back 16 bytes at a time stalls on
+/// store-to-load forwarding.
 fn transpose_micro(
     src: &[f32],
     out: &mut [f32],
@@ -280,14 +336,11 @@ fn transpose_micro(
     out_start: usize,
     out_row: usize,
 ) {
-    let mut tile = [[0.0f32; MICRO_COLS]; MICRO_ROWS];
-    for c in 0..MICRO_COLS {
-        let line = &src[src_start + c * src_col..][..MICRO_ROWS];
-        for (r, &x) in line.iter().enumerate() {
-            tile[r][c] = x;
+    let lines: [&[f32]; MICRO] = std::array::from_fn(|c| &src[src_start + c * src_col..][..MICRO]);
+    for r in 0..MICRO {
+        let run = &mut out[out_start + r * out_row..][..MICRO];
+        for (c, x) in run.iter_mut().enumerate() {
+            *x = lines[c][r];
         }
-    }
-    for (r, row) in tile.iter().enumerate() {
-        out[out_start + r * out_row..][..MICRO_COLS].copy_from_slice(row);
     }
 }
