@@ -69,14 +69,10 @@ impl CompileCache {
         Ok(cache)
     }
 
-    pub fn key(toolchain: &Toolchain, slug: &str, source: &str) -> String {
+    pub fn key(toolchain: &Toolchain, meta: &katas::KataMeta, source: &str) -> String {
+        let (_, library_hash) = toolchain.runner_library(meta.kind);
         let mut h = Sha256::new();
-        for part in [
-            toolchain.version.as_str(),
-            &toolchain.katas_hash,
-            slug,
-            source,
-        ] {
+        for part in [toolchain.version.as_str(), library_hash, &meta.slug, source] {
             h.update((part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }

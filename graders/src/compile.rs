@@ -76,7 +76,7 @@ pub fn compile(
             wall: started.elapsed(),
         });
     }
-    let key = CompileCache::key(toolchain, &meta.slug, source);
+    let key = CompileCache::key(toolchain, meta, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -100,7 +100,7 @@ pub fn compile(
     } else {
         argv.extend(flags);
     }
-    argv.extend(rustc_args(toolchain));
+    argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
     let job = Job {
         profile: Profile::Compile {
             build_dir: build.path().to_path_buf(),
@@ -173,9 +173,8 @@ fn without_crt_static(flags: Vec<String>) -> Vec<String> {
     out
 }
 
-fn rustc_args(t: &Toolchain) -> Vec<String> {
-    let rlib = t
-        .katas_rlib
+fn rustc_args(library: &std::path::Path) -> Vec<String> {
+    let rlib = library
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
