@@ -76,7 +76,12 @@ pub fn compile(
             wall: started.elapsed(),
         });
     }
-    let key = CompileCache::key(toolchain, meta, source);
+    // The whole command line is part of the key: a binary linked another way (static, before
+    // the run sandbox held the loader) is never served for the current flags.
+    let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
+    argv.extend(sandbox.toolchain()?.rustc_flags());
+    argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
+    let key = CompileCache::key(toolchain, meta, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -91,16 +96,6 @@ pub fn compile(
     let build = BuildDir::for_slot(cache.dir(), &slot)?;
     build.write(LEARNER_FILE, source.as_bytes())?;
     build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
-    let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
-    let flags = sandbox.toolchain()?.rustc_flags();
-    if meta.kind == katas::KataKind::Gpu {
-        // The CUDA driver library cannot be loaded into a static binary: GPU runners link
-        // glibc dynamically (their sandbox has the loader; see `Profile::Gpu`).
-        argv.extend(without_crt_static(flags));
-    } else {
-        argv.extend(flags);
-    }
-    argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
     let job = Job {
         profile: Profile::Compile {
             build_dir: build.path().to_path_buf(),
@@ -160,18 +155,7 @@ fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
     }
 }
 
-/// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
-fn without_crt_static(flags: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(flags.len());
-    for flag in flags {
-        if flag == "target-feature=+crt-static" {
-            out.pop(); // its `-C`
-        } else {
-            out.push(flag);
-        }
-    }
-    out
-}
+/// Everything after the sandbox's own toolchain flags (sysroot, linker).
 
 fn rustc_args(library: &std::path::Path) -> Vec<String> {
     let rlib = library
