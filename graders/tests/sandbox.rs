@@ -317,19 +317,10 @@ fn filesystem_is_minimal_and_read_only(env: &Env) -> Result<(), String> {
         "read /proc/meminfo",
         "read /sys",
         "exec /tmp/p",
-        "list /lib64",
-        "write /lib64/ld-linux-x86-64.so.2",
-        "read /usr/bin/env",
     ] {
         ensure(line(&out, denied).contains("denied"), denied, &o)?;
     }
-    // The loader and libc are there to be loaded (and so read), nothing beside them.
-    for allowed in [
-        "write /tmp/file",
-        "read /tmp/file",
-        "copy /prog to /tmp",
-        "read /lib64/ld-linux-x86-64.so.2",
-    ] {
+    for allowed in ["write /tmp/file", "read /tmp/file", "copy /prog to /tmp"] {
         ensure(line(&out, allowed).ends_with(": ok"), allowed, &o)?;
     }
     Ok(())
@@ -342,7 +333,14 @@ fn gpu_profile_is_minimal_too(env: &Env) -> Result<(), String> {
     let src = fs::read(source("gpu_escape")).map_err(|e| e.to_string())?;
     let dir = BuildDir::new_in(&env.dir).map_err(|e| e.to_string())?;
     dir.write("main.rs", &src).map_err(|e| e.to_string())?;
-    let job = compile_job(env, &dir, BIN_ARGS, vec![])?;
+    let mut job = compile_job(env, &dir, BIN_ARGS, vec![])?;
+    // As the grader builds GPU runners: no `+crt-static`.
+    let at = job
+        .argv
+        .iter()
+        .position(|a| a == "target-feature=+crt-static")
+        .ok_or("the compile flags name crt-static")?;
+    job.argv.drain(at - 1..=at);
     let built = env
         .sandbox
         .run(&job, &mut NoWatch)
@@ -856,7 +854,14 @@ fn overhead(env: &Env) -> Result<(), String> {
         .join(format!("lib/rustlib/{}/bin/gcc-ld", toolchain.target));
     let plain_rustc = || {
         std::process::Command::new(toolchain.sysroot.join("bin/rustc"))
-            .args(["--edition", "2024", "-C", "opt-level=1"])
+            .args([
+                "--edition",
+                "2024",
+                "-C",
+                "opt-level=1",
+                "-C",
+                "target-feature=+crt-static",
+            ])
             .arg(format!("-Clinker={}", toolchain.linker.display()))
             .args(["-C", "link-arg=-fuse-ld=lld"])
             .arg(format!("-Clink-arg=-B{}", gcc_ld.display()))
