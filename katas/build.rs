@@ -144,7 +144,17 @@ fn drill_sets(dir: &Path, katas: &[String]) -> String {
 }
 
 fn load(dir: &Path) -> Found {
-    let meta = meta::KataMeta::load(dir).unwrap_or_else(|e| fail(dir, &e.to_string()));
+    // `KataMeta::parse` exists only with the `packages` feature (the runner library is built
+    // without toml); the build script always has toml, and validates with the same rules.
+    let path = dir.join(layout::META_FILE);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&path, &e.to_string()));
+    let meta = toml::from_str::<meta::KataMeta>(&text)
+        .map_err(|e| meta::MetaError::Invalid {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+        .and_then(|m| m.validated(&path))
+        .unwrap_or_else(|e| fail(dir, &e.to_string()));
     for file in [
         layout::STATEMENT_FILE,
         layout::STATEMENT_ZH_FILE,
@@ -207,6 +217,11 @@ fn package_module(k: &Found) -> String {
         s.push_str("#[doc(hidden)]\n");
     }
     let _ = writeln!(s, "/// {}", k.meta.title);
+    if k.meta.kind == meta::KataKind::Gpu {
+        // Only the library built with `cuda` has GPU katas (the CPU katas' runner library
+        // leaves cudarc out of every CPU submission's link).
+        s.push_str("#[cfg(feature = \"cuda\")]\n");
+    }
     let _ = writeln!(s, "pub mod {m} {{");
     let _ = writeln!(
         s,

@@ -69,12 +69,22 @@ impl CompileCache {
         Ok(cache)
     }
 
-    pub fn key(toolchain: &Toolchain, slug: &str, source: &str) -> String {
+    /// What a binary depends on: the compiler, the runner library it linked (by hash), the
+    /// kata, the compiler's command line (how it was linked) and the learner's source.
+    pub fn key(
+        toolchain: &Toolchain,
+        meta: &katas::KataMeta,
+        argv: &[String],
+        source: &str,
+    ) -> String {
+        let (_, library_hash) = toolchain.runner_library(meta.kind);
+        let command = argv.join("\0");
         let mut h = Sha256::new();
         for part in [
             toolchain.version.as_str(),
-            &toolchain.katas_hash,
-            slug,
+            library_hash,
+            &meta.slug,
+            &command,
             source,
         ] {
             h.update((part.len() as u64).to_le_bytes());

@@ -76,7 +76,19 @@ pub fn compile(
             wall: started.elapsed(),
         });
     }
-    let key = CompileCache::key(toolchain, &meta.slug, source);
+    // The whole command line is part of the key: a binary built with other flags (linked
+    // another way, say) is never served for the current ones.
+    let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
+    let flags = sandbox.toolchain()?.rustc_flags();
+    if meta.kind == katas::KataKind::Gpu {
+        // The CUDA driver library cannot be loaded into a static binary: GPU runners link
+        // glibc dynamically (their sandbox has the loader; see `Profile::Gpu`).
+        argv.extend(without_crt_static(flags));
+    } else {
+        argv.extend(flags);
+    }
+    argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
+    let key = CompileCache::key(toolchain, meta, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -91,16 +103,6 @@ pub fn compile(
     let build = BuildDir::for_slot(cache.dir(), &slot)?;
     build.write(LEARNER_FILE, source.as_bytes())?;
     build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
-    let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
-    let flags = sandbox.toolchain()?.rustc_flags();
-    if meta.kind == katas::KataKind::Gpu {
-        // The CUDA driver library cannot be loaded into a static binary: GPU runners link
-        // glibc dynamically (their sandbox has the loader; see `Profile::Gpu`).
-        argv.extend(without_crt_static(flags));
-    } else {
-        argv.extend(flags);
-    }
-    argv.extend(rustc_args(toolchain));
     let job = Job {
         profile: Profile::Compile {
             build_dir: build.path().to_path_buf(),
@@ -160,7 +162,7 @@ fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
     }
 }
 
-/// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
+/// The sandbox's own toolchain flags without static linking.
 fn without_crt_static(flags: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(flags.len());
     for flag in flags {
@@ -173,9 +175,9 @@ fn without_crt_static(flags: Vec<String>) -> Vec<String> {
     out
 }
 
-fn rustc_args(t: &Toolchain) -> Vec<String> {
-    let rlib = t
-        .katas_rlib
+/// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
+fn rustc_args(library: &std::path::Path) -> Vec<String> {
+    let rlib = library
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();

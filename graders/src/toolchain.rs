@@ -1,5 +1,8 @@
-//! The prebuilt `katas` library submissions link against (the compiler itself, as the sandbox
-//! sees it, is `sandbox::Toolchain`).
+//! The prebuilt `katas` libraries submissions link against (the compiler itself, as the sandbox
+//! sees it, is `sandbox::Toolchain`): one for CPU katas, built with none of the crate's
+//! features, and one for GPU katas, with `cuda` only. A CPU submission's link then reads
+//! neither cudarc nor toml/winnow: an rlib's codegen units pull one another into the link
+//! before the linker's GC drops what is unused, so what is compiled in is what the link pays.
 //!
 //! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
 //! built with `cargo` driving that compiler, into a target dir of its own (never the
@@ -21,18 +24,22 @@ use std::time::UNIX_EPOCH;
 /// The record of a finished preparation, beside the library's target dir.
 const RECORD: &str = "prepared.json";
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v1";
+const RECORD_VERSION: &str = "prepared v2";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
     /// `rustc -vV`, part of every cache key.
     pub version: String,
-    /// The prebuilt `libkatas-*.rlib`.
+    /// The prebuilt `libkatas-*.rlib` of CPU katas (no `cuda`, no `packages`).
     pub katas_rlib: PathBuf,
-    /// Folder with the rlib and all its dependencies (`-L dependency=`).
-    pub deps_dir: PathBuf,
-    /// Hash of the rlib: a changed catalogue invalidates cached binaries.
+    /// Hash of that rlib: a changed catalogue invalidates cached binaries.
     pub katas_hash: String,
+    /// The same library with the `cuda` feature, for GPU katas' runners.
+    pub gpu_rlib: PathBuf,
+    /// Hash of `gpu_rlib`.
+    pub gpu_hash: String,
+    /// Folder with both rlibs and all their dependencies (`-L dependency=`).
+    pub deps_dir: PathBuf,
     /// This start reused an earlier preparation (no `cargo`, no `rustc` run).
     #[serde(skip)]
     pub reused: bool,
@@ -45,6 +52,7 @@ struct Record {
     compiler: sandbox::Toolchain,
     rustc: Stamp,
     rlib: Stamp,
+    gpu_rlib: Stamp,
     toolchain: Toolchain,
 }
 
@@ -67,7 +75,15 @@ impl Stamp {
 }
 
 impl Toolchain {
-    /// The `katas` library for this checkout, built with the compiler `sandbox` compiles
+    /// The runner library a kata of `kind` is compiled against, and its hash (the cache key's).
+    pub fn runner_library(&self, kind: katas::KataKind) -> (&Path, &str) {
+        match kind {
+            katas::KataKind::Cpu => (&self.katas_rlib, &self.katas_hash),
+            katas::KataKind::Gpu => (&self.gpu_rlib, &self.gpu_hash),
+        }
+    }
+
+    /// The `katas` libraries for this checkout, built with the compiler `sandbox` compiles
     /// submissions with — or the one an earlier start recorded, when still valid.
     pub fn prepare(
         sandbox: &Sandbox,
@@ -93,6 +109,7 @@ impl Toolchain {
             && record.key == key
             && Stamp::of(&record.compiler.rustc_host()) == Some(record.rustc)
             && Stamp::of(&record.toolchain.katas_rlib) == Some(record.rlib)
+            && Stamp::of(&record.toolchain.gpu_rlib) == Some(record.gpu_rlib)
             && sandbox.adopt_toolchain(record.compiler.clone())
         {
             return Ok(Toolchain {
@@ -108,6 +125,8 @@ impl Toolchain {
                 .ok_or_else(|| GradeError::Toolchain("the compiler vanished".into()))?,
             rlib: Stamp::of(&toolchain.katas_rlib)
                 .ok_or_else(|| GradeError::Toolchain("the library vanished".into()))?,
+            gpu_rlib: Stamp::of(&toolchain.gpu_rlib)
+                .ok_or_else(|| GradeError::Toolchain("the GPU library vanished".into()))?,
             compiler,
             toolchain: toolchain.clone(),
         };
@@ -143,7 +162,7 @@ fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-/// Builds the library (release, without the `solutions` feature) with `compiler`.
+/// Builds both libraries (release, without `solutions`) with `compiler`.
 fn build(
     workspace_root: &Path,
     target_dir: &Path,
@@ -151,25 +170,61 @@ fn build(
 ) -> Result<Toolchain, GradeError> {
     let rustc = compiler.rustc_host();
     let version = output(Command::new(&rustc).arg("-vV"))?;
+    let katas_rlib = build_library(workspace_root, target_dir, &rustc, None)?;
+    let gpu_rlib = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
+    let deps_dir = katas_rlib
+        .parent()
+        .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
+        .to_path_buf();
+    if gpu_rlib.parent() != Some(deps_dir.as_path()) {
+        return Err(GradeError::Toolchain(format!(
+            "the two runner libraries landed in different folders: {} and {}",
+            katas_rlib.display(),
+            gpu_rlib.display()
+        )));
+    }
+    Ok(Toolchain {
+        version,
+        katas_hash: file_hash(&katas_rlib)?,
+        gpu_hash: file_hash(&gpu_rlib)?,
+        katas_rlib,
+        gpu_rlib,
+        deps_dir,
+        reused: false,
+    })
+}
+
+/// One `cargo build` of the `katas` library with only `features`; the hashed rlib it made.
+fn build_library(
+    workspace_root: &Path,
+    target_dir: &Path,
+    rustc: &Path,
+    features: Option<&str>,
+) -> Result<PathBuf, GradeError> {
+    let mut cargo = Command::new("cargo");
+    cargo
+        .current_dir(workspace_root)
+        // Without `solutions`: a submission must not reach the reference or the wrong
+        // solutions (re-exporting the reference would pass every case).
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "katas",
+            "--lib",
+            "--no-default-features",
+            "--message-format=json",
+        ]);
+    if let Some(features) = features {
+        cargo.args(["--features", features]);
+    }
     let built = output(
-        Command::new("cargo")
-            .current_dir(workspace_root)
-            // Without `solutions`: a submission must not reach the reference or the wrong
-            // solutions (re-exporting the reference would pass every case).
-            .args([
-                "build",
-                "--release",
-                "--quiet",
-                "-p",
-                "katas",
-                "--lib",
-                "--no-default-features",
-                "--message-format=json",
-            ])
+        cargo
             .arg("--target-dir")
             .arg(target_dir)
             // The compiler submissions are compiled with, not whatever rustup picks for cargo.
-            .env("RUSTC", &rustc)
+            .env("RUSTC", rustc)
             // Outer flags (e.g. from a developer's shell) would make the library differ from
             // what submissions are compiled with.
             .env_remove("RUSTC_WRAPPER")
@@ -177,7 +232,7 @@ fn build(
             .env_remove("CARGO_ENCODED_RUSTFLAGS")
             .env_remove("INFRAKATA_WORKSPACE"),
     )?;
-    let katas_rlib = built
+    built
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "katas")
@@ -189,20 +244,13 @@ fn build(
             let rmeta = f.file_name()?.to_str()?.strip_suffix(".rmeta")?.to_string();
             Some(f.with_file_name(format!("{rmeta}.rlib")))
         })
-        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
-    let deps_dir = katas_rlib
-        .parent()
-        .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
-        .to_path_buf();
-    let bytes = std::fs::read(&katas_rlib)
-        .map_err(|e| GradeError::Toolchain(format!("{}: {e}", katas_rlib.display())))?;
-    Ok(Toolchain {
-        version,
-        katas_hash: hex(&Sha256::digest(&bytes)),
-        katas_rlib,
-        deps_dir,
-        reused: false,
-    })
+        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))
+}
+
+fn file_hash(path: &Path) -> Result<String, GradeError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| GradeError::Toolchain(format!("{}: {e}", path.display())))?;
+    Ok(hex(&Sha256::digest(&bytes)))
 }
 
 fn output(cmd: &mut Command) -> Result<String, GradeError> {

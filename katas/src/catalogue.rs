@@ -1,7 +1,9 @@
 //! The registry of kata packages, in catalogue order, behind one object-safe trait so the CLI,
 //! the grader and the server never need to know a kata's concrete types.
 
-use crate::evaluate::{CaseResult, JudgeFailure, Trial, evaluate, judge_case};
+#[cfg(feature = "solutions")]
+use crate::evaluate::evaluate;
+use crate::evaluate::{CaseResult, JudgeFailure, Trial, judge_case};
 use crate::lang::Lang;
 use crate::meta::KataMeta;
 use crate::report::CaseReport;
@@ -11,7 +13,9 @@ use crate::spec::{KataSpec, Mode};
 use crate::statement::Statement;
 use crate::verdict::Verdict;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::Arc;
+#[cfg(feature = "solutions")]
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The files of a package, embedded at build time.
 #[derive(Debug)]
@@ -105,6 +109,7 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
 }
 
 /// Prepared trials kept per kata: a few gradings with different secret seeds run at once.
+#[cfg(feature = "solutions")]
 const SEEDED_TRIALS: usize = 4;
 
 /// A case as the grader sees it: its position, name and group (inputs stay in `katas`).
@@ -116,6 +121,8 @@ pub struct CaseInfo {
 }
 
 /// A registered kata: its package files, its compiled solutions, and cached expected outputs.
+// Only the catalogue (`solutions`) registers katas; its `meta` parses the embedded kata.toml.
+#[cfg(feature = "solutions")]
 pub struct Entry<S: KataSpec> {
     package: &'static Package,
     reference: S::Solution,
@@ -126,6 +133,7 @@ pub struct Entry<S: KataSpec> {
     seeded: Mutex<Vec<(u64, Arc<Trial<S>>)>>,
 }
 
+#[cfg(feature = "solutions")]
 impl<S: KataSpec> std::fmt::Debug for Entry<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Entry")
@@ -134,6 +142,7 @@ impl<S: KataSpec> std::fmt::Debug for Entry<S> {
     }
 }
 
+#[cfg(feature = "solutions")]
 impl<S: KataSpec> Entry<S> {
     /// `wrong` is in the same order as `package.wrong`.
     pub const fn new(
@@ -213,6 +222,7 @@ impl<S: KataSpec> Entry<S> {
     }
 }
 
+#[cfg(feature = "solutions")]
 impl<S: KataSpec> Kata for Entry<S> {
     fn meta(&self) -> &KataMeta {
         self.meta.get_or_init(|| {

@@ -24,12 +24,14 @@ pub mod evaluate;
 pub mod gpu;
 pub mod lang;
 pub mod layout;
+#[cfg(feature = "packages")]
 pub mod lint;
 pub mod meta;
 pub mod ranks;
 pub mod report;
 pub mod rules;
 pub mod runner;
+#[cfg(feature = "packages")]
 pub mod scaffold;
 pub mod session;
 pub mod spec;
@@ -38,7 +40,9 @@ pub mod translation;
 pub mod verdict;
 pub mod wire;
 
-pub use catalogue::{Entry, Kata, Package, WrongSource};
+#[cfg(feature = "solutions")]
+pub use catalogue::Entry;
+pub use catalogue::{Kata, Package, WrongSource};
 pub use lang::Lang;
 pub use meta::{Difficulty, KataKind, KataMeta, Limits};
 pub use report::{CaseReport, Outcome, Report};

