@@ -8,7 +8,7 @@ use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
 use crate::source_policy;
 use crate::toolchain::Toolchain;
-use katas::KataMeta;
+use katas::{KataMeta, Message};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -30,7 +30,7 @@ pub enum Compiled {
     /// The learner's code did not compile (or made the compiler exceed its limits).
     Failed {
         diagnostics: Vec<Diagnostic>,
-        message: Option<String>,
+        message: Option<Message>,
         wall: Duration,
     },
 }
@@ -62,13 +62,27 @@ pub fn compile(
     // Before the cache too: a binary cached before a word was reserved is not served.
     let refused = source_policy::check(source);
     if !refused.is_empty() {
-        let message = format!(
-            "the grader refused your file before compiling it: {}{}",
-            refused[0].message(),
-            match refused.len() {
-                1 => String::new(),
-                n => format!(" (and {} more)", n - 1),
-            }
+        let first = refused[0].message();
+        let more = refused.len() - 1;
+        let message = Message::new(
+            format!(
+                "the grader refused your file before compiling it: {}{}",
+                first.en,
+                if more == 0 {
+                    String::new()
+                } else {
+                    format!(" (and {more} more)")
+                }
+            ),
+            format!(
+                "评测器在编译之前拒绝了你的文件：{}{}",
+                first.in_lang(katas::Lang::Zh),
+                if more == 0 {
+                    String::new()
+                } else {
+                    format!("（另有 {more} 处）")
+                }
+            ),
         );
         return Ok(Compiled::Failed {
             diagnostics: refused.iter().map(|r| r.diagnostic(source)).collect(),
@@ -118,8 +132,13 @@ pub fn compile(
     let wall = started.elapsed();
     let diagnostics = diagnostics::parse(&String::from_utf8_lossy(&outcome.stderr));
     if let Some(limit) = outcome.limit {
-        let message = format!(
-            "the compiler was stopped by the sandbox's {limit:?} limit (a const-eval loop or a huge static?)"
+        let message = Message::new(
+            format!(
+                "the compiler was stopped by the sandbox's {limit:?} limit (a const-eval loop or a huge static?)"
+            ),
+            format!(
+                "编译器被沙箱的 {limit:?} 限制叫停了（是不是常量求值里的循环，或一个巨大的 static？）"
+            ),
         );
         return Ok(Compiled::Failed {
             diagnostics,
@@ -128,9 +147,12 @@ pub fn compile(
         });
     }
     if !outcome.status.success() {
-        let message = diagnostics
-            .is_empty()
-            .then(|| format!("rustc failed without a diagnostic ({:?})", outcome.status));
+        let message = diagnostics.is_empty().then(|| {
+            Message::new(
+                format!("rustc failed without a diagnostic ({:?})", outcome.status),
+                format!("rustc 失败了，但没有给出诊断信息（{:?}）", outcome.status),
+            )
+        });
         return Ok(Compiled::Failed {
             diagnostics,
             message,
@@ -211,7 +233,7 @@ mod tests {
         Diagnostic {
             level: "warning".into(),
             code: None,
-            message: text.into(),
+            message: Message::verbatim(text),
             line: Some(1),
             column: Some(1),
             end_line: Some(1),

@@ -2,6 +2,7 @@
 //! file, what, and the rendered text.
 
 use crate::source::LEARNER_FILE;
+use katas::Message;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -10,7 +11,10 @@ pub struct Diagnostic {
     pub level: String,
     /// e.g. `E0308`.
     pub code: Option<String>,
-    pub message: String,
+    /// rustc's or NVRTC's words (not translated); where we say an error again in the learner's
+    /// terms (an entry point missing from their file), ours in English and 中文.
+    #[serde(flatten)]
+    pub message: Message,
     /// Position in the learner's file; `None` when the problem is not in it (e.g. a missing
     /// entry point, reported against the generated runner).
     pub line: Option<u32>,
@@ -90,7 +94,7 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
                 .spans
                 .iter()
                 .find(|s| s.is_primary && s.file_name.ends_with(LEARNER_FILE));
-            let mut message = r.message.clone();
+            let mut message = Message::verbatim(r.message.clone());
             if span.is_none() {
                 let snippet = r
                     .spans
@@ -135,7 +139,7 @@ pub fn parse(stderr: &str) -> Vec<Diagnostic> {
 /// Errors in the generated runner mean the learner's file lacks what the kata asks for:
 /// rustc words them about the runner (`cannot find value `power` in module `solution``), so
 /// they are said again about the learner's file. `snippet` is what the runner's span covers.
-fn explain_runner_error(message: &str, snippet: Option<&str>) -> String {
+fn explain_runner_error(message: &str, snippet: Option<&str>) -> Message {
     let quoted = |prefix: &str| {
         message
             .strip_prefix(prefix)
@@ -143,25 +147,38 @@ fn explain_runner_error(message: &str, snippet: Option<&str>) -> String {
             .filter(|name| !name.is_empty())
     };
     if let Some(name) = quoted("cannot find function `").or_else(|| quoted("cannot find value `")) {
-        return format!(
-            "your file must define `pub fn {name}(...)` with the signature the statement gives \
-             (it has no `{name}`: {message})"
+        return Message::new(
+            format!(
+                "your file must define `pub fn {name}(...)` with the signature the statement \
+                 gives (it has no `{name}`: {message})"
+            ),
+            format!(
+                "你的文件必须按题面给出的签名定义 `pub fn {name}(...)`（文件里没有 `{name}`：\
+                 {message}）"
+            ),
         );
     }
     if let Some(name) = quoted("function `").filter(|_| message.ends_with("is private")) {
-        return format!(
-            "`{name}` must be public: write `pub fn {name}(...)` in your file ({message})"
+        return Message::new(
+            format!("`{name}` must be public: write `pub fn {name}(...)` in your file ({message})"),
+            format!("`{name}` 必须是公开的：在你的文件里写 `pub fn {name}(...)`（{message}）"),
         );
     }
     if message == "mismatched types"
         && let Some(name) = snippet.and_then(|s| s.strip_prefix("solution::"))
     {
-        return format!(
-            "`{name}` in your file must be a `pub fn` with exactly the signature the statement \
-             gives: same parameter and return types, no generics ({message})"
+        return Message::new(
+            format!(
+                "`{name}` in your file must be a `pub fn` with exactly the signature the \
+                 statement gives: same parameter and return types, no generics ({message})"
+            ),
+            format!(
+                "你文件里的 `{name}` 必须是签名与题面完全一致的 `pub fn`：参数和返回类型相同，\
+                 不带泛型（{message}）"
+            ),
         );
     }
-    message.to_string()
+    Message::verbatim(message)
 }
 
 /// NVRTC's log for a GPU kata's `KERNEL`, as diagnostics on the learner's own lines:
@@ -185,7 +202,7 @@ pub fn from_nvrtc(log: &str, source: &str) -> Vec<Diagnostic> {
         found.push(Diagnostic {
             level,
             code: None,
-            message,
+            message: Message::verbatim(message),
             line,
             column: None,
             end_line: line,
@@ -246,7 +263,9 @@ mod tests {
         );
         assert_eq!(d[1].line, None);
         assert!(
-            d[1].message.contains("must define `pub fn pow_mod(...)`"),
+            d[1].message
+                .en
+                .contains("must define `pub fn pow_mod(...)`"),
             "{}",
             d[1].message
         );
@@ -258,24 +277,38 @@ mod tests {
         let missing =
             explain_runner_error("cannot find value `pow_mod` in module `solution`", None);
         assert!(
-            missing.starts_with("your file must define `pub fn pow_mod(...)`"),
+            missing
+                .en
+                .starts_with("your file must define `pub fn pow_mod(...)`"),
             "{missing}"
         );
         let private = explain_runner_error("function `pow_mod` is private", None);
-        assert!(private.starts_with("`pow_mod` must be public"), "{private}");
+        assert!(
+            private.en.starts_with("`pow_mod` must be public"),
+            "{private}"
+        );
+        assert!(
+            private
+                .in_lang(katas::Lang::Zh)
+                .starts_with("`pow_mod` 必须是公开的"),
+            "{private:?}"
+        );
         let typed = explain_runner_error("mismatched types", Some("solution::power"));
         assert!(
-            typed.starts_with("`power` in your file must be a `pub fn` with exactly"),
+            typed
+                .en
+                .starts_with("`power` in your file must be a `pub fn` with exactly"),
             "{typed}"
         );
         assert_eq!(
             explain_runner_error("mismatched types", None),
-            "mismatched types"
+            Message::verbatim("mismatched types"),
+            "rustc's own words stay as rustc wrote them"
         );
         let stderr = r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"/build/main.rs","byte_start":150,"byte_end":165,"line_start":5,"line_end":5,"column_start":66,"column_end":81,"is_primary":true,"text":[{"text":"    katas::problems::fast_power::serve(katas::problems::fast_power::Solution { power: solution::power });","highlight_start":87,"highlight_end":102}],"label":"expected fn pointer, found fn item","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"error[E0308]: mismatched types\n"}"#;
         let d = parse(stderr);
         assert!(
-            d[0].message.starts_with("`power` in your file"),
+            d[0].message.en.starts_with("`power` in your file"),
             "{}",
             d[0].message
         );
@@ -289,7 +322,7 @@ mod tests {
         assert_eq!(found.len(), 1);
         let d = &found[0];
         assert_eq!((d.level.as_str(), d.line), ("error", Some(5)));
-        assert_eq!(d.message, "identifier \"x\" is undefined");
+        assert_eq!(d.message.en, "identifier \"x\" is undefined");
         assert!(d.rendered.contains('^'), "{}", d.rendered);
         assert_eq!(&source.lines().nth(4).unwrap().trim(), &"x = 1;");
         // Not NVRTC's format, or no KERNEL: nothing positioned.

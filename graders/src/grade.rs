@@ -217,7 +217,7 @@ impl Grader {
             let log = judged.cases.iter().find_map(|c| c.message.clone());
             let mut diagnostics = diagnostics;
             if let Some(log) = &log {
-                diagnostics.extend(crate::diagnostics::from_nvrtc(log, source));
+                diagnostics.extend(crate::diagnostics::from_nvrtc(&log.en, source));
             }
             return done(GradeReport::compile_error(
                 slug,
@@ -331,11 +331,18 @@ impl Grader {
             .map_err(|e| GradeError::io("reading the compiled program's size", e))?
             .len();
         if program_bytes > MAX_PROGRAM_BYTES {
-            let message = format!(
-                "the compiled program is {} MiB; the limit is {} MiB — large tables or statics \
-                 belong in code that computes them at run time",
-                program_bytes >> 20,
-                MAX_PROGRAM_BYTES >> 20
+            let message = katas::Message::new(
+                format!(
+                    "the compiled program is {} MiB; the limit is {} MiB — large tables or \
+                     statics belong in code that computes them at run time",
+                    program_bytes >> 20,
+                    MAX_PROGRAM_BYTES >> 20
+                ),
+                format!(
+                    "编译出的程序有 {} MiB；上限是 {} MiB —— 大的表或 static 应改为在运行时计算",
+                    program_bytes >> 20,
+                    MAX_PROGRAM_BYTES >> 20
+                ),
             );
             return Ok(Err(GradeReport::compile_error(
                 slug,

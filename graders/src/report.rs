@@ -2,7 +2,7 @@
 //! of the snake_case verdict names.
 
 use crate::diagnostics::Diagnostic;
-use katas::{CaseReport, Mode, Verdict};
+use katas::{CaseReport, Message, Mode, Verdict};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,8 +22,10 @@ pub struct GradeReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub performance_missing: Option<String>,
     pub resources: Resources,
-    /// A one-line explanation when the verdict needs one (e.g. which limit stopped the run).
-    pub message: Option<String>,
+    /// A one-line explanation when the verdict needs one (e.g. which limit stopped the run):
+    /// `message` in English and, where the words are ours, `message_zh` (see [`Message`]).
+    #[serde(flatten)]
+    pub message: Option<Message>,
     /// The start of what the solution printed, if anything.
     pub output: Option<String>,
     /// For accepted GPU `submit`s: device timings of the performance cases.
@@ -94,7 +96,7 @@ pub struct Resources {
 
 impl GradeReport {
     /// A grading that could not finish because our side failed (never the learner's fault).
-    pub fn internal_error(kata: &str, mode: Mode, message: String) -> Self {
+    pub fn internal_error(kata: &str, mode: Mode, message: Message) -> Self {
         Self {
             verdict: Verdict::InternalError,
             message: Some(message),
@@ -106,7 +108,7 @@ impl GradeReport {
         kata: &str,
         mode: Mode,
         diagnostics: Vec<Diagnostic>,
-        message: Option<String>,
+        message: Option<Message>,
         resources: Resources,
     ) -> Self {
         Self {
@@ -135,7 +137,7 @@ impl GradeReport {
         mode: Mode,
         diagnostics: Vec<Diagnostic>,
         resources: Resources,
-        message: Option<String>,
+        message: Option<Message>,
         output: Option<String>,
     ) -> Self {
         Self {

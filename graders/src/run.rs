@@ -50,7 +50,7 @@ pub enum Purpose<'a> {
 #[derive(Debug)]
 pub struct RunResult {
     pub cases: Vec<CaseReport>,
-    pub message: Option<String>,
+    pub message: Option<katas::Message>,
     pub wall: Duration,
     pub cpu: Duration,
     pub peak_memory_bytes: u64,
@@ -350,7 +350,7 @@ pub fn run(
             after.outcome.limit,
             after.outcome.status,
             &judged.cases,
-            &ended,
+            &ended.en,
         )
     });
     let output = (after.printed > 0 || after.stderr_bytes > 0).then(|| {
@@ -393,7 +393,9 @@ fn count(
         return Err(format!(
             "the measured run's answer to `{}` was not accepted ({})",
             case.name,
-            case.message.as_deref().unwrap_or(case.outcome.as_str())
+            case.message
+                .as_ref()
+                .map_or(case.outcome.as_str(), |m| m.en.as_str())
         ));
     }
     if limit.is_some() || !status.success() {

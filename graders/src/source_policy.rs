@@ -58,6 +58,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::source::LEARNER_FILE;
+use katas::Message;
 use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 /// Where a reserved word is refused.
@@ -74,89 +75,138 @@ enum Reach {
 struct Reserved {
     word: &'static str,
     reach: Reach,
-    reason: &'static str,
+    /// Why, in English and 中文.
+    reason: (&'static str, &'static str),
 }
 
 const RESERVED: &[Reserved] = &[
     Reserved {
         word: "naked",
         reach: Reach::Everywhere,
-        reason: "a naked function runs raw machine code, and rustc does not count it as unsafe code",
+        reason: (
+            "a naked function runs raw machine code, and rustc does not count it as unsafe code",
+            "naked 函数直接运行机器码，而 rustc 不把它算作 unsafe 代码",
+        ),
     },
     Reserved {
         word: "naked_asm",
         reach: Reach::Everywhere,
-        reason: "the assembly body of a naked function (raw machine code)",
+        reason: (
+            "the assembly body of a naked function (raw machine code)",
+            "naked 函数的汇编函数体（直接的机器码）",
+        ),
     },
     Reserved {
         word: "global_asm",
         reach: Reach::Everywhere,
-        reason: "module-level assembly can run code before `main`",
+        reason: (
+            "module-level assembly can run code before `main`",
+            "模块级汇编可以在 `main` 之前运行代码",
+        ),
     },
     Reserved {
         word: "asm",
         reach: Reach::Everywhere,
-        reason: "inline assembly can make raw system calls",
+        reason: (
+            "inline assembly can make raw system calls",
+            "内联汇编可以直接发起系统调用",
+        ),
     },
     Reserved {
         word: "no_mangle",
         reach: Reach::Everywhere,
-        reason: "an unmangled symbol can replace a C function the program relies on",
+        reason: (
+            "an unmangled symbol can replace a C function the program relies on",
+            "不经名字修饰的符号可以顶替程序依赖的 C 函数",
+        ),
     },
     Reserved {
         word: "export_name",
         reach: Reach::Everywhere,
-        reason: "an exported symbol name can replace a C function or `main`",
+        reason: (
+            "an exported symbol name can replace a C function or `main`",
+            "导出的符号名可以顶替 C 函数或 `main`",
+        ),
     },
     Reserved {
         word: "link_section",
         reach: Reach::Everywhere,
-        reason: "a chosen link section (e.g. `.init_array`) can run code before `main`",
+        reason: (
+            "a chosen link section (e.g. `.init_array`) can run code before `main`",
+            "指定的链接段（例如 `.init_array`）可以在 `main` 之前运行代码",
+        ),
     },
     Reserved {
         word: "link_name",
         reach: Reach::Everywhere,
-        reason: "binds a declaration to an arbitrary native symbol",
+        reason: (
+            "binds a declaration to an arbitrary native symbol",
+            "会把声明绑定到任意的本地符号",
+        ),
     },
     Reserved {
         word: "target_feature",
         reach: Reach::Everywhere,
-        reason: "code for CPU features the grader's measuring (valgrind) cannot run, e.g. AVX-512",
+        reason: (
+            "code for CPU features the grader's measuring (valgrind) cannot run, e.g. AVX-512",
+            "为评测器的测量工具（valgrind）无法运行的 CPU 特性生成代码，例如 AVX-512",
+        ),
     },
     Reserved {
         word: "global_allocator",
         reach: Reach::Everywhere,
-        reason: "replaces the allocator behind every allocation of the program",
+        reason: (
+            "replaces the allocator behind every allocation of the program",
+            "会替换程序所有内存分配背后的分配器",
+        ),
     },
     Reserved {
         word: "panic_handler",
         reach: Reach::Everywhere,
-        reason: "replaces the program's panic machinery",
+        reason: (
+            "replaces the program's panic machinery",
+            "会替换程序的 panic 机制",
+        ),
     },
     Reserved {
         word: "debugger_visualizer",
         reach: Reach::Everywhere,
-        reason: "embeds a script that a debugger on the grading host may run",
+        reason: (
+            "embeds a script that a debugger on the grading host may run",
+            "会嵌入评测主机上的调试器可能运行的脚本",
+        ),
     },
     Reserved {
         word: "include",
         reach: Reach::Macro,
-        reason: "`include!` compiles another file, which this check has not read",
+        reason: (
+            "`include!` compiles another file, which this check has not read",
+            "`include!` 会编译另一个文件，而这项检查没有读过它",
+        ),
     },
     Reserved {
         word: "path",
         reach: Reach::Attribute,
-        reason: "`#[path]` compiles another file, which this check has not read",
+        reason: (
+            "`#[path]` compiles another file, which this check has not read",
+            "`#[path]` 会编译另一个文件，而这项检查没有读过它",
+        ),
     },
     Reserved {
         word: "used",
         reach: Reach::Attribute,
-        reason: "`#[used]` keeps a static for the linker (half of the run-before-`main` trick)",
+        reason: (
+            "`#[used]` keeps a static for the linker (half of the run-before-`main` trick)",
+            "`#[used]` 会为链接器保留一个 static（在 `main` 之前运行代码的手法的一半）",
+        ),
     },
     Reserved {
         word: "link",
         reach: Reach::Attribute,
-        reason: "`#[link]` links a native library into the program",
+        reason: (
+            "`#[link]` links a native library into the program",
+            "`#[link]` 会把本地库链接进程序",
+        ),
     },
 ];
 
@@ -170,15 +220,22 @@ pub struct Refusal {
     /// 1-based, in characters, like rustc's.
     pub column: u32,
     pub end_column: u32,
-    pub reason: &'static str,
+    /// Why, in English and 中文.
+    pub reason: (&'static str, &'static str),
 }
 
 impl Refusal {
     /// The learner-facing sentence: position, the reserved word, why.
-    pub fn message(&self) -> String {
-        format!(
-            "line {}, column {}: `{}` is reserved by the grader: {}",
-            self.line, self.column, self.word, self.reason
+    pub fn message(&self) -> Message {
+        Message::new(
+            format!(
+                "line {}, column {}: `{}` is reserved by the grader: {}",
+                self.line, self.column, self.word, self.reason.0
+            ),
+            format!(
+                "第 {} 行第 {} 列：`{}` 是评测器保留的词：{}",
+                self.line, self.column, self.word, self.reason.1
+            ),
         )
     }
 
@@ -198,7 +255,7 @@ impl Refusal {
             line = self.line,
             column = self.column,
             indent = " ".repeat(self.column as usize - 1),
-            reason = self.reason,
+            reason = self.reason.0,
         );
         Diagnostic {
             level: "error".into(),
@@ -209,7 +266,7 @@ impl Refusal {
             end_line: Some(self.line),
             end_column: Some(self.end_column),
             rendered,
-            labels: vec![self.reason.to_string()],
+            labels: vec![self.reason.0.to_string()],
         }
     }
 }
@@ -257,8 +314,12 @@ fn shebang(text: &str) -> Option<Refusal> {
         line: 1,
         column: 1,
         end_column: 3,
-        reason: "rustc skips a first line starting with `#!` (a shebang), so it could hide code \
-                 from this check; start the file with something else",
+        reason: (
+            "rustc skips a first line starting with `#!` (a shebang), so it could hide code \
+             from this check; start the file with something else",
+            "rustc 会跳过以 `#!` 开头的第一行（shebang），那里可以藏住代码躲过这项检查；\
+             请让文件以别的内容开头",
+        ),
     })
 }
 
@@ -442,6 +503,7 @@ mod tests {
         assert!(
             found[0]
                 .message()
+                .en
                 .starts_with("line 1, column 10: `naked` is reserved")
         );
         for source in [

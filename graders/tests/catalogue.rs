@@ -330,7 +330,7 @@ fn a_missing_entry_point_is_named() -> Result<(), Failed> {
     let named = report
         .diagnostics
         .iter()
-        .any(|d| d.level == "error" && d.message.contains("must define `pub fn pow_mod(...)`"));
+        .any(|d| d.level == "error" && d.message.en.contains("must define `pub fn pow_mod(...)`"));
     if !named {
         return Err(format!("{:?}", report.diagnostics).into());
     }

@@ -153,7 +153,7 @@ fn grade_one(s: &Submission) -> Result<(), Failed> {
             .message
             .iter()
             .chain(report.diagnostics.iter().map(|d| &d.message));
-        if !said.any(|m| m.contains(wanted.as_str())) {
+        if !said.any(|m| m.en.contains(wanted.as_str())) {
             problems.push(format!(
                 "expected a message containing {wanted:?}: {}",
                 summary(&report)

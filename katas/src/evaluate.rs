@@ -10,7 +10,7 @@ use crate::meta::KataMeta;
 use crate::report::{CaseReport, Outcome, Report, trim};
 use crate::runner::Frame;
 use crate::session::{self, Execution, Executor, Failures, Plan, Stop};
-use crate::spec::{Case, Check, KataSpec, Mode};
+use crate::spec::{Case, Check, KataSpec, Message, Mode};
 use crate::wire;
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -239,7 +239,7 @@ pub fn judge_case<S: KataSpec>(
                 Outcome::RuntimeError,
                 ms,
                 None,
-                Some(trim(&message)),
+                Some(runtime_error(&trim(&message))),
                 Vec::new(),
             );
             return Ok(with_input::<S>(case, report));
@@ -248,7 +248,10 @@ pub fn judge_case<S: KataSpec>(
     // A case that answered just after its limit is still a time-out; checking it anyway would
     // make the verdict depend on how quickly this thread got scheduled.
     if ms > limit.as_secs_f64() * 1e3 {
-        let why = format!("took {ms:.0} ms; the limit is {} ms", limit.as_millis());
+        let why = Message::new(
+            format!("took {ms:.0} ms; the limit is {} ms", limit.as_millis()),
+            format!("用时 {ms:.0} ms；限制为 {} ms", limit.as_millis()),
+        );
         return Ok(with_input::<S>(
             case,
             case_report(
@@ -269,7 +272,7 @@ pub fn judge_case<S: KataSpec>(
                 Outcome::WrongAnswer,
                 ms,
                 None,
-                Some(e.to_string()),
+                Some(Message::new(e.to_string(), format!("答案无法解码：{e}"))),
                 Vec::new(),
             );
             return Ok(with_input::<S>(case, report));
@@ -289,7 +292,15 @@ pub fn judge_case<S: KataSpec>(
             report
         }
         Check::KernelRejected(log) => {
-            case_report(case, Outcome::CompileError, ms, None, Some(log), Vec::new())
+            // NVRTC's own words.
+            case_report(
+                case,
+                Outcome::CompileError,
+                ms,
+                None,
+                Some(Message::verbatim(log)),
+                Vec::new(),
+            )
         }
         Check::Unavailable(why) => {
             return Err(JudgeFailure::Unavailable {
@@ -313,7 +324,7 @@ fn case_report<I>(
     outcome: Outcome,
     time_ms: f64,
     mismatch: Option<crate::spec::Mismatch>,
-    message: Option<String>,
+    message: Option<Message>,
     notes: Vec<String>,
 ) -> CaseReport {
     CaseReport {
@@ -334,12 +345,24 @@ fn with_input<S: KataSpec>(case: &Case<S::Input>, mut report: CaseReport) -> Cas
     report
 }
 
+/// A frame's failure text as the learner reads it: a panic keeps its own words after a
+/// prefix of ours; anything else came from the runner (ours, English only).
+fn runtime_error(text: &str) -> Message {
+    match text.strip_prefix(PANICKED) {
+        Some(said) => Message::new(text, format!("程序 panic：{said}")),
+        None => Message::verbatim(text),
+    }
+}
+
+/// How [`panic_message`] begins; the runner sends it so across the sandbox boundary.
+const PANICKED: &str = "panicked: ";
+
 /// The text of a panic payload (`panic!` with a literal or a formatted message).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
-        format!("panicked: {s}")
+        format!("{PANICKED}{s}")
     } else if let Some(s) = payload.downcast_ref::<String>() {
-        format!("panicked: {s}")
+        format!("{PANICKED}{s}")
     } else {
         "panicked with a non-text payload".to_string()
     }

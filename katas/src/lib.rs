@@ -46,7 +46,7 @@ pub use catalogue::{Kata, Package, WrongSource};
 pub use lang::Lang;
 pub use meta::{Difficulty, KataKind, KataMeta, Limits};
 pub use report::{CaseReport, Outcome, Report};
-pub use spec::{Case, Check, Group, KataSpec, Mismatch, Mode, Refusal, decimal};
+pub use spec::{Case, Check, Group, KataSpec, Message, Mismatch, Mode, Refusal, decimal, rounded};
 pub use verdict::Verdict;
 
 /// The seed used for random cases unless the caller picks another (the grader may use a secret one).

@@ -1,6 +1,6 @@
 //! The result of running one solution on a kata's cases.
 
-use crate::spec::{Group, Mismatch};
+use crate::spec::{Group, Message, Mismatch};
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -50,8 +50,10 @@ pub struct CaseReport {
     /// Input summary; filled for failures only.
     pub input: Option<String>,
     pub mismatch: Option<Mismatch>,
-    /// Panic message or time-limit explanation.
-    pub message: Option<String>,
+    /// Panic message or time-limit explanation (flat, as `message` and `message_zh`: see
+    /// [`Message`]).
+    #[serde(flatten)]
+    pub message: Option<Message>,
     pub notes: Vec<String>,
     /// Device timing of a GPU performance case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -150,7 +152,7 @@ impl Report {
                 let _ = writeln!(out, "  input:    {input}");
             }
             if let Some(m) = &case.mismatch {
-                let _ = writeln!(out, "  problem:  {}", m.message);
+                let _ = writeln!(out, "  problem:  {}", m.message.en);
                 let _ = writeln!(out, "  expected: {}", m.expected);
                 let _ = writeln!(out, "  got:      {}", m.got);
             }

@@ -138,7 +138,7 @@ impl Observed {
                 report
                     .cases
                     .iter()
-                    .find_map(|c| Unavailable::from_message(c.message.as_deref()?))
+                    .find_map(|c| Unavailable::from_message(&c.message.as_ref()?.en))
             })
             .flatten();
         Self {

@@ -13,6 +13,7 @@ use crate::evaluate::JudgeFailure;
 use crate::meta::Limits;
 use crate::report::{CaseReport, Outcome};
 use crate::runner::Frame;
+use crate::spec::Message;
 use std::time::{Duration, Instant};
 
 /// Time a program may take to generate its cases before its first answer's clock starts.
@@ -92,69 +93,111 @@ pub enum Stop {
 }
 
 impl Stop {
-    /// The verdict and message of the case a stop is blamed on.
-    pub fn verdict(&self, limits: &Limits) -> (Outcome, String) {
+    /// The verdict and message of the case a stop is blamed on, in English and 中文.
+    pub fn verdict(&self, limits: &Limits) -> (Outcome, Message) {
         match self {
             Self::Exited(0) => (
                 Outcome::RuntimeError,
-                "the program exited before answering this case".to_string(),
+                Message::new(
+                    "the program exited before answering this case",
+                    "程序在回答这个用例之前就退出了",
+                ),
             ),
             Self::Exited(code) => (
                 Outcome::RuntimeError,
-                format!("the program exited with status {code}"),
+                Message::new(
+                    format!("the program exited with status {code}"),
+                    format!("程序以退出码 {code} 结束"),
+                ),
             ),
             Self::Deadline => (
                 Outcome::TimeLimitExceeded,
-                format!("no answer within {} ms", limits.case_time_ms),
+                Message::new(
+                    format!("no answer within {} ms", limits.case_time_ms),
+                    format!("{} ms 内没有给出答案", limits.case_time_ms),
+                ),
             ),
             Self::Cpu => (
                 Outcome::TimeLimitExceeded,
-                format!(
-                    "used more than {} ms of CPU time in all",
-                    limits.total_time_ms
+                Message::new(
+                    format!(
+                        "used more than {} ms of CPU time in all",
+                        limits.total_time_ms
+                    ),
+                    format!("CPU 时间总计超过 {} ms", limits.total_time_ms),
                 ),
             ),
             Self::Memory => (
                 Outcome::MemoryLimitExceeded,
-                format!("used more than {} MiB of memory", limits.memory_mb),
+                Message::new(
+                    format!("used more than {} MiB of memory", limits.memory_mb),
+                    format!("内存使用超过 {} MiB", limits.memory_mb),
+                ),
             ),
             Self::AllocationFailed => (
                 Outcome::MemoryLimitExceeded,
-                "a memory allocation failed".to_string(),
+                Message::new("a memory allocation failed", "一次内存分配失败了"),
             ),
             Self::Threads => (
                 Outcome::RuntimeError,
-                format!(
-                    "started more than {} threads at once (or a process)",
-                    limits.max_threads
+                Message::new(
+                    format!(
+                        "started more than {} threads at once (or a process)",
+                        limits.max_threads
+                    ),
+                    format!(
+                        "同时启动的线程超过 {} 个（或启动了进程）",
+                        limits.max_threads
+                    ),
                 ),
             ),
             Self::Printed => (
                 Outcome::OutputLimitExceeded,
-                format!("printed more than {} KiB", limits.output_kb),
+                Message::new(
+                    format!("printed more than {} KiB", limits.output_kb),
+                    format!("打印的内容超过 {} KiB", limits.output_kb),
+                ),
             ),
             Self::Oversized { case, bound_bytes } => (
                 Outcome::OutputLimitExceeded,
-                format!(
-                    "the answer to case #{case} is far larger than any right one (over {} KiB)",
-                    bound_bytes >> 10
+                Message::new(
+                    format!(
+                        "the answer to case #{case} is far larger than any right one (over {} KiB)",
+                        bound_bytes >> 10
+                    ),
+                    format!(
+                        "第 {case} 号用例的答案远大于任何正确答案（超过 {} KiB）",
+                        bound_bytes >> 10
+                    ),
                 ),
             ),
             Self::FileSize => (
                 Outcome::RuntimeError,
-                "wrote a file larger than the sandbox allows".to_string(),
+                Message::new(
+                    "wrote a file larger than the sandbox allows",
+                    "写入的文件超过了沙箱允许的大小",
+                ),
             ),
             Self::Signaled(sig) => (
                 Outcome::RuntimeError,
-                format!("killed by signal {sig} ({})", signal_name(*sig)),
+                Message::new(
+                    format!("killed by signal {sig} ({})", signal_name(*sig).0),
+                    format!("被信号 {sig} 终止（{}）", signal_name(*sig).1),
+                ),
             ),
             Self::Vanished => (
                 Outcome::RuntimeError,
-                "the solution thread died without an answer".to_string(),
+                Message::new(
+                    "the solution thread died without an answer",
+                    "解答所在的线程没有给出答案就终止了",
+                ),
             ),
             Self::NotStarted(why) => (
                 Outcome::InternalError,
-                format!("could not start the solution (our side): {why}"),
+                Message::new(
+                    format!("could not start the solution (our side): {why}"),
+                    format!("无法启动解答（评测方的问题，不是你的）：{why}"),
+                ),
             ),
         }
     }
@@ -180,7 +223,7 @@ pub struct Judged {
     /// One report per selected case, in order.
     pub cases: Vec<CaseReport>,
     /// Why the run stopped before its last case, if it did.
-    pub stopped: Option<String>,
+    pub stopped: Option<Message>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -280,7 +323,10 @@ fn our_failure(info: &CaseInfo, failure: JudgeFailure) -> CaseReport {
         time_ms: 0.0,
         input: None,
         mismatch: None,
-        message: Some(failure.to_string()),
+        message: Some(Message::new(
+            failure.to_string(),
+            format!("评测方出错，不是你的问题：{failure}"),
+        )),
         notes: Vec::new(),
         device: None,
     }
@@ -294,21 +340,28 @@ fn not_run(info: &CaseInfo) -> CaseReport {
         time_ms: 0.0,
         input: None,
         mismatch: None,
-        message: Some("not run: an earlier case stopped the program".into()),
+        message: Some(Message::new(
+            "not run: an earlier case stopped the program",
+            "未运行：前面的用例已让程序停止",
+        )),
         notes: Vec::new(),
         device: None,
     }
 }
 
-fn signal_name(sig: i32) -> &'static str {
+/// A signal's name in English and 中文.
+fn signal_name(sig: i32) -> (&'static str, &'static str) {
     match sig {
-        4 => "illegal instruction",
-        6 => "abort",
-        7 => "bus error",
-        8 => "arithmetic error",
-        9 => "killed",
-        11 => "segmentation fault, e.g. a stack overflow",
-        31 => "bad system call",
-        _ => "signal",
+        4 => ("illegal instruction", "非法指令"),
+        6 => ("abort", "abort 中止"),
+        7 => ("bus error", "总线错误"),
+        8 => ("arithmetic error", "算术错误"),
+        9 => ("killed", "被强制终止"),
+        11 => (
+            "segmentation fault, e.g. a stack overflow",
+            "段错误，例如栈溢出",
+        ),
+        31 => ("bad system call", "不允许的系统调用"),
+        _ => ("signal", "信号"),
     }
 }

@@ -1,6 +1,6 @@
 //! What a kata's `kata.rs` implements.
 
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 /// One kata's cases, runner and checker. Implemented by a unit struct `Spec` in each `kata.rs`.
 pub trait KataSpec: 'static {
@@ -39,18 +39,44 @@ pub trait KataSpec: 'static {
     }
 }
 
-/// Why a learner's own input was refused, in every language we write statements in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+/// Words we show a learner, in every language we write statements in: a checker's
+/// explanation, a limit that stopped a run, a refused custom input. `zh` is absent only where
+/// the words are not ours to translate (a panic's own message, a compiler's log) and in reports
+/// stored before checkers spoke Chinese; the pages then show the English.
+///
+/// Serialized flat into the object that carries it (`#[serde(flatten)]`), as `message` and
+/// `message_zh`: the JSON API's `message` stays an English string, and a stored report written
+/// before `message_zh` existed still decodes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    #[serde(rename = "message")]
     pub en: String,
-    pub zh: String,
+    #[serde(
+        rename = "message_zh",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub zh: Option<String>,
 }
 
-impl Refusal {
+/// Why a learner's own input was refused ([`KataSpec::admit`]).
+pub type Refusal = Message;
+
+impl Message {
+    /// Our own words, in English and 中文.
     pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Self {
         Self {
             en: en.into(),
-            zh: zh.into(),
+            zh: Some(zh.into()),
+        }
+    }
+
+    /// Text that is not ours to translate (the learner's panic message, a compiler's log):
+    /// shown as it is in every language.
+    pub fn verbatim(text: impl Into<String>) -> Self {
+        Self {
+            en: text.into(),
+            zh: None,
         }
     }
 
@@ -62,11 +88,27 @@ impl Refusal {
         )
     }
 
+    /// The words in `lang`; English where there is no translation.
     pub fn in_lang(&self, lang: crate::Lang) -> &str {
-        match lang {
-            crate::Lang::En => &self.en,
-            crate::Lang::Zh => &self.zh,
+        match (lang, &self.zh) {
+            (crate::Lang::Zh, Some(zh)) => zh,
+            _ => &self.en,
         }
+    }
+
+    /// The same words after a prefix of ours (`timed run 2: `), in each language; a verbatim
+    /// message keeps no translation.
+    pub fn after(self, en: &str, zh: &str) -> Self {
+        Self {
+            en: format!("{en}{}", self.en),
+            zh: self.zh.map(|z| format!("{zh}{z}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.en)
     }
 }
 
@@ -173,10 +215,12 @@ pub enum Check {
     Unavailable(String),
 }
 
-/// Why an output is wrong, phrased for the learner.
+/// Why an output is wrong, phrased for the learner. `expected` and `got` are values, the same
+/// in every language; `message` says what is wrong in words.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mismatch {
-    pub message: String,
+    #[serde(flatten)]
+    pub message: Message,
     pub expected: String,
     pub got: String,
 }
@@ -189,6 +233,17 @@ pub fn decimal<F: Into<f64> + std::fmt::Debug>(x: F) -> String {
     format!("{x:?}")
 }
 
+/// `x` to `significant` digits, then written as [`decimal`] writes it: a tolerance or a
+/// computed value the way a statement would write it (`0.0005`, `1e-12`, `1.2345679`), not
+/// `5.0e-4` or `1.0088817841970012e-12`.
+pub fn rounded(x: f64, significant: usize) -> String {
+    let digits = significant.max(1) - 1;
+    // Scientific notation rounds to significant digits; reading it back gives the shortest
+    // float for that rounded value. NaN and infinities read back as themselves.
+    let r: f64 = format!("{x:.digits$e}").parse().unwrap_or(x);
+    decimal(r)
+}
+
 impl Check {
     pub fn pass() -> Self {
         Self::Pass { notes: Vec::new() }
@@ -198,9 +253,9 @@ impl Check {
         Self::Pass { notes }
     }
 
-    pub fn fail(message: impl Into<String>, expected: impl ToString, got: impl ToString) -> Self {
+    pub fn fail(message: Message, expected: impl ToString, got: impl ToString) -> Self {
         Self::Fail(Mismatch {
-            message: message.into(),
+            message,
             expected: expected.to_string(),
             got: got.to_string(),
         })
@@ -213,7 +268,79 @@ impl Check {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal;
+    use super::{Message, Mismatch, decimal, rounded};
+    use crate::Lang;
+    use crate::report::CaseReport;
+
+    #[test]
+    fn a_message_speaks_the_viewer_s_language_and_falls_back_to_english() {
+        let ours = Message::new("wrong shape", "形状不对");
+        assert_eq!(ours.in_lang(Lang::En), "wrong shape");
+        assert_eq!(ours.in_lang(Lang::Zh), "形状不对");
+        let theirs = Message::verbatim("panicked: index out of bounds");
+        assert_eq!(theirs.in_lang(Lang::Zh), "panicked: index out of bounds");
+        let at = ours.after("step 2: ", "第 2 步：");
+        assert_eq!(at.in_lang(Lang::En), "step 2: wrong shape");
+        assert_eq!(at.in_lang(Lang::Zh), "第 2 步：形状不对");
+        assert_eq!(
+            theirs.after("x: ", "甲：").zh,
+            None,
+            "a verbatim message gains no translation"
+        );
+    }
+
+    #[test]
+    fn messages_serialize_flat_and_old_reports_still_decode() {
+        let m = Mismatch {
+            message: Message::new("wrong shape", "形状不对"),
+            expected: "2×3".into(),
+            got: "3×2".into(),
+        };
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "message": "wrong shape", "message_zh": "形状不对",
+                "expected": "2×3", "got": "3×2"
+            })
+        );
+        assert_eq!(serde_json::from_value::<Mismatch>(json).unwrap(), m);
+        // Written before checkers spoke Chinese: no `message_zh`.
+        let old: Mismatch =
+            serde_json::from_str(r#"{"message": "wrong shape", "expected": "2×3", "got": "3×2"}"#)
+                .unwrap();
+        assert_eq!(old.message, Message::verbatim("wrong shape"));
+        assert_eq!(old.message.in_lang(Lang::Zh), "wrong shape");
+        let verbatim = serde_json::to_value(Message::verbatim("boom")).unwrap();
+        assert_eq!(verbatim, serde_json::json!({"message": "boom"}));
+
+        // A case report as stored before: `message` a string or null, no `message_zh`.
+        let case = |message: &str| {
+            format!(
+                r#"{{"name": "sample 1", "group": "sample", "outcome": "wrong_answer",
+                    "time_ms": 0.5, "input": "n = 3", "mismatch": {{"message": "off by one",
+                    "expected": "3", "got": "4"}}, "message": {message}, "notes": []}}"#
+            )
+        };
+        let old: CaseReport = serde_json::from_str(&case(r#""no answer within 1000 ms""#)).unwrap();
+        assert_eq!(
+            old.message,
+            Some(Message::verbatim("no answer within 1000 ms"))
+        );
+        assert_eq!(old.mismatch.unwrap().message.en, "off by one");
+        let none: CaseReport = serde_json::from_str(&case("null")).unwrap();
+        assert_eq!(none.message, None);
+        // And a new one round-trips with both languages.
+        let mut new = none;
+        new.message = Some(Message::new(
+            "no answer within 1000 ms",
+            "1000 ms 内没有给出答案",
+        ));
+        let json = serde_json::to_value(&new).unwrap();
+        assert_eq!(json["message"], "no answer within 1000 ms");
+        assert_eq!(json["message_zh"], "1000 ms 内没有给出答案");
+        assert_eq!(serde_json::from_value::<CaseReport>(json).unwrap(), new);
+    }
 
     #[test]
     fn numbers_read_as_the_statements_write_them() {
@@ -226,5 +353,11 @@ mod tests {
         assert_eq!(decimal(1e300), "1e300");
         assert_eq!(decimal(123_456.789), "123456.789");
         assert_eq!(decimal(0.1f32), "0.1");
+        assert_eq!(rounded(1.0 + 4.0 * 10.0 * f64::EPSILON, 2), "1.0");
+        assert_eq!(rounded(1e-12 + 40.0 * f64::EPSILON, 2), "1e-12");
+        assert_eq!(rounded(5.004e-4, 2), "0.0005");
+        assert_eq!(rounded(1.234_567_891_2, 8), "1.2345679");
+        assert_eq!(rounded(-2.5e-7, 3), "-2.5e-7");
+        assert_eq!(rounded(f64::NAN, 3), "NaN");
     }
 }

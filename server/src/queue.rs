@@ -128,11 +128,17 @@ pub async fn expire_waiting(state: AppState) {
     let max = state.config.max_queue_wait;
     let every = (max / 4).clamp(Duration::from_millis(200), Duration::from_secs(10));
     let minutes = max.as_secs().div_ceil(60);
-    let message = format!(
-        "No worker that can grade this kata took it within {minutes} minute{} (a GPU kata needs a \
-         connected GPU worker). This is not your failure and does not count as an attempt: \
-         submit again once a worker is connected.",
-        if minutes == 1 { "" } else { "s" }
+    let message = katas::Message::new(
+        format!(
+            "No worker that can grade this kata took it within {minutes} minute{} (a GPU kata \
+             needs a connected GPU worker). This is not your failure and does not count as an \
+             attempt: submit again once a worker is connected.",
+            if minutes == 1 { "" } else { "s" }
+        ),
+        format!(
+            "{minutes} 分钟内没有能评测此题的 worker 接手（GPU 题需要已连接的 GPU worker）。\
+             这不是你的失败，也不算一次尝试：等有 worker 连接后再提交即可。"
+        ),
     );
     let max_ms = i64::try_from(max.as_millis()).unwrap_or(i64::MAX);
     loop {

@@ -1,6 +1,6 @@
 //! Cases and checker for `fast-power`: `power(f64, i32)` and `pow_mod(u64, u64, u64)`.
 
-use katas::{Case, Check, Group, KataSpec, Refusal};
+use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// The learner's two functions.
@@ -27,6 +27,15 @@ pub enum Output {
 /// repeated squaring amplifies an early rounding error ~|n| times, so the bound grows with |n|:
 /// `1e-12 + 4·|n|·ε`. Infinities must match exactly; two results both below the smallest normal
 /// float count as equal (they are both "underflowed").
+/// One result per query, or the check has nothing to compare.
+fn wrong_count(want: usize, got: usize) -> Check {
+    Check::fail(
+        Message::new("wrong number of results", "结果的个数不对"),
+        want,
+        got,
+    )
+}
+
 pub fn relative_tolerance(exponent: i32) -> f64 {
     1e-12 + 4.0 * f64::from(exponent.unsigned_abs()) * f64::EPSILON
 }
@@ -226,17 +235,20 @@ impl KataSpec for Spec {
         match (input, got) {
             (Input::Power(qs), Output::Power(got)) => {
                 if got.len() != qs.len() {
-                    return Check::fail("wrong number of results", qs.len(), got.len());
+                    return wrong_count(qs.len(), got.len());
                 }
                 for (&(b, e), &g) in qs.iter().zip(got) {
                     // libm's pow is correctly rounded to within an ulp: an oracle independent of
                     // the reference's own squaring.
                     let want = b.powf(f64::from(e));
                     if !power_matches(want, g, e) {
+                        let tolerance = katas::rounded(relative_tolerance(e), 2);
                         return Check::fail(
-                            format!(
-                                "power({b:?}, {e}) is off (relative tolerance {:.1e})",
-                                relative_tolerance(e)
+                            Message::new(
+                                format!(
+                                    "power({b:?}, {e}) is off (relative tolerance {tolerance})"
+                                ),
+                                format!("power({b:?}, {e}) 的结果偏差过大（相对容差 {tolerance}）"),
                             ),
                             katas::decimal(want),
                             katas::decimal(g),
@@ -247,18 +259,25 @@ impl KataSpec for Spec {
             }
             (Input::PowMod(qs), Output::PowMod(got)) => {
                 if got.len() != qs.len() {
-                    return Check::fail("wrong number of results", qs.len(), got.len());
+                    return wrong_count(qs.len(), got.len());
                 }
                 for (&(b, e, m), &g) in qs.iter().zip(got) {
                     let want = pow_mod_oracle(b, e, m);
                     if want != g {
-                        return Check::fail(format!("pow_mod({b}, {e}, {m}) is wrong"), want, g);
+                        return Check::fail(
+                            Message::new(
+                                format!("pow_mod({b}, {e}, {m}) is wrong"),
+                                format!("pow_mod({b}, {e}, {m}) 的结果不对"),
+                            ),
+                            want,
+                            g,
+                        );
                     }
                 }
                 Check::pass()
             }
             _ => Check::fail(
-                "result of the wrong kind",
+                Message::new("result of the wrong kind", "结果的种类不对"),
                 "the kind of the input",
                 "the other kind",
             ),

@@ -291,9 +291,13 @@ impl GpuKata for Kata {
             Ok(())
         } else {
             Err(format!(
-                "{want:.9} = gelu(x[{r}][{c}] + bias[{c}]) + residual[{r}][{c}] = \
-                 gelu({:?} + {:?}) + {:?}, within ±{tol:.1e}",
-                x[i], bias[c], residual[i]
+                "{} = gelu(x[{r}][{c}] + bias[{c}]) + residual[{r}][{c}] = \
+                 gelu({:?} + {:?}) + {:?}, within ±{}",
+                katas::rounded(want, 9),
+                x[i],
+                bias[c],
+                residual[i],
+                katas::rounded(tol, 2)
             ))
         }
     }

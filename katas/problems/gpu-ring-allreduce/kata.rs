@@ -10,6 +10,7 @@
 
 use katas::Case;
 use katas::Group;
+use katas::Message;
 use katas::gpu::{
     Arg, Device, GpuError, GpuKata, GpuSpec, HostBuf, KernelSig, Launch, Param, Work,
 };
@@ -304,48 +305,82 @@ impl GpuKata for Kata {
         }
     }
 
-    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, String> {
+    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, Message> {
         let (n, m) = (shape.ranks, shape.len);
         let max_steps = 2 * (n - 1);
         let bound = 2 * m.div_ceil(n) * (n - 1);
         if log.transfers != log.sends.len() {
-            return Err(format!(
-                "the plan made {} transfers; a ring all-reduce of N = {n} ranks makes one per \
-                 rank per step over 2(N-1) steps: {}",
-                log.transfers,
-                n * max_steps
+            return Err(Message::new(
+                format!(
+                    "the plan made {} transfers; a ring all-reduce of N = {n} ranks makes one \
+                     per rank per step over 2(N-1) steps: {}",
+                    log.transfers,
+                    n * max_steps
+                ),
+                format!(
+                    "计划做了 {} 次传输；N = {n} 个 rank 的环形 all-reduce 共 2(N-1) 步，每步每个 \
+                     rank 传一次：{} 次",
+                    log.transfers,
+                    n * max_steps
+                ),
             ));
         }
         let mut sent = vec![0usize; n];
         for rec in &log.sends {
             let s = rec.step;
             if rec.from >= n || rec.to >= n || rec.chunk >= n {
-                return Err(format!(
-                    "step {s}: a transfer from rank {} to rank {} of chunk {}; ranks and chunks \
-                     are numbered 0..{n}",
-                    rec.from, rec.to, rec.chunk
+                return Err(Message::new(
+                    format!(
+                        "step {s}: a transfer from rank {} to rank {} of chunk {}; ranks and \
+                         chunks are numbered 0..{n}",
+                        rec.from, rec.to, rec.chunk
+                    ),
+                    format!(
+                        "第 {s} 步：从 rank {} 向 rank {} 传输块 {}；rank 和块的编号范围是 0..{n}",
+                        rec.from, rec.to, rec.chunk
+                    ),
                 ));
             }
             if rec.to != (rec.from + 1) % n {
-                return Err(format!(
-                    "step {s}: rank {} sent chunk {} to rank {}, but its only link goes to rank \
-                     {} (the ranks form a one-way ring r -> (r + 1) mod N)",
-                    rec.from,
-                    rec.chunk,
-                    rec.to,
-                    (rec.from + 1) % n
+                return Err(Message::new(
+                    format!(
+                        "step {s}: rank {} sent chunk {} to rank {}, but its only link goes to \
+                         rank {} (the ranks form a one-way ring r -> (r + 1) mod N)",
+                        rec.from,
+                        rec.chunk,
+                        rec.to,
+                        (rec.from + 1) % n
+                    ),
+                    format!(
+                        "第 {s} 步：rank {} 把块 {} 发给了 rank {}，但它唯一的链路通向 rank {}\
+                         （各 rank 组成单向环 r -> (r + 1) mod N）",
+                        rec.from,
+                        rec.chunk,
+                        rec.to,
+                        (rec.from + 1) % n
+                    ),
                 ));
             }
             if rec.elements != chunk_range(n, m, rec.chunk).len() || s >= log.steps {
-                return Err("the transfer log is inconsistent (our bug)".into());
+                return Err(Message::new(
+                    "the transfer log is inconsistent (our bug)",
+                    "传输记录前后矛盾（这是我们的 bug）",
+                ));
             }
             sent[rec.from] += rec.elements;
         }
         if let Some(r) = (0..n).find(|&r| sent[r] > bound) {
-            return Err(format!(
-                "rank {r} sent {} elements; a ring all-reduce sends at most 2·ceil(M/N)·(N-1) = \
-                 {bound} per rank (M = {m}, N = {n})",
-                sent[r]
+            return Err(Message::new(
+                format!(
+                    "rank {r} sent {} elements; a ring all-reduce sends at most \
+                     2·ceil(M/N)·(N-1) = {bound} per rank (M = {m}, N = {n})",
+                    sent[r]
+                ),
+                format!(
+                    "rank {r} 发送了 {} 个元素；环形 all-reduce 每个 rank 最多发送 \
+                     2·ceil(M/N)·(N-1) = {bound} 个（M = {m}，N = {n}）",
+                    sent[r]
+                ),
             ));
         }
         let mut per_step: HashMap<(usize, usize), usize> = HashMap::new();
@@ -353,18 +388,30 @@ impl GpuKata for Kata {
             let count = per_step.entry((rec.step, rec.from)).or_default();
             *count += 1;
             if *count > 1 {
-                return Err(format!(
-                    "step {}: rank {} made more than one transfer; each rank's link carries one \
-                     chunk per step",
-                    rec.step, rec.from
+                return Err(Message::new(
+                    format!(
+                        "step {}: rank {} made more than one transfer; each rank's link carries \
+                         one chunk per step",
+                        rec.step, rec.from
+                    ),
+                    format!(
+                        "第 {} 步：rank {} 传输了不止一次；每个 rank 的链路每步只传一个块",
+                        rec.step, rec.from
+                    ),
                 ));
             }
         }
         if log.steps > max_steps {
-            return Err(format!(
-                "the plan has {} steps; a ring all-reduce of N = {n} ranks takes 2(N-1) = \
-                 {max_steps}",
-                log.steps
+            return Err(Message::new(
+                format!(
+                    "the plan has {} steps; a ring all-reduce of N = {n} ranks takes 2(N-1) = \
+                     {max_steps}",
+                    log.steps
+                ),
+                format!(
+                    "计划有 {} 步；N = {n} 个 rank 的环形 all-reduce 只需 2(N-1) = {max_steps} 步",
+                    log.steps
+                ),
             ));
         }
         let busiest = sent.iter().max().copied().unwrap_or(0);
@@ -491,7 +538,7 @@ mod tests {
 
     fn failure(check: Check) -> String {
         match check {
-            Check::Fail(m) => m.message,
+            Check::Fail(m) => m.message.en,
             other => panic!("expected a failure, got {other:?}"),
         }
     }

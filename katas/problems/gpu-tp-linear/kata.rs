@@ -10,6 +10,7 @@
 
 use katas::Case;
 use katas::Group;
+use katas::Message;
 use katas::gpu::{
     Arg, Buf, Device, GpuError, GpuKata, GpuSpec, HostBuf, KernelSig, Launch, Param, Work, ceil_div,
 };
@@ -447,40 +448,67 @@ pub fn shard_problem(
     len: usize,
     ranks: usize,
     shards: &[(usize, usize)],
-) -> Option<String> {
+) -> Option<Message> {
     if shards.len() != ranks {
-        return Some(format!(
-            "{what} was asked for {ranks} ranks but {} shards were recorded",
-            shards.len()
+        return Some(Message::new(
+            format!(
+                "{what} was asked for {ranks} ranks but {} shards were recorded",
+                shards.len()
+            ),
+            format!(
+                "{what} 被要求切给 {ranks} 个 rank，却记录到 {} 个分片",
+                shards.len()
+            ),
         ));
     }
     let mut next = 0;
     for (rank, &(start, end)) in shards.iter().enumerate() {
         if start != next {
             let how = if start < next {
-                "overlaps"
+                ("overlaps", "与前面的分片重叠")
             } else {
-                "leaves a gap after"
+                ("leaves a gap after", "与前面的分片之间留了空隙")
             };
-            return Some(format!(
-                "{what}: rank {rank} gets {start}..{end}, which {how} the previous shards (they end at \
-                 {next}); the shards must cut 0..{len} into consecutive pieces in rank order"
+            return Some(Message::new(
+                format!(
+                    "{what}: rank {rank} gets {start}..{end}, which {} the previous shards (they \
+                     end at {next}); the shards must cut 0..{len} into consecutive pieces in rank \
+                     order",
+                    how.0
+                ),
+                format!(
+                    "{what}：rank {rank} 分到 {start}..{end}，{}（前面的分片止于 {next}）；\
+                     分片必须按 rank 顺序把 0..{len} 切成首尾相接的几段",
+                    how.1
+                ),
             ));
         }
         next = end;
     }
     if next != len {
-        return Some(format!(
-            "{what}: the shards end at {next}, not at {len}: the last {} are never computed",
-            len.abs_diff(next)
+        return Some(Message::new(
+            format!(
+                "{what}: the shards end at {next}, not at {len}: the last {} are never computed",
+                len.abs_diff(next)
+            ),
+            format!(
+                "{what}：分片止于 {next} 而不是 {len}：最后 {} 个从未被计算",
+                len.abs_diff(next)
+            ),
         ));
     }
     let sizes = shards.iter().map(|&(s, e)| e - s);
     let (lo, hi) = (sizes.clone().min()?, sizes.max()?);
     if hi > lo + 1 {
-        return Some(format!(
-            "{what}: shard sizes range from {lo} to {hi}; ranks must get {len} / {ranks} items each, \
-             up to one more, so no rank waits on a larger shard"
+        return Some(Message::new(
+            format!(
+                "{what}: shard sizes range from {lo} to {hi}; ranks must get {len} / {ranks} items \
+                 each, up to one more, so no rank waits on a larger shard"
+            ),
+            format!(
+                "{what}：分片大小从 {lo} 到 {hi} 不等；每个 rank 应分到 {len} / {ranks} 个，\
+                 至多多一个，这样没有 rank 要等一个更大的分片"
+            ),
         ));
     }
     None
@@ -668,17 +696,18 @@ impl GpuKata for Kata {
             Ok(())
         } else {
             Err(format!(
-                "{want:.7e} ± {tol:.1e}: Y[{i}][{j}] = (row {i} of X)·(column {j} of A) + b[{j}], \
-                 b[{j}] = {:e}",
-                match &inputs[2] {
+                "{} ± {}: Y[{i}][{j}] = (row {i} of X)·(column {j} of A) + b[{j}], b[{j}] = {}",
+                katas::rounded(want, 8),
+                katas::rounded(tol, 2),
+                katas::decimal(match &inputs[2] {
                     HostBuf::F32(b) => b[j],
                     _ => f32::NAN,
-                }
+                })
             ))
         }
     }
 
-    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, String> {
+    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, Message> {
         let (what, len) = match shape.mode {
             Mode::Column => ("column_shard", shape.n),
             Mode::Row => ("row_shard", shape.k),
@@ -690,10 +719,17 @@ impl GpuKata for Kata {
         match shape.mode {
             Mode::Column => {
                 if (log.all_gathers, log.all_reduces) != (1, 0) {
-                    return Err(format!(
-                        "column-parallel takes exactly one all-gather and no all-reduce; this run \
-                         had {} all-gathers and {} all-reduces",
-                        log.all_gathers, log.all_reduces
+                    return Err(Message::new(
+                        format!(
+                            "column-parallel takes exactly one all-gather and no all-reduce; this \
+                             run had {} all-gathers and {} all-reduces",
+                            log.all_gathers, log.all_reduces
+                        ),
+                        format!(
+                            "列并行恰好需要一次 all-gather、不需要 all-reduce；这次运行做了 {} 次 \
+                             all-gather 和 {} 次 all-reduce",
+                            log.all_gathers, log.all_reduces
+                        ),
                     ));
                 }
                 notes.push(format!(
@@ -703,17 +739,31 @@ impl GpuKata for Kata {
             }
             Mode::Row => {
                 if (log.all_reduces, log.all_gathers) != (1, 0) {
-                    return Err(format!(
-                        "row-parallel takes exactly one all-reduce and no all-gather; this run \
-                         had {} all-reduces and {} all-gathers",
-                        log.all_reduces, log.all_gathers
+                    return Err(Message::new(
+                        format!(
+                            "row-parallel takes exactly one all-reduce and no all-gather; this \
+                             run had {} all-reduces and {} all-gathers",
+                            log.all_reduces, log.all_gathers
+                        ),
+                        format!(
+                            "行并行恰好需要一次 all-reduce、不需要 all-gather；这次运行做了 {} 次 \
+                             all-reduce 和 {} 次 all-gather",
+                            log.all_reduces, log.all_gathers
+                        ),
                     ));
                 }
                 if log.bias_ranks.len() != 1 {
-                    return Err(format!(
-                        "row-parallel: exactly one rank must add the bias before the all-reduce; \
-                         adds_bias said yes for ranks {:?}",
-                        log.bias_ranks
+                    return Err(Message::new(
+                        format!(
+                            "row-parallel: exactly one rank must add the bias before the \
+                             all-reduce; adds_bias said yes for ranks {:?}",
+                            log.bias_ranks
+                        ),
+                        format!(
+                            "行并行：必须恰好有一个 rank 在 all-reduce 之前加上偏置；adds_bias 对 \
+                             rank {:?} 都返回了 true",
+                            log.bias_ranks
+                        ),
                     ));
                 }
                 notes.push(format!(

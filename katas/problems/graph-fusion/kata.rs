@@ -1,7 +1,7 @@
 //! Cases and checker for `graph-fusion`: `fuse(&Graph)` partitions a tensor DAG into kernels,
 //! `fold_batch_norm(&Linear, &BatchNorm)` folds inference-mode batch norm into a linear layer.
 
-use katas::{Case, Check, Group, KataSpec, Refusal};
+use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -239,12 +239,17 @@ pub fn min_launches(graph: &Graph) -> usize {
         .count()
 }
 
-fn fail(message: String, expected: impl ToString, got: impl ToString) -> Check {
-    Check::fail(message, expected, got)
+fn fail(en: String, zh: String, expected: impl ToString, got: impl ToString) -> Check {
+    Check::fail(Message::new(en, zh), expected, got)
 }
 
 fn named(graph: &Graph, v: usize) -> String {
     format!("node {v} ({})", graph.nodes[v].op)
+}
+
+/// [`named`] in 中文.
+fn named_zh(graph: &Graph, v: usize) -> String {
+    format!("节点 {v}（{}）", graph.nodes[v].op)
 }
 
 /// Validates `plan` (the kernel id of every node) against the fusion rules of the README;
@@ -264,6 +269,7 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                 "the plan has {} entries; it needs one kernel id per node",
                 plan.len()
             ),
+            format!("plan 有 {} 项；每个节点都需要一个 kernel 编号", plan.len()),
             format!("{n} entries"),
             plan.len(),
         ));
@@ -278,6 +284,7 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                     format!(
                         "node {v} is an Input: inputs are already in memory and run in no kernel"
                     ),
+                    format!("节点 {v} 是 Input：输入早已在内存中，不属于任何 kernel"),
                     format!("plan[{v}] = NO_KERNEL"),
                     format!("plan[{v}] = {k}"),
                 ));
@@ -290,6 +297,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                     "{} is in no kernel; every compute node runs in exactly one kernel",
                     named(graph, v)
                 ),
+                format!(
+                    "{} 不在任何 kernel 中；每个计算节点都恰好属于一个 kernel",
+                    named_zh(graph, v)
+                ),
                 format!("a kernel id below {n} for node {v}"),
                 "NO_KERNEL",
             ));
@@ -299,6 +310,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                 format!(
                     "{} is given kernel id {k}; ids must be below the node count {n}",
                     named(graph, v)
+                ),
+                format!(
+                    "{} 的 kernel 编号是 {k}；编号必须小于节点个数 {n}",
+                    named_zh(graph, v)
                 ),
                 format!("ids below {n}"),
                 k,
@@ -322,6 +337,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                     "kernel {} holds two anchors; a kernel has at most one MatMul or ReduceSum",
                     label[g]
                 ),
+                format!(
+                    "kernel {} 含有两个锚点；一个 kernel 至多有一个 MatMul 或 ReduceSum",
+                    label[g]
+                ),
                 "at most one anchor per group",
                 format!("{} and {}", named(graph, anchor[g]), named(graph, v)),
             ));
@@ -341,6 +360,11 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                         named(graph, v),
                         label[g]
                     ),
+                    format!(
+                        "{} 在它自己的 kernel {} 内读取节点 {u}；锚点从内存读取操作数，只能是所在 kernel 的头节点",
+                        named_zh(graph, v),
+                        label[g]
+                    ),
                     format!("node {u} in another kernel than node {v}"),
                     format!("both in kernel {}", label[g]),
                 ));
@@ -350,6 +374,10 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
                 return Err(fail(
                     format!(
                         "kernel {} has two heads: neither node reads a value computed in the kernel; a kernel grows from exactly one head",
+                        label[g]
+                    ),
+                    format!(
+                        "kernel {} 有两个头节点：两者都不读取本 kernel 内算出的值；一个 kernel 只能从一个头节点长出来",
                         label[g]
                     ),
                     "one head per group",
@@ -402,6 +430,7 @@ pub fn judge_plan(graph: &Graph, plan: &[usize]) -> Result<PlanCost, Check> {
     if launched < groups {
         return Err(fail(
             "the kernels cannot be launched in any order: their dependencies form a cycle (`u→v` is an edge from node u to node v that crosses groups)".to_string(),
+            "这些 kernel 无论按什么顺序都无法启动：它们的依赖成环（`u→v` 是一条跨组的、从节点 u 到节点 v 的边）".to_string(),
             "no cycle between groups",
             describe_cycle(&gid, &label, &edges, &indegree),
         ));
@@ -487,14 +516,20 @@ fn check_fold(linear: &Linear, bn: &BatchNorm, got: &Linear) -> Check {
     let (out, inp) = (linear.out_features, linear.in_features);
     if got.out_features != out || got.in_features != inp {
         return Check::fail(
-            "the folded layer has another size than the original",
+            Message::new(
+                "the folded layer has another size than the original",
+                "折叠后的层与原层的尺寸不同",
+            ),
             format!("{out}×{inp}"),
             format!("{}×{}", got.out_features, got.in_features),
         );
     }
     if got.weight.len() != out * inp || got.bias.len() != out {
         return Check::fail(
-            "weight must hold out×in values and bias out values",
+            Message::new(
+                "weight must hold out×in values and bias out values",
+                "weight 必须有 out×in 个值，bias 必须有 out 个值",
+            ),
             format!("{} weights, {out} biases", out * inp),
             format!("{} weights, {} biases", got.weight.len(), got.bias.len()),
         );
@@ -531,16 +566,27 @@ fn check_fold(linear: &Linear, bn: &BatchNorm, got: &Linear) -> Check {
             let error = (have - want).abs();
             if error.is_nan() || error > tolerance {
                 let which = if p == 0 {
-                    "the zero input".to_string()
+                    ("the zero input".to_string(), "零向量输入".to_string())
                 } else {
-                    format!("random input #{p}")
+                    (format!("random input #{p}"), format!("第 {p} 个随机输入"))
                 };
                 return Check::fail(
-                    format!(
-                        "output channel {o} on {which} differs from linear-then-batch-norm by {error:.3e} (tolerance {tolerance:.3e})"
+                    Message::new(
+                        format!(
+                            "output channel {o} on {} differs from linear-then-batch-norm by {} (tolerance {})",
+                            which.0,
+                            katas::rounded(error, 3),
+                            katas::rounded(tolerance, 3)
+                        ),
+                        format!(
+                            "在{}上，输出通道 {o} 与先 linear 再 batch-norm 的结果相差 {}（容差 {}）",
+                            which.1,
+                            katas::rounded(error, 3),
+                            katas::rounded(tolerance, 3)
+                        ),
                     ),
-                    format!("{want:.7}"),
-                    format!("{have:.7}"),
+                    katas::rounded(want, 8),
+                    katas::rounded(have, 8),
                 );
             }
             worst = worst.max(error / tolerance);
@@ -1042,9 +1088,14 @@ impl KataSpec for Spec {
                 };
                 let minimum = min_launches(graph);
                 if cost.launches > minimum {
-                    let example = unfused_example(graph, plan);
+                    let (example, example_zh) = unfused_example(graph, plan);
                     return Check::fail(
-                        format!("the plan is valid but launches more kernels than needed{example}"),
+                        Message::new(
+                            format!(
+                                "the plan is valid but launches more kernels than needed{example}"
+                            ),
+                            format!("plan 合法，但启动的 kernel 比需要的多{example_zh}"),
+                        ),
                         kernels(minimum),
                         kernels(cost.launches),
                     );
@@ -1061,7 +1112,7 @@ impl KataSpec for Spec {
             }
             (Input::Fold { linear, bn }, Output::Fold(got)) => check_fold(linear, bn, got),
             _ => Check::fail(
-                "result of the wrong kind",
+                Message::new("result of the wrong kind", "结果的种类不对"),
                 "the kind of the input",
                 "the other kind",
             ),
@@ -1111,7 +1162,9 @@ fn kernels(count: usize) -> String {
 }
 
 /// ", e.g. node 7 (Relu) heads group 3 but reads node 5, computed by another kernel".
-fn unfused_example(graph: &Graph, plan: &[usize]) -> String {
+/// An elementwise op heading its own kernel though it could join a producer's, in English and
+/// 中文; empty when there is none to name.
+fn unfused_example(graph: &Graph, plan: &[usize]) -> (String, String) {
     let gid = plan;
     for (v, node) in graph.nodes.iter().enumerate() {
         if !node.op.is_elementwise() {
@@ -1121,14 +1174,21 @@ fn unfused_example(graph: &Graph, plan: &[usize]) -> String {
         if let Some(&u) = node.inputs.iter().find(|&&u| !graph.nodes[u].op.is_input())
             && !inner
         {
-            return format!(
-                ": e.g. {} heads kernel {} although it reads node {u}, which a kernel computes; an elementwise op that reads a computed value can always join some producer's kernel",
-                named(graph, v),
-                gid[v]
+            return (
+                format!(
+                    ": e.g. {} heads kernel {} although it reads node {u}, which a kernel computes; an elementwise op that reads a computed value can always join some producer's kernel",
+                    named(graph, v),
+                    gid[v]
+                ),
+                format!(
+                    "：例如 {} 是 kernel {} 的头节点，可它读取的节点 {u} 是由某个 kernel 算出的；读取计算结果的逐元素算子总能并入某个生产者的 kernel",
+                    named_zh(graph, v),
+                    gid[v]
+                ),
             );
         }
     }
-    String::new()
+    (String::new(), String::new())
 }
 
 /// Custom input: the statement's shape rules, checked without panicking.

@@ -14,7 +14,7 @@
 //! result from its messages, which is what such a solution shows.
 
 use katas::ranks::{FinishGuard, World, run_ranks};
-use katas::{Case, Check, Group, KataSpec, Refusal};
+use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -447,7 +447,14 @@ impl KataSpec for Spec {
     fn check(input: &Input, _expected: &Output, got: &Output) -> Check {
         let (n, m) = (input.ranks, input.len);
         if got.ranks.len() != n {
-            return Check::fail("wrong number of ranks in the output", n, got.ranks.len());
+            return Check::fail(
+                Message::new(
+                    "wrong number of ranks in the output",
+                    "输出中 rank 的个数不对",
+                ),
+                n,
+                got.ranks.len(),
+            );
         }
         // Oracle: exact integer sums. The inputs are integers, so an f32 sum in any order is exact.
         let mut want = vec![0i64; m];
@@ -461,7 +468,10 @@ impl KataSpec for Spec {
         for (r, res) in got.ranks.iter().enumerate() {
             if res.data.len() != m {
                 return Check::fail(
-                    format!("rank {r} ended with a vector of the wrong length"),
+                    Message::new(
+                        format!("rank {r} ended with a vector of the wrong length"),
+                        format!("rank {r} 最后的向量长度不对"),
+                    ),
                     m,
                     res.data.len(),
                 );
@@ -469,12 +479,21 @@ impl KataSpec for Spec {
             let wrong: Vec<usize> = (0..m).filter(|&i| res.data[i] != want[i]).collect();
             if let Some(&i) = wrong.first() {
                 return Check::fail(
-                    format!(
-                        "rank {r} does not hold the element-wise sum: {} of {m} elements are wrong, \
-                         the first at index {i} (expected {}, got {})",
-                        wrong.len(),
-                        want[i],
-                        res.data[i]
+                    Message::new(
+                        format!(
+                            "rank {r} does not hold the element-wise sum: {} of {m} elements are \
+                             wrong, the first at index {i} (expected {}, got {})",
+                            wrong.len(),
+                            want[i],
+                            res.data[i]
+                        ),
+                        format!(
+                            "rank {r} 持有的不是逐元素之和：{m} 个元素中有 {} 个不对，第一个在下标 \
+                             {i}（应为 {}，实际为 {}）",
+                            wrong.len(),
+                            want[i],
+                            res.data[i]
+                        ),
                     ),
                     preview_at(&want, i),
                     preview_at(&res.data, i),
@@ -491,14 +510,24 @@ impl KataSpec for Spec {
             .find(|(_, res)| res.elements_received < need)
         {
             return Check::fail(
-                format!(
-                    "rank {r} finished with the full sum but received only {} of the ≥ {need} \
-                     elements a ring all-reduce must receive: each of its {m} sums needs the \
-                     other ranks' values, and they can only arrive in messages from rank {}. \
-                     Ranks may exchange data only through the communicator (no statics, shared \
-                     Arcs or channels of your own)",
-                    res.elements_received,
-                    (r + n - 1) % n
+                Message::new(
+                    format!(
+                        "rank {r} finished with the full sum but received only {} of the ≥ \
+                         {need} elements a ring all-reduce must receive: each of its {m} sums \
+                         needs the other ranks' values, and they can only arrive in messages \
+                         from rank {}. Ranks may exchange data only through the communicator \
+                         (no statics, shared Arcs or channels of your own)",
+                        res.elements_received,
+                        (r + n - 1) % n
+                    ),
+                    format!(
+                        "rank {r} 最终得到了完整的和，却只收到 {} 个元素，而环形 all-reduce 至少要收到 \
+                         {need} 个：它的 {m} 个和都需要其他 rank 的值，而这些值只能通过来自 rank {} \
+                         的消息到达。rank 之间只能通过 communicator 交换数据（不能用 static、共享的 \
+                         Arc 或自己建的 channel）",
+                        res.elements_received,
+                        (r + n - 1) % n
+                    ),
                 ),
                 format!("at least {need} elements received"),
                 format!(
@@ -518,12 +547,21 @@ impl KataSpec for Spec {
             .find(|(_, res)| res.unreceived_messages > 0)
         {
             return Check::fail(
-                format!(
-                    "{left_over} message(s) were sent but never received; rank {r}'s inbox still \
-                     holds {} message(s) ({} elements) from rank {}",
-                    res.unreceived_messages,
-                    res.unreceived_elements,
-                    (r + n - 1) % n
+                Message::new(
+                    format!(
+                        "{left_over} message(s) were sent but never received; rank {r}'s inbox \
+                         still holds {} message(s) ({} elements) from rank {}",
+                        res.unreceived_messages,
+                        res.unreceived_elements,
+                        (r + n - 1) % n
+                    ),
+                    format!(
+                        "有 {left_over} 条消息发出后从未被接收；rank {r} 的收件箱里还有来自 rank {} \
+                         的 {} 条消息（{} 个元素）",
+                        (r + n - 1) % n,
+                        res.unreceived_messages,
+                        res.unreceived_elements
+                    ),
                 ),
                 "every message received",
                 format!("{left_over} unreceived"),
@@ -538,10 +576,17 @@ impl KataSpec for Spec {
             .find(|(_, res)| res.messages_sent > max_messages)
         {
             return Check::fail(
-                format!(
-                    "rank {r} sent {} messages; reduce-scatter + all-gather needs only \
-                     2(N-1) = {max_messages}",
-                    res.messages_sent
+                Message::new(
+                    format!(
+                        "rank {r} sent {} messages; reduce-scatter + all-gather needs only \
+                         2(N-1) = {max_messages}",
+                        res.messages_sent
+                    ),
+                    format!(
+                        "rank {r} 发送了 {} 条消息；reduce-scatter + all-gather 只需要 \
+                         2(N-1) = {max_messages} 条",
+                        res.messages_sent
+                    ),
                 ),
                 format!("at most {max_messages} messages"),
                 format!("{} messages", res.messages_sent),
@@ -556,14 +601,25 @@ impl KataSpec for Spec {
             .find(|(_, res)| res.elements_sent > max_elements)
         {
             return Check::fail(
-                format!(
-                    "rank {r} sent {} elements, more than a ring all-reduce needs: at most \
-                     2·ceil(M/N)·(N-1) = 2·{}·{} = {max_elements} (passing whole vectors costs \
-                     (N-1)·M = {})",
-                    res.elements_sent,
-                    m.div_ceil(n),
-                    n - 1,
-                    (n - 1) * m
+                Message::new(
+                    format!(
+                        "rank {r} sent {} elements, more than a ring all-reduce needs: at most \
+                         2·ceil(M/N)·(N-1) = 2·{}·{} = {max_elements} (passing whole vectors \
+                         costs (N-1)·M = {})",
+                        res.elements_sent,
+                        m.div_ceil(n),
+                        n - 1,
+                        (n - 1) * m
+                    ),
+                    format!(
+                        "rank {r} 发送了 {} 个元素，超过环形 all-reduce 所需：最多 \
+                         2·ceil(M/N)·(N-1) = 2·{}·{} = {max_elements} 个（整条向量地传递要 \
+                         (N-1)·M = {} 个）",
+                        res.elements_sent,
+                        m.div_ceil(n),
+                        n - 1,
+                        (n - 1) * m
+                    ),
                 ),
                 format!("at most {max_elements} elements"),
                 format!("{} elements", res.elements_sent),

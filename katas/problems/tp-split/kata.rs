@@ -3,7 +3,7 @@
 //! writes what one rank does with its shard.
 
 use katas::ranks::{FinishGuard, World, run_ranks};
-use katas::{Case, Check, Group, KataSpec, Refusal};
+use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
@@ -639,7 +639,7 @@ fn plural(n: impl Into<u64>, word: &str) -> String {
 }
 
 fn fmt_row(values: impl Iterator<Item = f64>) -> String {
-    let items: Vec<String> = values.take(8).map(|v| format!("{v:.4}")).collect();
+    let items: Vec<String> = values.take(8).map(|v| katas::rounded(v, 6)).collect();
     format!("[{}]", items.join(", "))
 }
 
@@ -1022,7 +1022,10 @@ impl KataSpec for Spec {
         let f = input.function();
         if got.results.len() != n || got.stats.len() != n {
             return Check::fail(
-                "one result and one set of counters per rank",
+                Message::new(
+                    "one result and one set of counters per rank",
+                    "每个 rank 应有一个结果和一组计数器",
+                ),
                 format!("{n} results"),
                 format!(
                     "{} results, {} counters",
@@ -1036,7 +1039,10 @@ impl KataSpec for Spec {
         for (r, y) in got.results.iter().enumerate() {
             if (y.rows, y.cols) != (o.rows, o.cols) || y.data.len() != y.rows * y.cols {
                 return Check::fail(
-                    format!("rank {r}'s {f} result has the wrong shape"),
+                    Message::new(
+                        format!("rank {r}'s {f} result has the wrong shape"),
+                        format!("rank {r} 的 {f} 结果形状不对"),
+                    ),
                     format!("{}×{}", o.rows, o.cols),
                     format!("{}×{} holding {} values", y.rows, y.cols, y.data.len()),
                 );
@@ -1060,19 +1066,26 @@ impl KataSpec for Spec {
                 let want_row = &o.want[i * o.cols..(i + 1) * o.cols];
                 let got_row = y.row(i).iter().map(|&v| f64::from(v));
                 return Check::fail(
-                    format!(
-                        "rank {r}: {bad} of {} entries of Y are off; first Y[{i}][{j}] (tolerance {:.1e})",
-                        o.want.len(),
-                        o.tol[idx]
+                    Message::new(
+                        format!(
+                            "rank {r}: {bad} of {} entries of Y are off; first Y[{i}][{j}] (tolerance {})",
+                            o.want.len(),
+                            katas::rounded(o.tol[idx], 2)
+                        ),
+                        format!(
+                            "rank {r}：Y 的 {} 个元素中有 {bad} 个超出容差；第一个是 Y[{i}][{j}]（容差 {}）",
+                            o.want.len(),
+                            katas::rounded(o.tol[idx], 2)
+                        ),
                     ),
                     format!(
-                        "Y[{i}][{j}] = {:.6}, row {i} = {}",
-                        o.want[idx],
+                        "Y[{i}][{j}] = {}, row {i} = {}",
+                        katas::rounded(o.want[idx], 7),
                         fmt_row(want_row.iter().copied())
                     ),
                     format!(
-                        "Y[{i}][{j}] = {:.6}, row {i} = {}",
-                        y.data[idx],
+                        "Y[{i}][{j}] = {}, row {i} = {}",
+                        katas::decimal(y.data[idx]),
                         fmt_row(got_row)
                     ),
                 );
@@ -1087,8 +1100,13 @@ impl KataSpec for Spec {
                 .unwrap_or(0);
             let (i, j) = (idx / o.cols, idx % o.cols);
             return Check::fail(
-                format!(
-                    "every rank must hold the same Y, bit for bit; rank {r} differs from rank 0 at Y[{i}][{j}]"
+                Message::new(
+                    format!(
+                        "every rank must hold the same Y, bit for bit; rank {r} differs from rank 0 at Y[{i}][{j}]"
+                    ),
+                    format!(
+                        "每个 rank 持有的 Y 必须逐位相同；rank {r} 在 Y[{i}][{j}] 处与 rank 0 不同"
+                    ),
                 ),
                 format!("{} (rank 0)", katas::decimal(got.results[0].data[idx])),
                 format!("{} (rank {r})", katas::decimal(got.results[r].data[idx])),
@@ -1100,24 +1118,33 @@ impl KataSpec for Spec {
             Input::Column { .. } => (
                 1,
                 0,
-                "column_parallel assembles Y with exactly one all_gather and no all_reduce",
+                Message::new(
+                    "column_parallel assembles Y with exactly one all_gather and no all_reduce",
+                    "column_parallel 用恰好一次 all_gather、不用 all_reduce 拼出 Y",
+                ),
             ),
             Input::Row { .. } => (
                 0,
                 1,
-                "row_parallel sums the partial products with exactly one all_reduce and no all_gather",
+                Message::new(
+                    "row_parallel sums the partial products with exactly one all_reduce and no all_gather",
+                    "row_parallel 用恰好一次 all_reduce、不用 all_gather 对部分积求和",
+                ),
             ),
             Input::Mlp { .. } => (
                 0,
                 1,
-                "the Megatron MLP's forward pass uses exactly one all_reduce and no all_gather: the hidden activation stays split between the two layers",
+                Message::new(
+                    "the Megatron MLP's forward pass uses exactly one all_reduce and no all_gather: the hidden activation stays split between the two layers",
+                    "Megatron MLP 的前向只用恰好一次 all_reduce、不用 all_gather：隐藏层激活在两层之间保持切分",
+                ),
             ),
         };
         let allowed = |calls: u32, need: u32| if n == 1 { calls <= need } else { calls == need };
         for (r, s) in got.stats.iter().enumerate() {
             if !allowed(s.all_gather_calls, gathers) || !allowed(s.all_reduce_calls, reduces) {
                 return Check::fail(
-                    rule,
+                    rule.clone(),
                     format!("{gathers} all_gather, {reduces} all_reduce"),
                     format!(
                         "rank {r}: {} all_gather ({} elements), {} all_reduce ({} elements)",
@@ -1138,26 +1165,37 @@ impl KataSpec for Spec {
         let y_elements = (o.rows * o.cols) as u64;
         if n > 1 {
             for (r, s) in got.stats.iter().enumerate() {
-                let (carried, collective, why) = match input {
+                let (carried, collective, why, why_zh) = match input {
                     Input::Column { .. } => (
                         s.all_gather_elements,
                         "all_gather",
                         "every rank's columns have to reach the others",
+                        "每个 rank 的列都必须传到其他 rank",
                     ),
                     Input::Row { .. } | Input::Mlp { .. } => (
                         s.all_reduce_elements,
                         "all_reduce",
                         "every entry is a sum of all ranks' partial products",
+                        "每个元素都是所有 rank 部分积之和",
                     ),
                 };
                 if carried < y_elements {
                     return Check::fail(
-                        format!(
-                            "rank {r} returned the full Y ({} = {y_elements} elements), but its \
-                             {collective} carried only {carried} elements, and {why}. Ranks may \
-                             exchange data only through the communicator (no statics, shared \
-                             Arcs or channels of your own)",
-                            got.results[r].shape()
+                        Message::new(
+                            format!(
+                                "rank {r} returned the full Y ({} = {y_elements} elements), but \
+                                 its {collective} carried only {carried} elements, and {why}. \
+                                 Ranks may exchange data only through the communicator (no \
+                                 statics, shared Arcs or channels of your own)",
+                                got.results[r].shape()
+                            ),
+                            format!(
+                                "rank {r} 返回了完整的 Y（{} = {y_elements} 个元素），但它的 \
+                                 {collective} 只传了 {carried} 个元素，而{why_zh}。rank 之间只能\
+                                 通过 communicator 交换数据（不能用 static、共享的 Arc 或自己建的 \
+                                 channel）",
+                                got.results[r].shape()
+                            ),
                         ),
                         format!("{collective} of at least {y_elements} elements"),
                         format!("{collective} of {carried} elements"),

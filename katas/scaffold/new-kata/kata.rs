@@ -1,7 +1,7 @@
 //! Cases and checker for `new-kata`. TODO(instructor): replace the example signature, cases and
 //! checker with the kata's own.
 
-use katas::{Case, Check, Group, KataSpec, Refusal};
+use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// The learner's functions, one field per `entry_points` name in `kata.toml`.
@@ -54,7 +54,8 @@ impl KataSpec for Spec {
         if expected == got {
             Check::pass()
         } else {
-            Check::fail("wrong result", expected, got)
+            // Every message in English and 中文: the report shows the viewer's language.
+            Check::fail(Message::new("wrong result", "结果不对"), expected, got)
         }
     }
 

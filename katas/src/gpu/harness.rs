@@ -12,7 +12,7 @@ use super::driver::{Arg, Buf, Buffers, Element, Gpu, GpuError, HostBuf};
 use super::launch::{KernelSig, Launch};
 use super::timing::{DeviceTiming, TIMED_RUNS, WARMUP_RUNS, Work};
 use super::{nvrtc, probe};
-use crate::spec::{Case, Check, Group, KataSpec};
+use crate::spec::{Case, Check, Group, KataSpec, Message};
 use cudarc::driver::CudaFunction;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::collections::HashMap;
@@ -77,7 +77,7 @@ pub trait GpuKata: Sized + Send + Sync + 'static {
     ) -> Result<(), String>;
 
     /// Trusted: judges what the run recorded; `Ok` carries notes for the report.
-    fn check_log(_shape: &Self::Shape, _log: &Self::Log) -> Result<Vec<String>, String> {
+    fn check_log(_shape: &Self::Shape, _log: &Self::Log) -> Result<Vec<String>, Message> {
         Ok(Vec::new())
     }
 
@@ -332,9 +332,13 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
         let inputs = K::inputs(shape, &mut fastrand::Rng::with_seed(run_seed(case.seed, 0)));
         let len = K::output_len(shape);
         if ran.values.len() != len {
-            return Check::fail("output has the wrong length", len, ran.values.len());
+            return Check::fail(
+                Message::new("output has the wrong length", "输出的长度不对"),
+                len,
+                ran.values.len(),
+            );
         }
-        if let Some(fail) = changed_input(&ran.input_changed, "") {
+        if let Some(fail) = changed_input(&ran.input_changed, None) {
             return fail;
         }
         // The kata's rules first: a run that broke one is explained by the rule, not by the
@@ -347,7 +351,7 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
         // FULL_CHECK elements and at a large seeded sample beyond (performance cases, whose
         // timed runs are sampled too), so the trusted side stays quick on 10^7 elements.
         if let Some(i) = ran.values.iter().position(|v| v.is_poison()) {
-            return judge_element::<K>(shape, &inputs, i, ran.values[i], "")
+            return judge_element::<K>(shape, &inputs, i, ran.values[i], None)
                 .unwrap_or_else(Check::pass);
         }
         let positions: Vec<usize> = if len <= FULL_CHECK {
@@ -359,7 +363,7 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
             at
         };
         for i in positions {
-            if let Some(fail) = judge_element::<K>(shape, &inputs, i, ran.values[i], "") {
+            if let Some(fail) = judge_element::<K>(shape, &inputs, i, ran.values[i], None) {
                 return fail;
             }
         }
@@ -368,7 +372,7 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
         }
         if ran.timed.len() != case.timed_runs as usize {
             return Check::fail(
-                "wrong number of timed runs",
+                Message::new("wrong number of timed runs", "计时运行的次数不对"),
                 case.timed_runs,
                 ran.timed.len(),
             );
@@ -376,8 +380,8 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
         for (r, run) in ran.timed.iter().enumerate() {
             let r = r as u32 + 1;
             let inputs = K::inputs(shape, &mut fastrand::Rng::with_seed(run_seed(case.seed, r)));
-            let at = format!("timed run {r} (fresh inputs): ");
-            if let Some(fail) = changed_input(&run.input_changed, &at) {
+            let at = Some(r);
+            if let Some(fail) = changed_input(&run.input_changed, at) {
                 return fail;
             }
             let want = sample_positions(case.seed, r, len);
@@ -385,13 +389,13 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
                 || run.samples.iter().zip(&want).any(|(s, &w)| s.0 != w as u64)
             {
                 return Check::fail(
-                    format!("{at}samples missing"),
+                    timed_run(at, Message::new("samples missing", "缺少抽样结果")),
                     want.len(),
                     run.samples.len(),
                 );
             }
             for &(i, v) in &run.samples {
-                if let Some(fail) = judge_element::<K>(shape, &inputs, i as usize, v, &at) {
+                if let Some(fail) = judge_element::<K>(shape, &inputs, i as usize, v, at) {
                     return fail;
                 }
             }
@@ -411,10 +415,30 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
     }
 }
 
-fn changed_input(changed: &Option<(usize, usize, String, String)>, at: &str) -> Option<Check> {
+/// `message` said of timed run `run` (fresh inputs), or as it is for the checked run (`None`).
+fn timed_run(run: Option<u32>, message: Message) -> Message {
+    match run {
+        None => message,
+        Some(r) => message.after(
+            &format!("timed run {r} (fresh inputs): "),
+            &format!("第 {r} 次计时运行（新的输入）："),
+        ),
+    }
+}
+
+fn changed_input(
+    changed: &Option<(usize, usize, String, String)>,
+    at: Option<u32>,
+) -> Option<Check> {
     changed.as_ref().map(|(buf, i, before, after)| {
         Check::fail(
-            format!("{at}input buffer {buf} was modified at element {i}; inputs are read-only"),
+            timed_run(
+                at,
+                Message::new(
+                    format!("input buffer {buf} was modified at element {i}; inputs are read-only"),
+                    format!("输入缓冲区 {buf} 的第 {i} 个元素被改动了；输入是只读的"),
+                ),
+            ),
             before,
             after,
         )
@@ -426,16 +450,24 @@ fn judge_element<K: GpuKata>(
     inputs: &[HostBuf],
     i: usize,
     v: K::Out,
-    at: &str,
+    at: Option<u32>,
 ) -> Option<Check> {
     if v.is_poison() {
         let expected = K::check_element(shape, inputs, i, v)
             .err()
             .unwrap_or_default();
         return Some(Check::fail(
-            format!(
-                "{at}output[{i}] still holds the poison value the output was filled with \
-                 before the launch (NaN / all bits set): it was never written"
+            timed_run(
+                at,
+                Message::new(
+                    format!(
+                        "output[{i}] still holds the poison value the output was filled with \
+                         before the launch (NaN / all bits set): it was never written"
+                    ),
+                    format!(
+                        "output[{i}] 仍是启动前填入的毒值（NaN / 全 1 位）：这个元素从未被写入"
+                    ),
+                ),
             ),
             expected,
             format!("{v:?}"),
@@ -443,7 +475,13 @@ fn judge_element<K: GpuKata>(
     }
     K::check_element(shape, inputs, i, v).err().map(|expected| {
         Check::fail(
-            format!("{at}output[{i}] is wrong"),
+            timed_run(
+                at,
+                Message::new(
+                    format!("output[{i}] is wrong"),
+                    format!("output[{i}] 的值不对"),
+                ),
+            ),
             expected,
             format!("{v:?}"),
         )

@@ -46,7 +46,10 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
     let mut failed = Vec::new();
     for (job_id, submission_id, kata, mode, last_error) in rows {
         let why = last_error.unwrap_or_else(|| "its worker stopped answering".into());
-        let message = format!("grading failed {MAX_ATTEMPTS} times on our side: {why}");
+        let message = katas::Message::new(
+            format!("grading failed {MAX_ATTEMPTS} times on our side: {why}"),
+            format!("评测在我们这边失败了 {MAX_ATTEMPTS} 次（不是你的问题）：{why}"),
+        );
         if finish_with(
             db,
             job_id,
@@ -201,8 +204,8 @@ pub async fn finish_with(
             published.performance_missing = Some(
                 report
                     .message
-                    .clone()
-                    .unwrap_or_else(|| "measuring failed on our side".into()),
+                    .as_ref()
+                    .map_or_else(|| "measuring failed on our side".into(), |m| m.en.clone()),
             );
             published
         }
@@ -349,7 +352,7 @@ pub async fn withdraw(
     db: &Db,
     submission_id: i64,
     why: Withdrawn,
-    message: &str,
+    message: &katas::Message,
     only_queued: bool,
 ) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
@@ -370,7 +373,7 @@ pub async fn withdraw(
             .bind(submission_id)
             .fetch_one(&mut *tx)
             .await?;
-    let report = GradeReport::internal_error(&kata, mode.0, message.to_string());
+    let report = GradeReport::internal_error(&kata, mode.0, message.clone());
     submissions::record(&mut tx, submission_id, &report).await?;
     sqlx::query("UPDATE submissions SET withdrawn = $1 WHERE id = $2")
         .bind(why.as_str())

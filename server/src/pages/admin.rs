@@ -165,9 +165,12 @@ pub async fn act(
     viewer.check_csrf(&f.csrf)?;
     let done = match action.as_str() {
         "cancel" => {
-            let message = "An administrator cancelled this submission before it was graded. \
-                           It does not count as an attempt.";
-            jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, false).await?
+            let message = katas::Message::new(
+                "An administrator cancelled this submission before it was graded. It does not \
+                 count as an attempt.",
+                "管理员在评测之前取消了这次提交。它不算一次尝试。",
+            );
+            jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, &message, false).await?
         }
         "requeue" => {
             let again = jobs::requeue(&state.db, id).await?;

@@ -179,8 +179,9 @@ pub struct PerfView {
 /// rustc's closing lines ("aborting due to 2 previous errors", "1 warning emitted") say
 /// nothing the other messages do not.
 fn closing_summary(d: &graders::diagnostics::Diagnostic) -> bool {
-    let warning_count = d.level == "warning" && d.line.is_none() && d.message.ends_with(" emitted");
-    d.message.starts_with("aborting due to") || warning_count
+    let said = &d.message.en;
+    let warning_count = d.level == "warning" && d.line.is_none() && said.ends_with(" emitted");
+    said.starts_with("aborting due to") || warning_count
 }
 
 fn outcome_label(o: Outcome, t: &Text) -> String {
@@ -218,8 +219,9 @@ impl ReportView {
                 problem: c
                     .mismatch
                     .as_ref()
-                    .map(|m| m.message.clone())
-                    .or_else(|| c.message.clone()),
+                    .map(|m| &m.message)
+                    .or(c.message.as_ref())
+                    .map(|m| m.in_lang(t.lang).to_string()),
                 expected: c.mismatch.as_ref().map(|m| m.expected.clone()),
                 got: c.mismatch.as_ref().map(|m| m.got.clone()),
                 notes: c.notes.clone(),
@@ -243,17 +245,18 @@ impl ReportView {
             .iter()
             // rustc's closing summaries say nothing the other messages do not.
             .filter(|d| !closing_summary(d))
-            .map(|d| DiagnosticView {
+            .map(|d| (d, d.message.in_lang(t.lang).to_string()))
+            .map(|(d, message)| DiagnosticView {
                 level: d.level.clone(),
                 code: d.code.clone().unwrap_or_default(),
-                message: d.message.clone(),
+                message: message.clone(),
                 place: d.line.map_or_else(String::new, |l| t.place(l, d.column)),
                 line: d.line.unwrap_or(0),
                 labels: d.labels.clone(),
                 summary: if d.labels.is_empty() {
-                    d.message.clone()
+                    message
                 } else {
-                    format!("{}: {}", d.message, d.labels.join("; "))
+                    format!("{message}: {}", d.labels.join("; "))
                 },
                 rendered: d.rendered.clone(),
             })
@@ -303,7 +306,7 @@ impl ReportView {
             },
             passed: r.score.passed,
             total: r.score.total,
-            message: r.message.clone(),
+            message: r.message.as_ref().map(|m| m.in_lang(t.lang).to_string()),
             failed: cases
                 .iter()
                 .filter(|c| c.outcome_class == "bad")
@@ -350,6 +353,54 @@ impl ReportView {
 
 #[cfg(test)]
 mod tests {
+    use super::ReportView;
+    use crate::pages::i18n::Text;
+    use katas::Lang;
+
+    /// A report as stored before messages had a 中文 wording: no `message_zh` anywhere.
+    const OLD_REPORT: &str = r#"{
+        "kata": "fast-power", "mode": "run", "verdict": "time_limit_exceeded",
+        "score": {"passed": 0, "total": 2},
+        "cases": [
+            {"name": "power: 2^10", "group": "sample", "outcome": "wrong_answer", "time_ms": 0.1,
+             "input": "2^10", "mismatch": {"message": "power(2.0, 10) is off", "expected": "1024.0",
+             "got": "0.0"}, "message": null, "notes": []},
+            {"name": "pow_mod", "group": "sample", "outcome": "time_limit_exceeded",
+             "time_ms": 1000.0, "input": null, "mismatch": null,
+             "message": "no answer within 1000 ms", "notes": []}
+        ],
+        "diagnostics": [], "performance": null,
+        "resources": {"compile_ms": 1.0, "compile_cached": false, "run_wall_ms": 2.0,
+                      "run_cpu_ms": 1.0, "peak_memory_bytes": 0},
+        "message": "no answer within 1000 ms", "output": null
+    }"#;
+
+    #[test]
+    fn messages_show_in_the_viewer_s_language_with_english_where_there_is_no_other() {
+        let old: serde_json::Value = serde_json::from_str(OLD_REPORT).unwrap();
+        let zh = ReportView::from_json(&old, Text::of(Lang::Zh)).expect("an old report decodes");
+        assert_eq!(zh.message.as_deref(), Some("no answer within 1000 ms"));
+        assert_eq!(
+            zh.failed[0].problem.as_deref(),
+            Some("power(2.0, 10) is off")
+        );
+
+        let mut new = old;
+        new["cases"][0]["mismatch"]["message_zh"] = "power(2.0, 10) 的结果偏差过大".into();
+        new["message_zh"] = "1000 ms 内没有给出答案".into();
+        let zh = ReportView::from_json(&new, Text::of(Lang::Zh)).unwrap();
+        assert_eq!(zh.message.as_deref(), Some("1000 ms 内没有给出答案"));
+        assert_eq!(
+            zh.failed[0].problem.as_deref(),
+            Some("power(2.0, 10) 的结果偏差过大")
+        );
+        assert_eq!(zh.failed[0].expected.as_deref(), Some("1024.0"));
+        let en = ReportView::from_json(&new, Text::of(Lang::En)).unwrap();
+        assert_eq!(
+            en.failed[0].problem.as_deref(),
+            Some("power(2.0, 10) is off")
+        );
+    }
     #[test]
     fn formats_dates_numbers_and_ages() {
         assert_eq!(super::datetime(0), "1970-01-01 00:00 UTC");

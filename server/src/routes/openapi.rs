@@ -104,11 +104,32 @@ pub fn document() -> Value {
                         "withdrawn": { "type": ["string", "null"], "enum": ["cancelled", "timed_out", null], "description": "Set when the submission ended without being graded: cancelled while it waited, or no worker that can grade it took it within the server's maximum wait. Its report is then an `internal_error` whose message says why; it is not an attempt." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
                         "score": { "type": "object", "properties": { "passed": { "type": "integer" }, "total": { "type": "integer" } } },
-                        "cases": { "type": "array", "items": { "type": "object" } },
-                        "diagnostics": { "type": "array", "items": { "type": "object" } },
+                        "cases": { "type": "array", "items": { "$ref": "#/components/schemas/CaseResult" } },
+                        "diagnostics": { "type": "array", "items": { "type": "object", "description": "A compiler message: `level`, `code`, `message` (the compiler's words; where we say them again in the learner's terms, ours, with `message_zh`), `line`, `column`, `labels`, `rendered`.", "properties": { "message": { "type": "string" }, "message_zh": { "type": "string" } } } },
                         "performance": { "type": ["object", "null"] },
                         "resources": { "type": "object" },
-                        "message": { "type": ["string", "null"] }
+                        "message": { "type": ["string", "null"], "description": "Why the verdict is what it is when that needs saying (which limit stopped the run, why grading failed on our side), in English; absent when there is nothing to say." },
+                        "message_zh": { "type": "string", "description": "The same in 中文, where the words are ours (absent in reports stored before it existed, like `error_zh`)." }
+                    }
+                },
+                "CaseResult": {
+                    "type": "object",
+                    "description": "One case of a report. `message` (a limit, a panic, not run) and the `mismatch`'s `message` are in English, each with `message_zh` where the words are ours; a panic's own text is the learner's and stays as written. `expected` and `got` are values, the same in every language.",
+                    "properties": {
+                        "name": { "type": "string" },
+                        "group": { "type": "string", "enum": ["sample", "edge", "random", "performance"] },
+                        "outcome": { "type": "string" },
+                        "time_ms": { "type": "number" },
+                        "input": { "type": ["string", "null"] },
+                        "mismatch": { "type": ["object", "null"], "properties": {
+                            "message": { "type": "string" },
+                            "message_zh": { "type": "string" },
+                            "expected": { "type": "string" },
+                            "got": { "type": "string" }
+                        } },
+                        "message": { "type": "string" },
+                        "message_zh": { "type": "string" },
+                        "notes": { "type": "array", "items": { "type": "string" } }
                     }
                 }
             }

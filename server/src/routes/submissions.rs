@@ -118,9 +118,12 @@ pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), A
     if s.user_id != user_id {
         return Err(not_yours(id));
     }
-    let message = "You cancelled this submission while it waited for a worker. It was not \
-                   graded and does not count as an attempt.";
-    if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, message, true).await? {
+    let message = katas::Message::new(
+        "You cancelled this submission while it waited for a worker. It was not graded and does \
+         not count as an attempt.",
+        "你在这次提交等待 worker 时取消了它。它没有被评测，也不算一次尝试。",
+    );
+    if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, &message, true).await? {
         return Err(AppError::Conflict(format!(
             "submission {id} can no longer be cancelled: a worker has taken it or it is done"
         ))

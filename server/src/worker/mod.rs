@@ -183,7 +183,10 @@ async fn work(
             let report = graders::GradeReport::internal_error(
                 &job.kata,
                 job.mode,
-                format!("grading failed on our side ({e}); this does not count against you"),
+                katas::Message::new(
+                    format!("grading failed on our side ({e}); this does not count against you"),
+                    format!("评测在我们这边失败了（{e}）；这不算你的失败"),
+                ),
             );
             if !source.finish(job, &report).await? {
                 tracing::info!(job = job.job_id, "result dropped: the lease had moved on");

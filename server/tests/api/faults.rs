@@ -180,7 +180,11 @@ async fn a_late_result_from_a_lost_lease_is_refused() {
         panic!("the expired lease is claimable")
     };
     assert_eq!(first.job_id, second.job_id);
-    let report = graders::GradeReport::internal_error("fast-power", katas::Mode::Run, "x".into());
+    let report = graders::GradeReport::internal_error(
+        "fast-power",
+        katas::Mode::Run,
+        katas::Message::verbatim("x"),
+    );
     assert!(
         !jobs::finish_with(db, first.job_id, Some(&first.lease_token), &report)
             .await

@@ -541,6 +541,87 @@ async fn verdicts_show_on_the_page_and_solving_unlocks_the_reference() {
     assert_eq!(kim.get(&wrong_at).await.status(), 404);
 }
 
+/// A checker's explanation and a grader's own message speak the viewer's language on the
+/// report; the JSON keeps `message` in English and adds `message_zh`; `expected` and `got` are
+/// the same values in both.
+#[tokio::test]
+async fn a_chinese_viewer_reads_the_checker_s_message_in_chinese() {
+    let Some(grader) = grader() else { return };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let b = Browser::new(&app);
+    b.signup("mei", "long enough pw").await;
+    b.set_cookie("ik_lang", "zh");
+    let kata = b.page("/katas/fast-power").await;
+    let submit = |source: &'static str| {
+        let csrf = csrf_of(&kata);
+        let b = &b;
+        async move {
+            let resp = b
+                .post_form(
+                    "/katas/fast-power/submissions",
+                    &[("csrf", &csrf), ("source", source), ("mode", "run")],
+                )
+                .await;
+            assert_eq!(resp.status(), 303);
+            location(&resp)
+        }
+    };
+
+    let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+    let at = submit(wrong).await;
+    let html = finished(&b, &at).await;
+    assert!(html.contains("答案错误"), "{html}");
+    assert!(
+        html.contains("power(2.0, 10) 的结果偏差过大"),
+        "the checker's words in 中文: {html}"
+    );
+    assert!(!html.contains(" is off "), "no English beside it: {html}");
+    assert!(
+        html.contains("<code>1024.0</code>"),
+        "expected as a value: {html}"
+    );
+
+    let id = at.rsplit('/').next().unwrap();
+    let api: serde_json::Value = b
+        .get(&format!("/api/submissions/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mismatch = &api["cases"][0]["mismatch"];
+    assert!(
+        mismatch["message"].as_str().unwrap().contains("is off"),
+        "{api}"
+    );
+    assert!(
+        mismatch["message_zh"]
+            .as_str()
+            .unwrap()
+            .contains("偏差过大"),
+        "{api}"
+    );
+    assert_eq!(mismatch["expected"], "1024.0");
+
+    // A limit the session reports (the program stops before answering), and a missing entry
+    // point said again in the learner's terms: both ours, both in 中文.
+    let html = finished(
+        &b,
+        &submit("pub fn power(_b: f64, _e: i32) -> f64 { std::process::exit(0) }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n").await,
+    )
+    .await;
+    assert!(html.contains("程序在回答这个用例之前就退出了"), "{html}");
+    let html = finished(
+        &b,
+        &submit("pub fn power(b: f64, _e: i32) -> f64 { b }\n").await,
+    )
+    .await;
+    assert!(
+        html.contains("你的文件必须按题面给出的签名定义 <code>pub fn pow_mod(...)</code>")
+            || html.contains("你的文件必须按题面给出的签名定义 `pub fn pow_mod(...)`"),
+        "{html}"
+    );
+}
+
 #[tokio::test]
 async fn cookies_are_secure_when_configured() {
     let dir = tempfile::tempdir().unwrap();
