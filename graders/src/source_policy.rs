@@ -506,6 +506,12 @@ mod tests {
                 .en
                 .starts_with("line 1, column 10: `naked` is reserved")
         );
+        assert!(
+            found[0]
+                .message()
+                .in_lang(katas::Lang::Zh)
+                .starts_with("第 1 行第 10 列：`naked` 是评测器保留的词：naked 函数")
+        );
         for source in [
             "#[cfg_attr(all(), unsafe(naked))] extern \"C\" fn f() {}",
             "#[unsafe(r#naked)] extern \"C\" fn f() {}",

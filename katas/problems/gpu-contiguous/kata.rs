@@ -303,8 +303,10 @@ impl GpuKata for Kata {
         if got.to_bits() == want.to_bits() {
             Ok(())
         } else {
+            // Notation only, the same in every language: the message says what is wrong.
             Err(format!(
-                "{want:?} (bits {:#010x}) from storage[{at}]; got bits {:#010x}",
+                "{} = storage[{at}] (bits {:#010x} ≠ {:#010x})",
+                katas::decimal(want),
                 want.to_bits(),
                 got.to_bits()
             ))

@@ -292,7 +292,7 @@ impl GpuKata for Kata {
         } else {
             Err(format!(
                 "{} = gelu(x[{r}][{c}] + bias[{c}]) + residual[{r}][{c}] = \
-                 gelu({:?} + {:?}) + {:?}, within ±{}",
+                 gelu({:?} + {:?}) + {:?} ± {}",
                 katas::rounded(want, 9),
                 x[i],
                 bias[c],

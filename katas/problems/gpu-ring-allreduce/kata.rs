@@ -299,8 +299,10 @@ impl GpuKata for Kata {
         if got == want as f32 {
             Ok(())
         } else {
+            // Notation only, the same in every language: the message says what is wrong.
             Err(format!(
-                "{want} (rank {rank}, element {at}: the sum of element {at} over all {n} ranks)"
+                "{want} = x_0[{at}] + … + x_{}[{at}] (rank {rank})",
+                n - 1
             ))
         }
     }

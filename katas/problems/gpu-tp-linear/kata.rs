@@ -696,7 +696,7 @@ impl GpuKata for Kata {
             Ok(())
         } else {
             Err(format!(
-                "{} ± {}: Y[{i}][{j}] = (row {i} of X)·(column {j} of A) + b[{j}], b[{j}] = {}",
+                "{} ± {}: Y[{i}][{j}] = X[{i}][:]·A[:][{j}] + b[{j}], b[{j}] = {}",
                 katas::rounded(want, 8),
                 katas::rounded(tol, 2),
                 katas::decimal(match &inputs[2] {

@@ -577,6 +577,10 @@ async fn a_chinese_viewer_reads_the_checker_s_message_in_chinese() {
     );
     assert!(!html.contains(" is off "), "no English beside it: {html}");
     assert!(
+        html.contains("相对容差 1e-12"),
+        "the tolerance as the statement writes it: {html}"
+    );
+    assert!(
         html.contains("<code>1024.0</code>"),
         "expected as a value: {html}"
     );
