@@ -4,6 +4,9 @@
 //!
 //! `cargo bench -p katas --bench ring_allreduce`
 
+mod common;
+
+use common::{cpu_seconds, median, minimum};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use katas::problems::ring_allreduce::{reference, simulate};
 use std::hint::black_box;
@@ -68,14 +71,14 @@ fn bench(c: &mut Criterion) {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         let v = vectors.clone();
-        let (t, c) = (Instant::now(), cpu_time());
+        let (t, c) = (Instant::now(), cpu_seconds());
         ring(v);
-        ring_cpu.push(cpu_time() - c);
+        ring_cpu.push(cpu_seconds() - c);
         ring_t.push(t.elapsed().as_secs_f64());
-        let (t, c) = (Instant::now(), cpu_time());
+        let (t, c) = (Instant::now(), cpu_seconds());
         copy_same_bytes(black_box(&vectors), &mut dst);
         black_box(&dst);
-        copy_cpu.push(cpu_time() - c);
+        copy_cpu.push(cpu_seconds() - c);
         copy_t.push(t.elapsed().as_secs_f64());
     }
     for (what, pick) in [
@@ -99,24 +102,6 @@ fn bench(c: &mut Criterion) {
 }
 
 const ROUNDS: usize = 31;
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn minimum(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-/// Seconds of CPU this process has used so far, all threads, user and system.
-fn cpu_time() -> f64 {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let usage = getrusage(UsageWho::RUSAGE_SELF).expect("getrusage(RUSAGE_SELF) cannot fail");
-    let seconds = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 * 1e-6;
-    seconds(usage.user_time()) + seconds(usage.system_time())
-}
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

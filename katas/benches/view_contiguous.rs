@@ -5,6 +5,9 @@
 //! `cargo bench -p katas --bench view_contiguous`; the interesting figure is the ratio of
 //! `reference/transposed_2048x2048` to `baseline/alloc_and_memcpy_16MiB`.
 
+mod common;
+
+use common::{cpu_seconds, median, minimum};
 use criterion::{Criterion, criterion_group, criterion_main};
 use katas::problems::view_contiguous::{Layout, Tensor, reference, storage};
 use std::hint::black_box;
@@ -63,14 +66,14 @@ fn bench(c: &mut Criterion) {
     let mut cpu = [const { Vec::new() }; 4];
     for _ in 0..ROUNDS {
         for k in 0..4 {
-            let (start, cpu_start) = (Instant::now(), cpu_time());
+            let (start, cpu_start) = (Instant::now(), (cpu_seconds() * 1e3));
             match k {
                 0 => drop(black_box(black_box(data.as_slice()).to_vec())),
                 1 => copy_loop(black_box(data.as_slice()), black_box(&mut dst)),
                 2 => drop(black_box(reference::contiguous(black_box(&transposed)))),
                 _ => drop(black_box(reference::contiguous(black_box(&permuted)))),
             }
-            cpu[k].push(cpu_time() - cpu_start);
+            cpu[k].push((cpu_seconds() * 1e3) - cpu_start);
             wall[k].push(start.elapsed().as_secs_f64() * 1e3);
         }
     }
@@ -104,24 +107,6 @@ fn copy_loop(src: &[f32], dst: &mut [f32]) {
     for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
         d.copy_from_slice(black_box(s));
     }
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn minimum(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-/// Milliseconds of CPU this process has used so far, all threads, user and system.
-fn cpu_time() -> f64 {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let usage = getrusage(UsageWho::RUSAGE_SELF).expect("getrusage(RUSAGE_SELF) cannot fail");
-    let ms = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1e3 + t.tv_usec() as f64 * 1e-3;
-    ms(usage.user_time()) + ms(usage.system_time())
 }
 
 criterion_group!(benches, bench);

@@ -61,7 +61,7 @@ pub fn code_spans(text: &str) -> String {
         }
     }
     let parts: Vec<&str> = escaped.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return escaped;
     }
     let mut out = String::with_capacity(escaped.len() + 16 * parts.len());
