@@ -157,14 +157,7 @@ impl Grader {
         mode: Mode,
         progress: &dyn Fn(Stage),
     ) -> Result<Judged, GradeError> {
-        let kata = katas::catalogue::find(slug)
-            .ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
-        if source.len() > MAX_SOURCE_BYTES {
-            return Err(GradeError::SourceTooLarge {
-                bytes: source.len(),
-                limit: MAX_SOURCE_BYTES,
-            });
-        }
+        let kata = kata_for(slug, source)?;
         let cases = kata
             .case_list()
             .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?;
@@ -622,4 +615,17 @@ impl Drop for Slot<'_> {
         *self.0.free.lock().unwrap_or_else(PoisonError::into_inner) += 1;
         self.0.released.notify_one();
     }
+}
+
+/// The kata `slug` names, once `source` is within the size any grading accepts.
+fn kata_for(slug: &str, source: &str) -> Result<&'static dyn katas::catalogue::Kata, GradeError> {
+    let kata =
+        katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(GradeError::SourceTooLarge {
+            bytes: source.len(),
+            limit: MAX_SOURCE_BYTES,
+        });
+    }
+    Ok(kata)
 }

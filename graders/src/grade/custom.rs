@@ -3,9 +3,9 @@
 //! reference's answer comes from the trusted side ([`katas::custom`]).
 
 use super::{Grader, Stage, ms};
+use crate::GradeError;
 use crate::report::{CustomOutputs, GradeReport};
 use crate::run::{self, Purpose};
-use crate::{GradeError, MAX_SOURCE_BYTES};
 use katas::{Mode, Report};
 
 impl Grader {
@@ -19,14 +19,7 @@ impl Grader {
         input: &str,
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
-        let kata = katas::catalogue::find(slug)
-            .ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
-        if source.len() > MAX_SOURCE_BYTES {
-            return Err(GradeError::SourceTooLarge {
-                bytes: source.len(),
-                limit: MAX_SOURCE_BYTES,
-            });
-        }
+        let kata = super::kata_for(slug, source)?;
         let case = kata.custom(input).map_err(|e| {
             if e.is_input() {
                 GradeError::CustomInput(e)

@@ -47,12 +47,7 @@ pub async fn put(
     body: Result<Json<NewDraft>, JsonRejection>,
 ) -> Result<Json<Value>, AppError> {
     kata(&slug)?;
-    let Json(new) = body.map_err(|e| match e {
-        JsonRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
-    })?;
+    let new = super::json_body(body, "request")?;
     if new.source.len() > graders::MAX_SOURCE_BYTES {
         return Err(AppError::TooLarge(format!(
             "the draft is {} bytes; the limit is {} (64 KiB), as for a submission",

@@ -269,12 +269,7 @@ pub async fn answer(
     Path(id): Path<i64>,
     body: Result<Json<AnswerBody>, JsonRejection>,
 ) -> Result<Json<Value>, AppError> {
-    let Json(body) = body.map_err(|e| match e {
-        JsonRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
-    })?;
+    let body = super::json_body(body, "request")?;
     let (graded, due) =
         answer_attempt(&state.db, user.id, id, &Response { parts: body.parts }).await?;
     let a = own_attempt(&state.db, id, user.id).await?;

@@ -45,3 +45,19 @@ pub fn router() -> Router<AppState> {
         .route("/api/worker/jobs/{id}/result", post(worker_api::result))
         .route("/api/worker/jobs/{id}/release", post(worker_api::release))
 }
+
+/// The JSON body a route asked for, or why not: a body over the route's limit is 413, anything
+/// else unreadable is 400 naming what was expected (`what`: "request", "worker hello").
+pub(crate) fn json_body<T>(
+    body: Result<axum::Json<T>, axum::extract::rejection::JsonRejection>,
+    what: &str,
+) -> Result<T, crate::error::AppError> {
+    use crate::error::AppError;
+    use axum::extract::rejection::JsonRejection;
+    body.map(|axum::Json(value)| value).map_err(|e| match e {
+        JsonRejection::BytesRejection(_) => {
+            AppError::TooLarge("the request body is too large".into())
+        }
+        other => AppError::BadRequest(format!("malformed {what}: {}", other.body_text())),
+    })
+}

@@ -38,12 +38,7 @@ pub async fn create(
     CurrentUser(user): CurrentUser,
     body: Result<Json<NewSubmission>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    let Json(new) = body.map_err(|e| match e {
-        JsonRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
-    })?;
+    let new = super::json_body(body, "request")?;
     let id = enqueue(&state, user.id, &new.kata, &new.source, new.mode).await?;
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
 }
@@ -65,12 +60,7 @@ pub async fn create_custom(
     headers: axum::http::HeaderMap,
     body: Result<Json<NewCustomRun>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    let Json(new) = body.map_err(|e| match e {
-        JsonRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed request: {}", other.body_text())),
-    })?;
+    let new = super::json_body(body, "request")?;
     let lang = crate::auth::page_lang(None, &headers);
     let id = enqueue_custom(&state, user.id, &slug, &new.source, &new.input, lang).await?;
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))

@@ -40,12 +40,7 @@ pub async fn claim(
 ) -> Result<Response, AppError> {
     // A hello this server cannot read — a job kind it does not know, say — is refused with the
     // reason, rather than served as a worker that takes nothing.
-    let Json(hello) = body.map_err(|e| match e {
-        JsonRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed worker hello: {}", other.body_text())),
-    })?;
+    let hello = super::json_body(body, "worker hello")?;
     match queue::claim(&state, &hello, false, state.config.long_poll).await? {
         Some(job) => Ok(Json(job).into_response()),
         None => Ok(StatusCode::NO_CONTENT.into_response()),
