@@ -2,9 +2,11 @@
 //! skips the compiler. Entries are written by the trusted side only and published atomically
 //! (a hard link of a complete file), so grader processes may share one folder.
 //!
-//! The folder is bounded: binaries over `max_entry_bytes` are not kept, and after each new
-//! entry the least recently used ones (a hit sets the modification time) are removed until
-//! the total is within `max_bytes`. Another process may remove an entry at any moment, so a
+//! The folder is bounded: binaries over `max_entry_bytes` are not kept, and the least recently
+//! used entries (a hit sets the modification time) are removed until the total is within
+//! `max_bytes`. Listing a full folder costs milliseconds on every grading's path, so a process
+//! looks again only once what it added since its last look reaches 1/16 of the cap: each
+//! process sharing the folder overshoots it by at most that much. Another process may remove an entry at any moment, so a
 //! grading never runs the entry itself: it runs a private link to the same file
 //! ([`Binary`]), which outlives the entry's eviction and is removed when dropped.
 //!
@@ -45,6 +47,8 @@ impl Default for CacheLimits {
 pub struct CompileCache {
     dir: PathBuf,
     limits: CacheLimits,
+    /// Bytes this process published since it last listed the folder to evict.
+    unlisted: AtomicU64,
 }
 
 /// A compiled binary for one grading: a private, root-owned, read-only file in the cache
@@ -64,8 +68,13 @@ impl CompileCache {
     /// Opens (creating) the folder and removes what processes that died left there.
     pub fn new(dir: PathBuf, limits: CacheLimits) -> io::Result<Self> {
         fs::create_dir_all(&dir)?;
-        let cache = Self { dir, limits };
+        let cache = Self {
+            dir,
+            limits,
+            unlisted: AtomicU64::new(0),
+        };
         cache.remove_leftovers();
+        cache.evict();
         Ok(cache)
     }
 
@@ -106,7 +115,7 @@ impl CompileCache {
 
     /// Writes `bytes` as an executable for this grading, keeps it under `key` (with `note`,
     /// when it is within [`MAX_NOTE_BYTES`]) unless it is over the size limits, and evicts
-    /// least recently used entries beyond the cap.
+    /// least recently used entries beyond the cap (when it is time to look: see the module).
     pub fn put(&self, key: &str, bytes: &[u8], note: &[u8]) -> io::Result<Binary> {
         let binary = Binary {
             path: self.private_path("run"),
@@ -132,7 +141,11 @@ impl CompileCache {
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 linked => linked?,
             }
-            self.evict();
+            let unlisted = self.unlisted.fetch_add(size, Ordering::Relaxed) + size;
+            if unlisted > self.limits.max_bytes / 16 {
+                self.unlisted.store(0, Ordering::Relaxed);
+                self.evict();
+            }
         }
         Ok(binary)
     }

@@ -158,14 +158,6 @@ impl Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<Judged, GradeError> {
         let kata = kata_for(slug, source)?;
-        let cases = kata
-            .case_list()
-            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?;
-        let selected: Vec<_> = cases
-            .into_iter()
-            .filter(|c| mode.includes(c.group))
-            .collect();
-
         progress(Stage::Queued);
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
@@ -173,11 +165,6 @@ impl Grader {
             progress(Stage::Done);
             Ok(Judged { report, owed: None })
         };
-        let (binary, mut resources, diagnostics) = match self.build(kata, source, mode)? {
-            Ok(built) => built,
-            Err(report) => return done(report),
-        };
-        progress(Stage::Running);
         let is_gpu = kata.meta().kind == KataKind::Gpu;
         // Every case beyond the samples comes from a fresh seed the submission cannot know
         // when it is written (nor learn by failing on purpose: the next grading differs). A
@@ -187,9 +174,28 @@ impl Grader {
         } else {
             fastrand::u64(..)
         };
-        let judging = kata
-            .prepare(seed)
+        // The trusted side's cases and the reference's answers depend on the seed alone, and
+        // rustc leaves the other core idle: made meanwhile, they are off the verdict's path.
+        // Scoped, so a compile error still waits for them and nothing outlives the grading.
+        let (built, prepared) = std::thread::scope(|s| {
+            let preparing = s.spawn(|| Ok::<_, String>((kata.case_list()?, kata.prepare(seed)?)));
+            let built = self.build(kata, source, mode);
+            (built, preparing.join())
+        });
+        let (cases, judging) = prepared
+            .map_err(|_| {
+                GradeError::Internal(format!("kata `{slug}`: preparing its cases panicked"))
+            })?
             .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?;
+        let (binary, mut resources, diagnostics) = match built? {
+            Ok(built) => built,
+            Err(report) => return done(report),
+        };
+        progress(Stage::Running);
+        let selected: Vec<_> = cases
+            .into_iter()
+            .filter(|c| mode.includes(c.group))
+            .collect();
         let ran = run::run(
             &self.sandbox,
             kata,
