@@ -46,6 +46,7 @@
 
 mod build_dir;
 mod cgroup;
+mod chain;
 mod config;
 mod error;
 mod landlock;

@@ -71,6 +71,7 @@ pub(crate) fn pump(
     stdin: &[u8],
     limits: &Limits,
     group: &dyn Group,
+    cpu_before: Duration,
     watch: &mut dyn Watch,
 ) -> Result<Pumped, SandboxError> {
     let started = Instant::now();
@@ -102,7 +103,7 @@ pub(crate) fn pump(
                     Some(LimitHit::Deadline)
                 } else if now >= wall_end {
                     Some(LimitHit::Wall)
-                } else if group.cpu() >= limits.cpu {
+                } else if group.cpu().saturating_sub(cpu_before) >= limits.cpu {
                     Some(LimitHit::Cpu)
                 } else {
                     None

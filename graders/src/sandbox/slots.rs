@@ -21,6 +21,7 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
 use super::SandboxError;
+use super::chain::Chain;
 
 /// What a slot's file holds once its holder has removed everything its jobs left.
 const FREE: &[u8] = b"free\n";
@@ -50,6 +51,19 @@ pub struct Slot<'a> {
     /// previous holder died or failed to clean up, or a job of ours has not finished cleanly.
     /// A dirty slot is released without the `free` mark.
     pub(crate) dirty: bool,
+    /// The helpers started for this slot's next job (see `chain`); discarded if unused.
+    pub(crate) chain: Option<Chain>,
+}
+
+/// A slot the sandbox keeps between jobs with a chain started in it. It borrows nothing, so
+/// the sandbox that owns the pool can hold it; dropped as it is, it releases the lock without
+/// the `free` mark (its chain's pipe closes, which stops the chain), so the next holder
+/// cleans up.
+#[derive(Debug)]
+pub(crate) struct Parked {
+    file: File,
+    uid: u32,
+    chain: Chain,
 }
 
 impl SlotPool {
@@ -139,9 +153,22 @@ impl SlotPool {
                 file: Some(file),
                 uid,
                 dirty: said != FREE,
+                chain: None,
             }));
         }
         Ok(None)
+    }
+
+    /// The parked slot, held again for a job, with its chain.
+    pub fn resume(&self, parked: Parked) -> Slot<'_> {
+        Slot {
+            pool: self,
+            file: Some(parked.file),
+            uid: parked.uid,
+            // Its chain's processes and group exist.
+            dirty: true,
+            chain: Some(parked.chain),
+        }
     }
 
     fn lock_releases(&self) -> std::sync::MutexGuard<'_, u64> {
@@ -165,10 +192,26 @@ impl Slot<'_> {
     pub(crate) fn belongs_to(&self, pool: &SlotPool) -> bool {
         std::ptr::eq(self.pool, pool)
     }
+
+    /// Keeps this slot, and `chain` started in it, past the borrow of its pool. `None` (and
+    /// the chain discarded) if the slot is not held.
+    pub(crate) fn park(mut self, chain: Chain) -> Option<Parked> {
+        let file = self.file.take()?;
+        Some(Parked {
+            file,
+            uid: self.uid,
+            chain,
+        })
+    }
 }
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
+        if let Some(chain) = self.chain.take() {
+            // The chain was all that made the slot dirty; if it cannot be undone, the next
+            // holder cleans up.
+            self.dirty = chain.discard().is_err();
+        }
         if let Some(file) = self.file.take() {
             if !self.dirty {
                 // Failing to mark it only costs the next holder a clean-up.

@@ -1,16 +1,27 @@
-//! The description the supervisor hands to the helper stages: one command-line argument,
-//! postcard bytes in hex. Everything a stage does is decided here, on the trusted side.
+//! What the supervisor hands to the helper stages. Everything a stage does is decided here,
+//! on the trusted side, in two parts: the slot's part ([`HelperSpec`], one command-line
+//! argument, postcard bytes in hex), known before the job is, so the helpers can start early
+//! (see `supervisor`'s warm chains); and the job's part ([`StageSpec`]), which the supervisor
+//! writes as one length-prefixed frame at the head of the job's stdin, where the program's
+//! stage reads exactly that frame and nothing of what follows.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+/// The largest job frame a stage accepts (real ones are a few KiB).
+pub(crate) const MAX_FRAME_BYTES: usize = 1 << 20;
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub(crate) struct StageSpec {
+pub(crate) struct HelperSpec {
     /// Root-only host file the stages append their status lines to (see `status`).
     pub status_file: PathBuf,
     /// `cgroup.procs` files the first stage writes its pid into before creating anything.
     pub cgroup_procs: Vec<PathBuf>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub(crate) struct StageSpec {
     /// Empty host directory over which the sandbox root (a tmpfs) is mounted, inside the
     /// sandbox's private mount namespace only.
     pub root_dir: PathBuf,
@@ -79,23 +90,59 @@ pub(crate) struct Rlimits {
     pub processes: u64,
 }
 
-impl StageSpec {
+impl HelperSpec {
     pub fn encode(&self) -> String {
         // Serializing plain data into a Vec cannot fail.
         let bytes = postcard::to_allocvec(self).unwrap_or_default();
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     }
 
-    pub fn decode(hex: &str) -> Result<StageSpec, String> {
+    pub fn decode(hex: &str) -> Result<HelperSpec, String> {
         if !hex.len().is_multiple_of(2) || !hex.is_ascii() {
-            return Err("malformed stage spec".into());
+            return Err("malformed helper spec".into());
         }
         let bytes = (0..hex.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
             .collect::<Result<Vec<u8>, _>>()
-            .map_err(|e| format!("malformed stage spec: {e}"))?;
-        postcard::from_bytes(&bytes).map_err(|e| format!("malformed stage spec: {e}"))
+            .map_err(|e| format!("malformed helper spec: {e}"))?;
+        postcard::from_bytes(&bytes).map_err(|e| format!("malformed helper spec: {e}"))
+    }
+}
+
+impl StageSpec {
+    /// The frame: length (u32, little endian), then the postcard bytes.
+    pub fn frame(&self) -> Vec<u8> {
+        // Serializing plain data into a Vec cannot fail.
+        let bytes = postcard::to_allocvec(self).unwrap_or_default();
+        let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(&bytes);
+        frame
+    }
+
+    /// Reads one frame with `read` (one call per chunk, never beyond the frame's end).
+    pub fn read_frame(
+        mut read: impl FnMut(&mut [u8]) -> Result<usize, String>,
+    ) -> Result<StageSpec, String> {
+        let mut exact = |buf: &mut [u8]| -> Result<(), String> {
+            let mut at = 0;
+            while at < buf.len() {
+                match read(&mut buf[at..])? {
+                    0 => return Err("the job's spec ended early".into()),
+                    n => at += n,
+                }
+            }
+            Ok(())
+        };
+        let mut len = [0u8; 4];
+        exact(&mut len)?;
+        let len = u32::from_le_bytes(len) as usize;
+        if len > MAX_FRAME_BYTES {
+            return Err(format!("a job spec of {len} bytes"));
+        }
+        let mut bytes = vec![0u8; len];
+        exact(&mut bytes)?;
+        postcard::from_bytes(&bytes).map_err(|e| format!("malformed job spec: {e}"))
     }
 }
 
@@ -105,9 +152,13 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let spec = StageSpec {
+        let helpers = HelperSpec {
             status_file: "/run/x/1.status".into(),
             cgroup_procs: vec!["/sys/fs/cgroup/pids/a/cgroup.procs".into()],
+        };
+        assert_eq!(HelperSpec::decode(&helpers.encode()), Ok(helpers));
+        assert!(HelperSpec::decode("zz").is_err());
+        let spec = StageSpec {
             root_dir: "/run/x/root".into(),
             mounts: vec![
                 Mount::Bind {
@@ -142,7 +193,41 @@ mod tests {
             argv: vec!["/prog".into(), "a b\u{1f}c".into()],
             env: vec![("K".into(), "v=w".into())],
         };
-        assert_eq!(StageSpec::decode(&spec.encode()), Ok(spec));
-        assert!(StageSpec::decode("zz").is_err());
+        // The frame is read in small pieces and not a byte beyond it.
+        let mut stream = spec.frame();
+        stream.extend_from_slice(b"the program's stdin");
+        let mut at = 0;
+        let read = |buf: &mut [u8]| {
+            let n = buf.len().min(3).min(stream.len() - at);
+            buf[..n].copy_from_slice(&stream[at..at + n]);
+            at += n;
+            Ok(n)
+        };
+        assert_eq!(StageSpec::read_frame(read), Ok(spec.clone()));
+        assert_eq!(&stream[at..], b"the program's stdin");
+        let short = spec.frame();
+        let mut left = &short[..short.len() - 1];
+        let read = |buf: &mut [u8]| {
+            let n = buf.len().min(left.len());
+            buf[..n].copy_from_slice(&left[..n]);
+            left = &left[n..];
+            Ok(n)
+        };
+        assert!(
+            StageSpec::read_frame(read).is_err(),
+            "a cut frame is refused"
+        );
+        let huge = u32::MAX.to_le_bytes();
+        let mut left = &huge[..];
+        let read = |buf: &mut [u8]| {
+            let n = buf.len().min(left.len());
+            buf[..n].copy_from_slice(&left[..n]);
+            left = &left[n..];
+            Ok(n)
+        };
+        assert!(
+            StageSpec::read_frame(read).is_err(),
+            "a huge length is refused"
+        );
     }
 }

@@ -1,29 +1,24 @@
 //! [`Sandbox`]: probes the host once, then runs jobs, each in its own host-wide slot (uid,
 //! cgroup, status file). Safe to share between threads.
 
-use std::fs::{self, DirBuilder, OpenOptions};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt, lchown};
-use std::os::unix::process::CommandExt;
+use std::fs::{self, DirBuilder};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt, lchown};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use nix::libc;
 
-use super::cgroup::{self, Driver, Group, GroupLimits};
+use super::cgroup::{self, Driver, GroupLimits};
+use super::chain::{Chain, HELPERS, Spawner};
 use super::layout::{layout, validate};
 use super::pump::{pump, stop};
-use super::slots::{Slot, SlotPool, kill_uid};
+use super::slots::{Parked, Slot, SlotPool, kill_uid};
 use super::spec::{Rlimits, StageSpec};
-use super::stage::STAGE_ARG;
 use super::status::StatusReport;
 use super::toolchain::Toolchain;
 use super::{
     ExitStatus, Job, LimitHit, Outcome, Profile, SandboxConfig, SandboxError, Watch, probe,
 };
-
-/// The two helpers (`outer`, `init`) live in the job's group too.
-const HELPERS: u64 = 2;
 
 #[derive(Debug)]
 pub struct Sandbox {
@@ -32,6 +27,9 @@ pub struct Sandbox {
     landlock_abi: i32,
     slots: SlotPool,
     toolchain: OnceLock<Result<Toolchain, String>>,
+    spawner: Spawner,
+    /// At most one slot kept between jobs with the next job's chain started in it.
+    parked: Mutex<Option<Parked>>,
 }
 
 impl Sandbox {
@@ -58,6 +56,8 @@ impl Sandbox {
             cgroups,
             landlock_abi: 0,
             toolchain: OnceLock::new(),
+            spawner: Spawner::new().map_err(|e| SandboxError::io("start the spawner thread", e))?,
+            parked: Mutex::new(None),
         };
         // The probe drops to a job uid too, so it holds a slot like a job.
         sandbox.landlock_abi = {
@@ -113,7 +113,67 @@ impl Sandbox {
     /// [`BuildDir::for_slot`](super::BuildDir::for_slot)) takes the slot first and runs its
     /// job with [`run_in`](Sandbox::run_in).
     pub fn slot(&self) -> Result<Slot<'_>, SandboxError> {
+        if let Some(parked) = self.take_parked() {
+            return Ok(self.slots.resume(parked));
+        }
         let mut slot = self.slots.acquire()?;
+        self.clean(&mut slot)?;
+        Ok(slot)
+    }
+
+    /// Starts the helpers of a job to come in a free slot and keeps both, unless one is kept
+    /// already or no slot is free right now. Jobs call it as they start, so the next job finds
+    /// its chain ready; a failure here only means the next job starts its own.
+    pub fn warm_up(&self) {
+        if self.lock_parked().is_some() {
+            return;
+        }
+        let Ok(Some(mut slot)) = self.slots.try_acquire() else {
+            return;
+        };
+        if self.clean(&mut slot).is_err() {
+            return;
+        }
+        let Ok(chain) = self.start_chain(&mut slot) else {
+            return;
+        };
+        let Some(parked) = slot.park(chain) else {
+            return;
+        };
+        let mut kept = self.lock_parked();
+        if kept.is_none() {
+            *kept = Some(parked);
+        } else {
+            // Another thread kept one meanwhile: this one goes.
+            drop(kept);
+            drop(self.slots.resume(parked));
+        }
+    }
+
+    fn take_parked(&self) -> Option<Parked> {
+        self.lock_parked().take()
+    }
+
+    fn lock_parked(&self) -> std::sync::MutexGuard<'_, Option<Parked>> {
+        // An `Option` stays consistent even if a holder panicked.
+        self.parked.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn start_chain(&self, slot: &mut Slot<'_>) -> Result<Chain, SandboxError> {
+        let name = slot.name();
+        // Clean again only once the chain is undone.
+        slot.dirty = true;
+        Chain::start(
+            &self.spawner,
+            &self.config.stage_exe,
+            self.cgroups.as_ref(),
+            self.status_file(&name),
+            &name,
+        )
+    }
+
+    /// Removes what the slot's previous holder left, if it did not finish cleanly.
+    fn clean(&self, slot: &mut Slot<'_>) -> Result<(), SandboxError> {
         if slot.dirty {
             let name = slot.name();
             kill_uid(slot.uid())?;
@@ -125,7 +185,7 @@ impl Sandbox {
             }
             slot.dirty = false;
         }
-        Ok(slot)
+        Ok(())
     }
 
     /// Runs one job to completion in a slot of its own. Safe to call concurrently from
@@ -155,38 +215,33 @@ impl Sandbox {
             Profile::Run { .. } | Profile::Gpu { .. } | Profile::Measure { .. } => None,
         };
         let layout = layout(job, toolchain)?;
-        let uid = slot.uid();
-        let name = slot.name();
-        // Clean again only once everything below is undone.
-        slot.dirty = true;
-        let mut job_state = JobState {
-            status_file: self.status_file(&name),
-            group: None,
-            build_dir: None,
+        let mut chain = match slot.chain.take() {
+            Some(mut warm) => {
+                if warm.alive() {
+                    warm
+                } else {
+                    warm.discard()?;
+                    self.start_chain(slot)?
+                }
+            }
+            None => self.start_chain(slot)?,
         };
-        OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&job_state.status_file)
-            .map_err(|e| SandboxError::io("create status file", e))?;
+        let uid = slot.uid();
         if let Profile::Compile { build_dir, .. } = &job.profile {
             lchown(build_dir, Some(uid), Some(uid))
                 .map_err(|e| SandboxError::io(format!("chown {}", build_dir.display()), e))?;
-            job_state.build_dir = Some(build_dir.clone());
+            chain.state.build_dir = Some(build_dir.clone());
         }
         let limits = &job.limits;
         let pids = u64::from(limits.pids) + HELPERS;
-        let group = job_state.group.insert(self.cgroups.create(
-            &name,
-            GroupLimits {
-                memory_bytes: limits.memory_bytes,
-                pids,
-            },
-        )?);
+        let group = chain.state.group.as_ref();
+        group.set_limits(GroupLimits {
+            memory_bytes: limits.memory_bytes,
+            pids,
+        })?;
+        // What the helpers used while they waited is not the job's.
+        let cpu_before = group.cpu();
         let spec = StageSpec {
-            status_file: job_state.status_file.clone(),
-            cgroup_procs: group.procs_files(),
             root_dir: self.config.state_dir.join("root"),
             mounts: layout.mounts,
             landlock: layout.landlock,
@@ -207,35 +262,32 @@ impl Sandbox {
             argv: job.argv.clone(),
             env: job.env.clone(),
         };
+        let mut stdin = spec.frame();
+        stdin.extend_from_slice(&job.stdin);
 
-        let mut child = Command::new(&self.config.stage_exe)
-            .args([STAGE_ARG, "outer", &spec.encode()])
-            .env_clear()
-            // Its own process group: nothing inside can signal the supervisor's group.
-            .process_group(0)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                SandboxError::io(format!("spawn {}", self.config.stage_exe.display()), e)
-            })?;
-        let pumped = match pump(&mut child, &job.stdin, limits, group.as_ref(), watch) {
+        let child = &mut chain.child;
+        // The next job's helpers start beside this one, off its path.
+        let pumped = std::thread::scope(|s| {
+            s.spawn(|| self.warm_up());
+            pump(child, &stdin, limits, group, cpu_before, watch)
+        });
+        let pumped = match pumped {
             Ok(p) => p,
             Err(e) => {
-                let _ = stop(&mut child, group.as_ref());
+                let _ = stop(child, group);
                 let _ = child.wait();
                 return Err(e);
             }
         };
         // init's exit killed the namespace; anything else (a helper in mid-setup) goes now.
-        cgroup::kill_all(group.as_ref())?;
+        cgroup::kill_all(group)?;
         let stats = group.stats();
+        let cpu = stats.cpu.saturating_sub(cpu_before);
         let report = StatusReport::parse(
-            &fs::read_to_string(&job_state.status_file)
+            &fs::read_to_string(&chain.state.status_file)
                 .map_err(|e| SandboxError::io("read status file", e))?,
         );
-        job_state.finish()?;
+        chain.state.finish()?;
         slot.dirty = false;
 
         if let Some((stage, message)) = report.setup_error {
@@ -268,7 +320,7 @@ impl Sandbox {
             let killed = matches!(status, ExitStatus::Signaled(libc::SIGKILL | libc::SIGXCPU));
             if stats.oom_kills > 0 {
                 Some(LimitHit::Memory)
-            } else if killed && stats.cpu >= limits.cpu {
+            } else if killed && cpu >= limits.cpu {
                 Some(LimitHit::Cpu)
             } else if status == ExitStatus::Signaled(libc::SIGXFSZ) {
                 Some(LimitHit::FileSize)
@@ -281,7 +333,7 @@ impl Sandbox {
         Ok(Outcome {
             status,
             wall: pumped.wall,
-            cpu: stats.cpu,
+            cpu,
             peak_memory_bytes: stats.peak_memory_bytes,
             limit,
             stdout: pumped.stdout,
@@ -294,33 +346,11 @@ impl Sandbox {
     }
 }
 
-/// Host-side state of one job, undone on every path out of `run`.
-struct JobState {
-    status_file: PathBuf,
-    group: Option<Box<dyn Group>>,
-    /// The build dir, chowned to the job's uid while it runs.
-    build_dir: Option<PathBuf>,
-}
-
-impl JobState {
-    fn finish(&mut self) -> Result<(), SandboxError> {
-        let mut result = Ok(());
-        if let Some(group) = self.group.take() {
-            result = cgroup::destroy(group.as_ref());
-        }
-        if let Some(dir) = self.build_dir.take() {
-            // Back to root: the job's uid will be someone else's next.
-            let chown = lchown(&dir, Some(0), Some(0))
-                .map_err(|e| SandboxError::io(format!("chown {}", dir.display()), e));
-            result = result.and(chown);
-        }
-        let _ = fs::remove_file(&self.status_file);
-        result
-    }
-}
-
-impl Drop for JobState {
+impl Drop for Sandbox {
     fn drop(&mut self) {
-        let _ = self.finish();
+        // The kept chain is killed and its slot marked free.
+        if let Some(parked) = self.take_parked() {
+            drop(self.slots.resume(parked));
+        }
     }
 }

@@ -57,6 +57,8 @@ pub(crate) trait Group: fmt::Debug + Send {
     fn stats(&self) -> GroupStats;
     /// Kernel-side kill of every member where the hierarchy has one (v2 `cgroup.kill`).
     fn kill_native(&self) {}
+    /// Replaces the limits the group was created with (a chain's start-up ones by the job's).
+    fn set_limits(&self, limits: GroupLimits) -> Result<(), SandboxError>;
 }
 
 /// Picks the hierarchy the host uses: cgroup2 when `root` is a cgroup2 mount, else the v1

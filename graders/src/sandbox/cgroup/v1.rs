@@ -83,12 +83,22 @@ fn configure(group: &Group, limits: GroupLimits) -> Result<(), SandboxError> {
     for d in group.dirs() {
         mkdir(&d)?;
     }
+    apply(group, limits)
+}
+
+fn apply(group: &Group, limits: GroupLimits) -> Result<(), SandboxError> {
     let mem = limits.memory_bytes.to_string();
-    write(&group.memory.join("memory.limit_in_bytes"), &mem)?;
     // memsw exists only with swap accounting; where it does, swap must not extend the
-    // limit. Either way swappiness 0 keeps the group's pages out of swap.
+    // limit. Either way swappiness 0 keeps the group's pages out of swap. The kernel refuses
+    // a memsw limit below the memory limit, so a growing limit raises memsw first (a shrinking
+    // one is refused there and set after).
     let memsw = group.memory.join("memory.memsw.limit_in_bytes");
-    if memsw.exists() {
+    let has_memsw = memsw.exists();
+    if has_memsw {
+        let _ = write(&memsw, &mem);
+    }
+    write(&group.memory.join("memory.limit_in_bytes"), &mem)?;
+    if has_memsw {
         write(&memsw, &mem)?;
     }
     let _ = write(&group.memory.join("memory.swappiness"), "0");
@@ -113,6 +123,10 @@ impl super::Group for Group {
 
     fn cpu(&self) -> Duration {
         Duration::from_nanos(read_u64(&self.cpuacct.join("cpuacct.usage")))
+    }
+
+    fn set_limits(&self, limits: GroupLimits) -> Result<(), SandboxError> {
+        apply(self, limits)
     }
 
     fn stats(&self) -> GroupStats {

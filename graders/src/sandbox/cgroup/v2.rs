@@ -107,6 +107,10 @@ impl super::Group for Group {
     fn kill_native(&self) {
         let _ = fs::write(self.dir.join("cgroup.kill"), "1");
     }
+
+    fn set_limits(&self, limits: GroupLimits) -> Result<(), SandboxError> {
+        configure(&self.dir, limits)
+    }
 }
 
 /// The v2 path cannot run on this project's machines (cgroup v1 only), so its file writes and

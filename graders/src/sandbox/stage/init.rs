@@ -13,10 +13,10 @@ use nix::unistd::Pid;
 
 use super::{next_stage, step};
 use crate::sandbox::outcome::ExitStatus;
-use crate::sandbox::spec::StageSpec;
+use crate::sandbox::spec::HelperSpec;
 use crate::sandbox::status::StatusWriter;
 
-pub(super) fn run(_: &StageSpec, payload: &str, status: &mut StatusWriter) -> Result<i32, String> {
+pub(super) fn run(_: &HelperSpec, payload: &str, status: &mut StatusWriter) -> Result<i32, String> {
     step(prctl::set_pdeathsig(Signal::SIGKILL), "pdeathsig")?;
     let child = step(next_stage("inner", payload).spawn(), "spawn inner")?;
     let program = Pid::from_raw(child.id() as i32);

@@ -1,21 +1,30 @@
-//! Stage `inner`: becomes the program. Every layer goes on in an order where each step still
-//! has the privilege it needs and the next cannot undo it: filesystem (needs root) →
+//! Stage `inner`: becomes the program. It first reads the job's spec from the head of stdin:
+//! until the supervisor writes it, the chain waits here, started ahead of its job (and if the
+//! supervisor dies first, the pipe's end stops it). Then every layer goes on in an order where
+//! each step still has the privilege it needs and the next cannot undo it: filesystem (needs root) →
 //! rlimits → uid drop (clears every capability) → user namespace (created unprivileged, it
 //! owns nothing) → Landlock → seccomp (last, so it need not allow the calls above) → execve.
 
 use std::ffi::CString;
 use std::fs;
+use std::os::fd::AsFd;
 
 use nix::sched::{CloneFlags, unshare};
 use nix::sys::resource::{Resource, setrlimit};
 use nix::unistd::{Gid, Uid, chdir, execve, setgroups, sethostname, setresgid, setresuid};
 
 use super::{mounts, step};
-use crate::sandbox::spec::StageSpec;
+use crate::sandbox::spec::{HelperSpec, StageSpec};
 use crate::sandbox::status::StatusWriter;
 use crate::sandbox::{landlock, seccomp};
 
-pub(super) fn run(spec: &StageSpec, _: &str, status: &mut StatusWriter) -> Result<i32, String> {
+pub(super) fn run(_: &HelperSpec, _: &str, status: &mut StatusWriter) -> Result<i32, String> {
+    // Unbuffered reads of the descriptor itself: whatever follows the frame is the program's.
+    let stdin = std::io::stdin();
+    let spec = StageSpec::read_frame(|buf| {
+        nix::unistd::read(stdin.as_fd(), buf).map_err(|e| format!("read the job's spec: {e}"))
+    })?;
+    let spec = &spec;
     // Undo the helpers' OOM exemption: the program is what the OOM killer should pick.
     // (Raising it needs no privilege; it only fails where lowering it failed too.)
     let _ = fs::write("/proc/self/oom_score_adj", "0");

@@ -6,8 +6,9 @@
 //!   spawns `init`.
 //! - `init` (pid 1 of the new pid namespace, root): spawns `inner`, reaps every orphan,
 //!   reports the program's exact wait status; when it exits the kernel kills the namespace.
-//! - `inner` (pid 2, becomes the program): builds and pivots into the new root, sets
-//!   rlimits, drops to the job uid, enters a fresh user namespace, applies Landlock and
+//! - `inner` (pid 2, becomes the program): waits for the job's spec at the head of its stdin
+//!   (the chain may be started before the job is known), builds and pivots into the new root,
+//!   sets rlimits, drops to the job uid, enters a fresh user namespace, applies Landlock and
 //!   seccomp, then `execve`s the program with exactly the job's environment.
 //! - `probe`: used once by `Sandbox::new` to check the kernel can do all of the above.
 
@@ -19,7 +20,7 @@ pub(crate) mod probe;
 
 use std::ffi::OsString;
 
-use super::spec::StageSpec;
+use super::spec::HelperSpec;
 use super::status::StatusWriter;
 
 /// `argv[1]` of a re-executed stage.
@@ -50,13 +51,13 @@ pub fn run_stage_if_requested() {
     std::process::exit(code);
 }
 
-type Stage = fn(&StageSpec, &str, &mut StatusWriter) -> Result<i32, String>;
+type Stage = fn(&HelperSpec, &str, &mut StatusWriter) -> Result<i32, String>;
 
 /// Decodes the spec, opens the status file and runs `stage`; a failure is recorded as a
 /// `setup` line (stderr belongs to the program, so nothing is printed there).
 fn with_spec(name: &str, payload: &str, stage: Stage) -> i32 {
     close_inherited_descriptors();
-    let spec = match StageSpec::decode(payload) {
+    let spec = match HelperSpec::decode(payload) {
         Ok(spec) => spec,
         Err(e) => {
             eprintln!("sandbox stage {name}: {e}");

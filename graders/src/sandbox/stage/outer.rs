@@ -9,10 +9,10 @@ use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::Signal;
 
 use super::{next_stage, step};
-use crate::sandbox::spec::StageSpec;
+use crate::sandbox::spec::HelperSpec;
 use crate::sandbox::status::StatusWriter;
 
-pub(super) fn run(spec: &StageSpec, payload: &str, _: &mut StatusWriter) -> Result<i32, String> {
+pub(super) fn run(spec: &HelperSpec, payload: &str, _: &mut StatusWriter) -> Result<i32, String> {
     // First: join the group, so every process created from here on is limited and killable.
     let me = std::process::id().to_string();
     for procs in &spec.cgroup_procs {
