@@ -90,17 +90,10 @@ pub fn compile(
             wall: started.elapsed(),
         });
     }
-    // The whole command line is part of the key: a binary built with other flags (linked
-    // another way, say) is never served for the current ones.
+    // The whole command line is part of the key: a binary linked another way (static, before
+    // the run sandbox held the loader) is never served for the current flags.
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
-    let flags = sandbox.toolchain()?.rustc_flags();
-    if meta.kind == katas::KataKind::Gpu {
-        // The CUDA driver library cannot be loaded into a static binary: GPU runners link
-        // glibc dynamically (their sandbox has the loader; see `Profile::Gpu`).
-        argv.extend(without_crt_static(flags));
-    } else {
-        argv.extend(flags);
-    }
+    argv.extend(sandbox.toolchain()?.rustc_flags());
     argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
     let key = CompileCache::key(toolchain, meta, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
@@ -184,20 +177,8 @@ fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
     }
 }
 
-/// The sandbox's own toolchain flags without static linking.
-fn without_crt_static(flags: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(flags.len());
-    for flag in flags {
-        if flag == "target-feature=+crt-static" {
-            out.pop(); // its `-C`
-        } else {
-            out.push(flag);
-        }
-    }
-    out
-}
 
-/// Everything after the sandbox's own toolchain flags (sysroot, static linking, linker).
+/// Everything after the sandbox's own toolchain flags (sysroot, linker).
 fn rustc_args(library: &std::path::Path) -> Vec<String> {
     let rlib = library
         .file_name()

@@ -69,7 +69,11 @@ pub enum Profile {
         build_dir: PathBuf,
         read_only: Vec<(PathBuf, PathBuf)>,
     },
-    /// A static binary: only `program` (read-only, executable, at `/prog`), a tmpfs `/tmp` and
+    /// A program linked like a plain `rustc` program (std static, glibc dynamic): only
+    /// `program` (read-only, executable, at `/prog`), the dynamic loader (read-only,
+    /// executable: Landlock's execute right covers the ELF interpreter) and the runtime
+    /// libraries `libc.so.6`, `libm.so.6`, `libgcc_s.so.1` (read-only files, each bound alone
+    /// at the path the loader opens; no folder of the host is listable), a tmpfs `/tmp` and
     /// an own `/proc`. `program` must be a root-owned regular file outside any directory a
     /// sandbox could write (copy compiler output out with
     /// [`BuildDir::copy_out`](super::BuildDir::copy_out) first).
@@ -92,10 +96,11 @@ pub enum Profile {
         libraries: Vec<(PathBuf, PathBuf)>,
         devices: Vec<PathBuf>,
     },
-    /// A static binary measured by an instruction-counting tool (valgrind's callgrind): the
-    /// `Run` profile with the tool — a static executable, bound read-only and executable at
-    /// [`MEASURE_TOOL_INSIDE`] — as the only executable file, and `program` bound readable but
-    /// not executable at `/prog` (the tool loads it itself). The tool's extra system calls
+    /// A program measured by an instruction-counting tool (valgrind's callgrind): the `Run`
+    /// profile with the tool — a static executable, bound read-only and executable at
+    /// [`MEASURE_TOOL_INSIDE`] — as the only executable file, and `program`, its loader and
+    /// libraries (plus valgrind's core preload, which it adds to the program's `LD_PRELOAD`)
+    /// bound readable but not executable (the tool loads them itself). The tool's extra system calls
     /// (opening files, `prlimit`, pipes) are allowed; processes, sockets and any `execve`
     /// after the tool's own are not, so the program cannot hand its stderr to another process.
     Measure { program: PathBuf, tool: PathBuf },

@@ -11,6 +11,21 @@ use super::{Job, Profile, SandboxError};
 
 /// The ELF interpreter of dynamically linked x86_64 programs.
 const DYNAMIC_LOADER: &str = "/lib64/ld-linux-x86-64.so.2";
+/// Where glibc's loader looks for libraries when there is no `/etc/ld.so.cache` (its built-in
+/// system folders: the multiarch ones of Debian first, then those of other distributions).
+const LIBRARY_DIRS: [&str; 4] = [
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+];
+/// What a Rust program linked like a plain `rustc` program (std static, glibc dynamic) can
+/// load: libc, libm (float maths) and libgcc_s (unwinding). A submission cannot add to them:
+/// `#[link]` needs an `unsafe extern` block, which the runner's `forbid(unsafe_code)` refuses.
+const RUNTIME_LIBRARIES: [&str; 3] = ["libc.so.6", "libm.so.6", "libgcc_s.so.1"];
+/// valgrind's core preload, which it adds to a dynamically linked program's `LD_PRELOAD`
+/// (looked for beside the tool; without it the loader prints a line to the program's stderr).
+const VALGRIND_PRELOAD: &str = "vgpreload_core-amd64-linux.so";
 
 pub(crate) struct Layout {
     pub mounts: Vec<Mount>,
@@ -50,6 +65,34 @@ impl Layout {
         Ok(())
     }
 
+    /// Exactly the files a glibc-dynamic program loads, read-only, each at the path the loader
+    /// opens: the loader at its `PT_INTERP` path (`loader`: executable where the kernel maps it
+    /// for an `execve`d program — Landlock's execute right covers the interpreter —, readable
+    /// where a tool loads the program itself) and the runtime libraries, each at the first
+    /// folder of the loader's search that holds it on the host. Nothing else of `/usr`.
+    fn dynamic_runtime(&mut self, loader: Access) -> Result<(), SandboxError> {
+        let real = fs::canonicalize(DYNAMIC_LOADER)
+            .map_err(|e| SandboxError::io(format!("the dynamic loader {DYNAMIC_LOADER}"), e))?;
+        self.bind(&real, DYNAMIC_LOADER, loader);
+        for name in RUNTIME_LIBRARIES {
+            let found = LIBRARY_DIRS
+                .iter()
+                .map(|dir| Path::new(dir).join(name))
+                .find(|path| path.is_file())
+                .ok_or_else(|| {
+                    SandboxError::io(
+                        format!("{name} in {LIBRARY_DIRS:?}"),
+                        std::io::ErrorKind::NotFound.into(),
+                    )
+                })?;
+            let real = fs::canonicalize(&found)
+                .map_err(|e| SandboxError::io(format!("{}", found.display()), e))?;
+            let inside = found.to_string_lossy().into_owned();
+            self.bind(&real, &inside, Access::Read);
+        }
+        Ok(())
+    }
+
     /// tmpfs `/tmp` (its pages count against the group's memory, so its size is the
     /// memory limit) and the job's own `/proc`.
     fn tmp_and_proc(&mut self, memory_bytes: u64) {
@@ -74,6 +117,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
     match &job.profile {
         Profile::Run { program } => {
             l.bind(program, "/prog", Access::ReadExec);
+            l.dynamic_runtime(Access::ReadExec)?;
             l.tmp_and_proc(job.limits.memory_bytes);
         }
         Profile::Compile {
@@ -95,6 +139,16 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             l.syscalls = Syscalls::Measure;
             l.bind(program, "/prog", Access::Read);
             l.bind(tool, super::MEASURE_TOOL_INSIDE, Access::ReadExec);
+            // valgrind maps the program's loader and libraries itself: read, never execute.
+            l.dynamic_runtime(Access::Read)?;
+            if let Some(preload) = tool
+                .parent()
+                .map(|dir| dir.join(VALGRIND_PRELOAD))
+                .filter(|p| p.is_file())
+            {
+                let inside = preload.to_string_lossy().into_owned();
+                l.bind(&preload, &inside, Access::Read);
+            }
             l.tmp_and_proc(job.limits.memory_bytes);
         }
         Profile::Gpu {

@@ -78,8 +78,10 @@ impl Toolchain {
         format!("{SYSROOT_INSIDE}/bin/rustc")
     }
 
-    /// Flags every sandboxed rustc invocation needs: the sysroot's inside path, static
-    /// linking (the run sandbox has no dynamic loader or libc), and the linker. An explicit
+    /// Flags every sandboxed rustc invocation needs: the sysroot's inside path and the
+    /// linker. Programs link as a plain `rustc` program does (std static, glibc dynamic):
+    /// the run sandbox holds exactly the loader and the runtime libraries (`layout.rs`), and
+    /// linking against `libc.so` instead of `libc.a` is the cheaper link. An explicit
     /// `-C linker` makes rustc drop its own `-fuse-ld=lld -B<gcc-ld>`, so both come back by
     /// hand (without them collect2 looks for `ld` on a PATH the empty environment lacks).
     pub fn rustc_flags(&self) -> Vec<String> {
@@ -87,8 +89,6 @@ impl Toolchain {
         [
             "--sysroot",
             SYSROOT_INSIDE,
-            "-C",
-            "target-feature=+crt-static",
             "-C",
             &format!("linker={}", self.linker.display()),
             "-C",

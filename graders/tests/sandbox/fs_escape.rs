@@ -26,5 +26,10 @@ fn main() {
     // (execve in place: fork is refused anyway).
     show("copy /prog to /tmp", fs::read("/prog").and_then(|b| fs::write("/tmp/p", b)));
     show("chmod /tmp/p", fs::set_permissions("/tmp/p", fs::Permissions::from_mode(0o755)));
+    show("list /lib64", fs::read_dir("/lib64"));
+    let loader = "/lib64/ld-linux-x86-64.so.2";
+    show("read /lib64/ld-linux-x86-64.so.2", fs::read(loader));
+    show("write /lib64/ld-linux-x86-64.so.2", fs::OpenOptions::new().write(true).open(loader));
+    show("read /usr/bin/env", fs::read("/usr/bin/env"));
     show("exec /tmp/p", Err::<(), _>(std::process::Command::new("/tmp/p").exec()));
 }
