@@ -114,19 +114,21 @@ pub(crate) fn kill_all(group: &dyn Group) -> Result<(), SandboxError> {
 }
 
 /// Kills what is left, then removes the group (`rmdir` succeeds only once it is empty and
-/// the kernel has finished tearing the members down).
+/// the kernel has finished tearing the members down, which takes from nothing to a few
+/// milliseconds after a job: the waits start short and grow).
 pub(crate) fn destroy(group: &dyn Group) -> Result<(), SandboxError> {
     kill_all(group)?;
+    let give_up = Instant::now() + Duration::from_secs(1);
     for dir in group.dirs() {
-        let mut tries = 0;
+        let mut wait = Duration::from_micros(50);
         loop {
             match fs::remove_dir(&dir) {
                 Ok(()) => break,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => break,
-                Err(e) if tries >= 500 => return Err(SandboxError::cgroup(dir, e)),
+                Err(e) if Instant::now() > give_up => return Err(SandboxError::cgroup(dir, e)),
                 Err(_) => {
-                    tries += 1;
-                    sleep(Duration::from_millis(2));
+                    sleep(wait);
+                    wait = (wait * 2).min(Duration::from_millis(2));
                 }
             }
         }
