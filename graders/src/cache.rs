@@ -6,9 +6,11 @@
 //! used entries (a hit sets the modification time) are removed until the total is within
 //! `max_bytes`. Listing a full folder costs milliseconds on every grading's path, so a process
 //! looks again only once what it added since its last look reaches 1/16 of the cap: each
-//! process sharing the folder overshoots it by at most that much. Another process may remove an entry at any moment, so a
-//! grading never runs the entry itself: it runs a private link to the same file
-//! ([`Binary`]), which outlives the entry's eviction and is removed when dropped.
+//! process sharing the folder overshoots it by at most that much.
+//!
+//! Another process may remove an entry at any moment, so a grading never runs the entry
+//! itself: it runs a private link to the same file ([`Binary`]), which outlives the entry's
+//! eviction and is removed when dropped.
 //!
 //! Beside an entry, a small note (`<key>.notes`, at most [`MAX_NOTE_BYTES`]) keeps what the
 //! compile said (its warnings), so a hit reports what a fresh compile would. The note is
