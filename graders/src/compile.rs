@@ -177,7 +177,6 @@ fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
     }
 }
 
-
 /// Everything after the sandbox's own toolchain flags (sysroot, linker).
 fn rustc_args(library: &std::path::Path) -> Vec<String> {
     let rlib = library

@@ -25,6 +25,7 @@
 //! | rlimits: CPU (soft = hard), AS/DATA, FSIZE, NOFILE, CORE = 0, NPROC | runaway single processes, huge allocations, big files (`EFBIG`), core dumps |
 //! | cgroup per job (v1 or v2): memory (no swap), pids, CPU accounting; wall clock; output caps | memory, fork/thread bombs, CPU burning across processes, sleeping forever, output floods |
 //! | kill every pid in the group until empty, then rmdir | processes surviving the job (a fork bomb's orphans) |
+//! | the job's spec sent at the head of the helpers' stdin, read to its stated length (≤ 1 MiB) by the program's stage before any layer goes on; the helpers started early hold no job data, only the slot's group and status file | a program reading or shaping its own spec; a chain started ahead becoming a way into another job |
 //! | status file written only by our stages (the program never holds it) | confusing "our setup failed" with "the program exited 125" |
 //! | trusted side never follows paths in sandbox-writable dirs ([`read_output`], [`BuildDir`]) | planted symlinks/fifos making the grader read `/etc/shadow` or hang (Judge0 CVE-2024-28185/28189) |
 //! | run and measure profiles: a program linked like a plain `rustc` program (std static, glibc dynamic), given exactly the dynamic loader (read + execute, at its `PT_INTERP` path) and `libc.so.6`, `libm.so.6`, `libgcc_s.so.1` as single read-only files, no folder of the host; an empty environment, so no `LD_PRELOAD`/`LD_LIBRARY_PATH`/`LD_AUDIT` (the measure profile's own `LD_PRELOAD` is valgrind's, set by the tool) | the loader loading anything else: it finds only these files; they are public system files, and the program can neither `execve` the loader with another environment (seccomp) nor add a library (`#[link]` needs `unsafe`, refused at the root) |
@@ -35,12 +36,15 @@
 //!
 //! # How a job runs
 //!
-//! `Sandbox::run` (trusted, any thread) creates the cgroup and status file, then re-executes
-//! the stage binary three times deep, with no `unsafe` and no `fork` from the threaded
-//! supervisor: `outer` joins the cgroup and unshares, `init` is pid 1 and reports the
-//! program's status, `inner` installs the layers and `execve`s the program (see [`stage`]).
-//! The supervisor streams output, enforces wall/deadline/CPU/output limits, kills the group,
-//! reads the status file and the group's counters, and removes everything.
+//! A job's helpers start before the job (see [`chain`]): the stage binary is re-executed
+//! three times deep, with no `unsafe` and no `fork` from the threaded supervisor: `outer`
+//! joins the slot's cgroup and unshares, `init` is pid 1 and reports the program's status,
+//! `inner` waits for the job's spec at the head of its stdin (see [`stage`]). Each job starts
+//! the next one's chain beside it, so a job usually finds its chain waiting. `Sandbox::run`
+//! (trusted, any thread) then writes the job's limits into the group and its spec into the
+//! pipe; `inner` installs the layers and `execve`s the program. The supervisor streams output,
+//! enforces wall/deadline/CPU/output limits, kills the group, reads the status file and the
+//! group's counters, and removes everything.
 //!
 //! Host requirements: root; cgroup v2 with memory, pids and cpu, or v1 memory, pids and
 //! cpuacct; Landlock ABI ≥ 5; seccomp; unprivileged user namespaces; x86_64.

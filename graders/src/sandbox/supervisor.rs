@@ -106,12 +106,12 @@ impl Sandbox {
         self.toolchain.set(Ok(toolchain)).is_ok()
     }
 
-    /// Waits for a free host-wide slot and takes it. If its previous holder did not finish
-    /// cleanly (it died, or its clean-up failed), first kills every process of the slot's uid
-    /// and removes the slot's cgroup and status file: holding the lock means nobody else uses
-    /// them now. A caller that needs a folder named by the slot (see
-    /// [`BuildDir::for_slot`](super::BuildDir::for_slot)) takes the slot first and runs its
-    /// job with [`run_in`](Sandbox::run_in).
+    /// The slot kept with a chain waiting in it, if there is one; else waits for a free
+    /// host-wide slot and takes it. If its previous holder did not finish cleanly (it died, or
+    /// its clean-up failed), first kills every process of the slot's uid and removes the slot's
+    /// cgroup and status file: holding the lock means nobody else uses them now. A caller that
+    /// needs a folder named by the slot (see [`BuildDir::for_slot`](super::BuildDir::for_slot))
+    /// takes the slot first and runs its job with [`run_in`](Sandbox::run_in).
     pub fn slot(&self) -> Result<Slot<'_>, SandboxError> {
         if let Some(parked) = self.take_parked() {
             return Ok(self.slots.resume(parked));
