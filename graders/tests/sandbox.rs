@@ -579,6 +579,74 @@ fn dead_holders_leftovers_are_removed(env: &Env) -> Result<(), String> {
     )
 }
 
+/// A job leaves the next job's helpers waiting in a second slot; a waiting chain killed from
+/// outside is replaced, and dropping the sandbox kills the kept chain and frees its slot.
+fn warm_chains_are_replaced_and_released(env: &Env) -> Result<(), String> {
+    let mut config = test_config(48);
+    config.cgroup_prefix = "infrakata-slots-test-warm".into();
+    config.slots = 2;
+    let uids = [config.uid_base, config.uid_base + 1];
+    let mark = |uid: u32| fs::read_to_string(config.slot_dir.join(uid.to_string()));
+    let groups = |uid: u32| -> Vec<PathBuf> {
+        let name = format!("uid-{uid}");
+        if config.cgroup_root.join("cgroup.controllers").exists() {
+            vec![config.cgroup_root.join(&config.cgroup_prefix).join(&name)]
+        } else {
+            ["memory", "pids", "cpuacct"]
+                .iter()
+                .map(|c| {
+                    config
+                        .cgroup_root
+                        .join(c)
+                        .join(&config.cgroup_prefix)
+                        .join(&name)
+                })
+                .collect()
+        }
+    };
+    let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;
+    let job = run_job(env, "hello", Limits::run_default())?;
+    let o = sandbox.run(&job, &mut NoWatch).map_err(|e| e.to_string())?;
+    ensure(o.status.success(), "the first job ran", &o)?;
+    let held = format!("held by pid {}\n", std::process::id());
+    let kept: Vec<u32> = uids
+        .into_iter()
+        .filter(|&u| mark(u).is_ok_and(|m| m == held))
+        .collect();
+    ensure(kept.len() == 1, &format!("one slot kept: {kept:?}"), &o)?;
+    // Kill the waiting helpers, as an operator's stray `kill` would.
+    for group in groups(kept[0]) {
+        let procs = fs::read_to_string(group.join("cgroup.procs")).unwrap_or_default();
+        for pid in procs.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    let o = sandbox.run(&job, &mut NoWatch).map_err(|e| e.to_string())?;
+    ensure(
+        o.status.success() && stdout(&o) == "hello from sandbox\n",
+        "a job after its chain was killed still runs",
+        &o,
+    )?;
+    drop(sandbox);
+    for uid in uids {
+        let m = mark(uid).map_err(|e| e.to_string())?;
+        ensure(
+            m == "free\n",
+            &format!("slot {uid} marked free ({m:?})"),
+            &o,
+        )?;
+        let left: Vec<PathBuf> = groups(uid).into_iter().filter(|g| g.exists()).collect();
+        ensure(left.is_empty(), &format!("groups left: {left:?}"), &o)?;
+        let status = config.state_dir.join(format!("uid-{uid}.status"));
+        ensure(!status.exists(), "no status file left", &o)?;
+    }
+    Ok(())
+}
+
 fn huge_allocation_is_refused(env: &Env) -> Result<(), String> {
     let o = run(env, "alloc30g", Limits::run_default())?;
     // RLIMIT_AS fails the mmap; Rust aborts, and the abort is reported exactly (the program
@@ -931,7 +999,7 @@ fn concurrent_jobs(env: &Env) -> Result<(), String> {
 fn main() -> ExitCode {
     run_stage_if_requested();
     let args = Arguments::from_args();
-    let checks: [(&'static str, Check); 26] = [
+    let checks: [(&'static str, Check); 27] = [
         ("hello", hello),
         ("gpu_profile_is_minimal_too", gpu_profile_is_minimal_too),
         ("identity_and_environment", identity_and_environment),
@@ -949,6 +1017,10 @@ fn main() -> ExitCode {
         (
             "dead_holders_leftovers_are_removed",
             dead_holders_leftovers_are_removed,
+        ),
+        (
+            "warm_chains_are_replaced_and_released",
+            warm_chains_are_replaced_and_released,
         ),
         ("huge_allocation_is_refused", huge_allocation_is_refused),
         ("memory_limit_is_reported", memory_limit_is_reported),
