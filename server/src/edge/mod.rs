@@ -98,6 +98,9 @@ pub async fn serve(listener: TcpListener, router: Router, config: EdgeConfig) {
                 continue;
             }
         };
+        // Server-sent events are small writes close together: without this, Nagle holds the
+        // next one until the client acknowledges the last, which a delayed ACK makes ~40 ms.
+        let _ = stream.set_nodelay(true);
         let Some(ticket) = connections.admit() else {
             // Best effort: the socket buffer of a fresh connection takes these bytes at once.
             let _ = stream.try_write(FULL);
