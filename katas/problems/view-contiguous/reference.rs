@@ -237,6 +237,9 @@ struct Bands<'a> {
     cols: (usize, usize),
     /// Elements of the result per `fast` index: the length of one staged row.
     inner: usize,
+    /// Distance between staged rows: `inner`, plus one cache line when rows `inner` apart would
+    /// all fall in the same L1 set (see `staged_row`).
+    stride: usize,
     /// Most `fast` indices per band: as many staged rows as fit `STAGING`, at least a micro tile.
     band: usize,
 }
@@ -252,6 +255,7 @@ impl<'a> Bands<'a> {
             rows_stride: strides[fast],
             cols: (shape[last], strides[last]),
             inner,
+            stride: staged_row(inner),
             band: (STAGING / inner).max(MICRO).min(shape[fast]),
         }
     }
@@ -259,22 +263,39 @@ impl<'a> Bands<'a> {
     /// Copies the bands `(storage position of the first element, rows)` one after the other
     /// into a new `Vec` reserved for `capacity` elements.
     fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
-        let mut staging = vec![0.0; self.band * self.inner];
+        let mut staging = vec![0.0; self.band * self.stride];
         let mut out = Vec::with_capacity(capacity);
         for &(base, rows) in bands {
-            let staging = &mut staging[..rows * self.inner];
+            let staging = &mut staging[..rows * self.stride];
             // Each index of the middle dimensions is one rows×cols block, `cols` further
             // along the staged rows than the previous one.
             let mut o = 0;
             let (middle, middle_strides) = self.middle;
             each_index(middle, middle_strides, base, &mut |s| {
-                let rows = (rows, self.rows_stride, self.inner);
+                let rows = (rows, self.rows_stride, self.stride);
                 copy_block(self.src, staging, s, o, rows, self.cols);
                 o += self.cols.0;
             });
-            out.extend_from_slice(staging);
+            if self.stride == self.inner {
+                out.extend_from_slice(staging);
+            } else {
+                for row in staging.chunks_exact(self.stride) {
+                    out.extend_from_slice(&row[..self.inner]);
+                }
+            }
         }
         out
+    }
+}
+
+/// The distance between staged rows of `inner` floats. An L1 set is picked by address bits 6–11,
+/// so rows a multiple of 4 KiB apart all land in one set (12 ways here) and the 16 rows a micro
+/// tile writes would evict one another; one cache line of padding spreads them over 16 sets.
+fn staged_row(inner: usize) -> usize {
+    if inner.is_multiple_of(1024) {
+        inner + 16
+    } else {
+        inner
     }
 }
 
@@ -324,10 +345,12 @@ fn copy_block(
     }
 }
 
-/// A 16×16 transpose: the 16 source lines are sliced once (one bounds check each), then each
-/// destination run of 16 floats is written float by float from them. Straight stores, no local
-/// tile: a tile written one float at a time and read back 16 bytes at a time stalls on
-/// store-to-load forwarding.
+/// A 16×16 transpose in two halves of 8 source lines. The lines are a whole source row apart;
+/// when that is a multiple of 4 KiB they share one L1 set (12 ways here), and 16 of them read
+/// in turn would evict one another on every pass over the rows; 8 stay. Each half slices its
+/// lines once (one bounds check each) and writes each destination run of 8 floats float by
+/// float from them. Straight stores, no local tile: a tile written one float at a time and read
+/// back 16 bytes at a time stalls on store-to-load forwarding.
 fn transpose_micro(
     src: &[f32],
     out: &mut [f32],
@@ -336,11 +359,15 @@ fn transpose_micro(
     out_start: usize,
     out_row: usize,
 ) {
-    let lines: [&[f32]; MICRO] = std::array::from_fn(|c| &src[src_start + c * src_col..][..MICRO]);
-    for r in 0..MICRO {
-        let run = &mut out[out_start + r * out_row..][..MICRO];
-        for (c, x) in run.iter_mut().enumerate() {
-            *x = lines[c][r];
+    const HALF: usize = MICRO / 2;
+    for half in [0, HALF] {
+        let lines: [&[f32]; HALF] =
+            std::array::from_fn(|c| &src[src_start + (half + c) * src_col..][..MICRO]);
+        for r in 0..MICRO {
+            let run = &mut out[out_start + r * out_row + half..][..HALF];
+            for (x, line) in run.iter_mut().zip(&lines) {
+                *x = line[r];
+            }
         }
     }
 }
