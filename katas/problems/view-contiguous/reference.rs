@@ -150,12 +150,18 @@ pub fn permute(layout: &Layout, dims: &[usize]) -> Layout {
 
 /// A row-major tensor with the same elements: the same storage if it already is one, else a copy.
 pub fn contiguous(tensor: &Tensor) -> Tensor {
+    contiguous_on(tensor, 1)
+}
+
+/// `contiguous`, with a transposed copy split over `threads` threads. The kata allows one thread
+/// (`max_threads = 1`); the bench measures what a second core gives (BENCHMARKS.md).
+pub fn contiguous_on(tensor: &Tensor, threads: usize) -> Tensor {
     if is_contiguous(&tensor.layout) {
         // Same layout, same buffer: an Arc clone costs a counter increment.
         return tensor.clone();
     }
     let shape = tensor.layout.shape.clone();
-    let data = gather(&tensor.storage, &tensor.layout);
+    let data = gather(&tensor.storage, &tensor.layout, threads);
     Tensor {
         layout: Layout {
             strides: row_major(&shape),
@@ -188,7 +194,11 @@ const STAGING: usize = 128 * 1024;
 /// would write every byte of the result once more before the copy does. Tiles write in a
 /// scattered order, so they fill a small staging buffer first — a band of consecutive `fast`
 /// indices, which is one contiguous piece of the result — appended with one `memcpy`.
-fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
+///
+/// With more than one thread, each copies a run of bands into its own part of the result. Safe
+/// Rust hands out disjoint parts of initialised memory only, so that result is zero-filled
+/// first: one more write of every byte, which the single thread does without.
+fn gather(src: &[f32], layout: &Layout, threads: usize) -> Vec<f32> {
     let (shape, strides) = (&layout.shape, &layout.strides);
     let last = shape.len() - 1;
     let fast = (0..shape.len())
@@ -224,7 +234,29 @@ fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
             }
         },
     );
-    bands.copy(&list, layout.numel())
+    if threads <= 1 {
+        let mut out = Vec::with_capacity(layout.numel());
+        bands.copy(&list, &mut |piece| out.extend_from_slice(piece));
+        return out;
+    }
+    let mut out = vec![0.0; layout.numel()];
+    std::thread::scope(|scope| {
+        let mut rest = out.as_mut_slice();
+        for part in list.chunks(list.len().div_ceil(threads)) {
+            let len = part.iter().map(|&(_, rows)| rows * bands.inner).sum();
+            let (mut mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            let bands = &bands;
+            scope.spawn(move || {
+                bands.copy(part, &mut |piece| {
+                    let (head, tail) = std::mem::take(&mut mine).split_at_mut(piece.len());
+                    head.copy_from_slice(piece);
+                    mine = tail;
+                })
+            });
+        }
+    });
+    out
 }
 
 /// How the bands of one layout are copied: what is the same for every band.
@@ -260,11 +292,10 @@ impl<'a> Bands<'a> {
         }
     }
 
-    /// Copies the bands `(storage position of the first element, rows)` one after the other
-    /// into a new `Vec` reserved for `capacity` elements.
-    fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
+    /// Copies the bands `(storage position of the first element, rows)` one after the other,
+    /// handing `emit` the result's elements in order, one staged row (or band) at a time.
+    fn copy(&self, bands: &[(usize, usize)], emit: &mut dyn FnMut(&[f32])) {
         let mut staging = vec![0.0; self.band * self.stride];
-        let mut out = Vec::with_capacity(capacity);
         for &(base, rows) in bands {
             let staging = &mut staging[..rows * self.stride];
             // Each index of the middle dimensions is one rows×cols block, `cols` further
@@ -277,14 +308,13 @@ impl<'a> Bands<'a> {
                 o += self.cols.0;
             });
             if self.stride == self.inner {
-                out.extend_from_slice(staging);
+                emit(staging);
             } else {
                 for row in staging.chunks_exact(self.stride) {
-                    out.extend_from_slice(&row[..self.inner]);
+                    emit(&row[..self.inner]);
                 }
             }
         }
-        out
     }
 }
 
