@@ -375,12 +375,10 @@ fn copy_block(
     }
 }
 
-/// A 16×16 transpose in two halves of 8 source lines. The lines are a whole source row apart;
-/// when that is a multiple of 4 KiB they share one L1 set (12 ways here), and 16 of them read
-/// in turn would evict one another on every pass over the rows; 8 stay. Each half slices its
-/// lines once (one bounds check each) and writes each destination run of 8 floats float by
-/// float from them. Straight stores, no local tile: a tile written one float at a time and read
-/// back 16 bytes at a time stalls on store-to-load forwarding.
+/// A 16×16 transpose: the 16 source lines are sliced once (one bounds check each), then each
+/// destination run of 16 floats is written float by float from them. Straight stores, no local
+/// tile: a tile written one float at a time and read back 16 bytes at a time stalls on
+/// store-to-load forwarding.
 fn transpose_micro(
     src: &[f32],
     out: &mut [f32],
@@ -389,15 +387,11 @@ fn transpose_micro(
     out_start: usize,
     out_row: usize,
 ) {
-    const HALF: usize = MICRO / 2;
-    for half in [0, HALF] {
-        let lines: [&[f32]; HALF] =
-            std::array::from_fn(|c| &src[src_start + (half + c) * src_col..][..MICRO]);
-        for r in 0..MICRO {
-            let run = &mut out[out_start + r * out_row + half..][..HALF];
-            for (x, line) in run.iter_mut().zip(&lines) {
-                *x = line[r];
-            }
+    let lines: [&[f32]; MICRO] = std::array::from_fn(|c| &src[src_start + c * src_col..][..MICRO]);
+    for r in 0..MICRO {
+        let run = &mut out[out_start + r * out_row..][..MICRO];
+        for (c, x) in run.iter_mut().enumerate() {
+            *x = lines[c][r];
         }
     }
 }
