@@ -193,7 +193,8 @@ const STAGING: usize = 128 * 1024;
 /// The result is appended to a `Vec` that was only reserved, never zero-filled: a zero fill
 /// would write every byte of the result once more before the copy does. Tiles write in a
 /// scattered order, so they fill a small staging buffer first — a band of consecutive `fast`
-/// indices, which is one contiguous piece of the result — appended with one `memcpy`.
+/// indices, which is one contiguous piece of the result — appended with one `memcpy` per band
+/// (per staged row when the rows are padded, see `staged_row`).
 ///
 /// With more than one thread, each copies a run of bands into its own part of the result. Safe
 /// Rust hands out disjoint parts of initialised memory only, so that result is zero-filled
