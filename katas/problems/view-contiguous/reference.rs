@@ -150,12 +150,18 @@ pub fn permute(layout: &Layout, dims: &[usize]) -> Layout {
 
 /// A row-major tensor with the same elements: the same storage if it already is one, else a copy.
 pub fn contiguous(tensor: &Tensor) -> Tensor {
+    contiguous_on(tensor, 1)
+}
+
+/// `contiguous`, with a transposed copy split over `threads` threads. The kata allows one thread
+/// (`max_threads = 1`); the bench measures what a second core gives (BENCHMARKS.md).
+pub fn contiguous_on(tensor: &Tensor, threads: usize) -> Tensor {
     if is_contiguous(&tensor.layout) {
         // Same layout, same buffer: an Arc clone costs a counter increment.
         return tensor.clone();
     }
     let shape = tensor.layout.shape.clone();
-    let data = gather(&tensor.storage, &tensor.layout);
+    let data = gather(&tensor.storage, &tensor.layout, threads);
     Tensor {
         layout: Layout {
             strides: row_major(&shape),
@@ -187,8 +193,13 @@ const STAGING: usize = 128 * 1024;
 /// The result is appended to a `Vec` that was only reserved, never zero-filled: a zero fill
 /// would write every byte of the result once more before the copy does. Tiles write in a
 /// scattered order, so they fill a small staging buffer first — a band of consecutive `fast`
-/// indices, which is one contiguous piece of the result — appended with one `memcpy`.
-fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
+/// indices, which is one contiguous piece of the result — appended with one `memcpy` per band
+/// (per staged row when the rows are padded, see `staged_row`).
+///
+/// With more than one thread, each copies a run of bands into its own part of the result. Safe
+/// Rust hands out disjoint parts of initialised memory only, so that result is zero-filled
+/// first: one more write of every byte, which the single thread does without.
+fn gather(src: &[f32], layout: &Layout, threads: usize) -> Vec<f32> {
     let (shape, strides) = (&layout.shape, &layout.strides);
     let last = shape.len() - 1;
     let fast = (0..shape.len())
@@ -224,7 +235,29 @@ fn gather(src: &[f32], layout: &Layout) -> Vec<f32> {
             }
         },
     );
-    bands.copy(&list, layout.numel())
+    if threads <= 1 {
+        let mut out = Vec::with_capacity(layout.numel());
+        bands.copy(&list, &mut |piece| out.extend_from_slice(piece));
+        return out;
+    }
+    let mut out = vec![0.0; layout.numel()];
+    std::thread::scope(|scope| {
+        let mut rest = out.as_mut_slice();
+        for part in list.chunks(list.len().div_ceil(threads)) {
+            let len = part.iter().map(|&(_, rows)| rows * bands.inner).sum();
+            let (mut mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            rest = tail;
+            let bands = &bands;
+            scope.spawn(move || {
+                bands.copy(part, &mut |piece| {
+                    let (head, tail) = std::mem::take(&mut mine).split_at_mut(piece.len());
+                    head.copy_from_slice(piece);
+                    mine = tail;
+                })
+            });
+        }
+    });
+    out
 }
 
 /// How the bands of one layout are copied: what is the same for every band.
@@ -237,6 +270,9 @@ struct Bands<'a> {
     cols: (usize, usize),
     /// Elements of the result per `fast` index: the length of one staged row.
     inner: usize,
+    /// Distance between staged rows: `inner`, plus one cache line when rows `inner` apart would
+    /// all fall in the same L1 set (see `staged_row`).
+    stride: usize,
     /// Most `fast` indices per band: as many staged rows as fit `STAGING`, at least a micro tile.
     band: usize,
 }
@@ -252,29 +288,45 @@ impl<'a> Bands<'a> {
             rows_stride: strides[fast],
             cols: (shape[last], strides[last]),
             inner,
+            stride: staged_row(inner),
             band: (STAGING / inner).max(MICRO).min(shape[fast]),
         }
     }
 
-    /// Copies the bands `(storage position of the first element, rows)` one after the other
-    /// into a new `Vec` reserved for `capacity` elements.
-    fn copy(&self, bands: &[(usize, usize)], capacity: usize) -> Vec<f32> {
-        let mut staging = vec![0.0; self.band * self.inner];
-        let mut out = Vec::with_capacity(capacity);
+    /// Copies the bands `(storage position of the first element, rows)` one after the other,
+    /// handing `emit` the result's elements in order, one staged row (or band) at a time.
+    fn copy(&self, bands: &[(usize, usize)], emit: &mut dyn FnMut(&[f32])) {
+        let mut staging = vec![0.0; self.band * self.stride];
         for &(base, rows) in bands {
-            let staging = &mut staging[..rows * self.inner];
+            let staging = &mut staging[..rows * self.stride];
             // Each index of the middle dimensions is one rows×cols block, `cols` further
             // along the staged rows than the previous one.
             let mut o = 0;
             let (middle, middle_strides) = self.middle;
             each_index(middle, middle_strides, base, &mut |s| {
-                let rows = (rows, self.rows_stride, self.inner);
+                let rows = (rows, self.rows_stride, self.stride);
                 copy_block(self.src, staging, s, o, rows, self.cols);
                 o += self.cols.0;
             });
-            out.extend_from_slice(staging);
+            if self.stride == self.inner {
+                emit(staging);
+            } else {
+                for row in staging.chunks_exact(self.stride) {
+                    emit(&row[..self.inner]);
+                }
+            }
         }
-        out
+    }
+}
+
+/// The distance between staged rows of `inner` floats. An L1 set is picked by address bits 6–11,
+/// so rows a multiple of 4 KiB apart all land in one set (12 ways here) and the 16 rows a micro
+/// tile writes would evict one another; one cache line of padding spreads them over 16 sets.
+fn staged_row(inner: usize) -> usize {
+    if inner.is_multiple_of(1024) {
+        inner + 16
+    } else {
+        inner
     }
 }
 
