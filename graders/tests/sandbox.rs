@@ -503,6 +503,24 @@ fn fork_bomb_is_contained_and_cleaned_up(_: &Env) -> Result<(), String> {
     Ok(())
 }
 
+/// The cgroup directories of slot `uid` under `config` (one per v1 controller, or the v2 one).
+fn slot_groups(config: &SandboxConfig, uid: u32) -> Vec<PathBuf> {
+    let name = format!("uid-{uid}");
+    if config.cgroup_root.join("cgroup.controllers").exists() {
+        return vec![config.cgroup_root.join(&config.cgroup_prefix).join(&name)];
+    }
+    ["memory", "pids", "cpuacct"]
+        .iter()
+        .map(|c| {
+            config
+                .cgroup_root
+                .join(c)
+                .join(&config.cgroup_prefix)
+                .join(&name)
+        })
+        .collect()
+}
+
 /// A grader that died mid-job leaves its slot's lock file saying so, a process under the
 /// slot's uid, the slot's cgroup (with the process in it) and its status file. The next job
 /// in that slot removes all of it before it starts.
@@ -526,21 +544,7 @@ fn dead_holders_leftovers_are_removed(env: &Env) -> Result<(), String> {
         let mut leftover = leftover;
         leftover.wait()
     });
-    let v2 = config.cgroup_root.join("cgroup.controllers").exists();
-    let groups: Vec<PathBuf> = if v2 {
-        vec![config.cgroup_root.join(&config.cgroup_prefix).join(&name)]
-    } else {
-        ["memory", "pids", "cpuacct"]
-            .iter()
-            .map(|c| {
-                config
-                    .cgroup_root
-                    .join(c)
-                    .join(&config.cgroup_prefix)
-                    .join(&name)
-            })
-            .collect()
-    };
+    let groups = slot_groups(&config, uid);
     for group in &groups {
         fs::create_dir_all(group).map_err(|e| format!("{}: {e}", group.display()))?;
         fs::write(group.join("cgroup.procs"), leftover_pid.to_string())
@@ -587,23 +591,7 @@ fn warm_chains_are_replaced_and_released(env: &Env) -> Result<(), String> {
     config.slots = 2;
     let uids = [config.uid_base, config.uid_base + 1];
     let mark = |uid: u32| fs::read_to_string(config.slot_dir.join(uid.to_string()));
-    let groups = |uid: u32| -> Vec<PathBuf> {
-        let name = format!("uid-{uid}");
-        if config.cgroup_root.join("cgroup.controllers").exists() {
-            vec![config.cgroup_root.join(&config.cgroup_prefix).join(&name)]
-        } else {
-            ["memory", "pids", "cpuacct"]
-                .iter()
-                .map(|c| {
-                    config
-                        .cgroup_root
-                        .join(c)
-                        .join(&config.cgroup_prefix)
-                        .join(&name)
-                })
-                .collect()
-        }
-    };
+    let groups = |uid: u32| slot_groups(&config, uid);
     let sandbox = Sandbox::new(config.clone()).map_err(|e| e.to_string())?;
     let job = run_job(env, "hello", Limits::run_default())?;
     let o = sandbox.run(&job, &mut NoWatch).map_err(|e| e.to_string())?;

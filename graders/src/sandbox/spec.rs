@@ -196,38 +196,30 @@ mod tests {
         // The frame is read in small pieces and not a byte beyond it.
         let mut stream = spec.frame();
         stream.extend_from_slice(b"the program's stdin");
-        let mut at = 0;
-        let read = |buf: &mut [u8]| {
-            let n = buf.len().min(3).min(stream.len() - at);
-            buf[..n].copy_from_slice(&stream[at..at + n]);
-            at += n;
-            Ok(n)
-        };
-        assert_eq!(StageSpec::read_frame(read), Ok(spec.clone()));
-        assert_eq!(&stream[at..], b"the program's stdin");
+        let mut left = &stream[..];
+        assert_eq!(StageSpec::read_frame(pieces(&mut left)), Ok(spec.clone()));
+        assert_eq!(left, b"the program's stdin");
         let short = spec.frame();
         let mut left = &short[..short.len() - 1];
-        let read = |buf: &mut [u8]| {
-            let n = buf.len().min(left.len());
-            buf[..n].copy_from_slice(&left[..n]);
-            left = &left[n..];
-            Ok(n)
-        };
         assert!(
-            StageSpec::read_frame(read).is_err(),
+            StageSpec::read_frame(pieces(&mut left)).is_err(),
             "a cut frame is refused"
         );
         let huge = u32::MAX.to_le_bytes();
         let mut left = &huge[..];
-        let read = |buf: &mut [u8]| {
-            let n = buf.len().min(left.len());
-            buf[..n].copy_from_slice(&left[..n]);
-            left = &left[n..];
-            Ok(n)
-        };
         assert!(
-            StageSpec::read_frame(read).is_err(),
+            StageSpec::read_frame(pieces(&mut left)).is_err(),
             "a huge length is refused"
         );
+    }
+
+    /// Reads from `left` at most 3 bytes a call, as a pipe may hand them over.
+    fn pieces<'a>(left: &'a mut &[u8]) -> impl FnMut(&mut [u8]) -> Result<usize, String> + 'a {
+        move |buf| {
+            let n = buf.len().min(3).min(left.len());
+            buf[..n].copy_from_slice(&left[..n]);
+            *left = &left[n..];
+            Ok(n)
+        }
     }
 }
