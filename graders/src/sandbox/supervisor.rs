@@ -124,7 +124,7 @@ impl Sandbox {
     /// Starts the helpers of a job to come in a free slot and keeps both, unless one is kept
     /// already or no slot is free right now. Jobs call it as they start, so the next job finds
     /// its chain ready; a failure here only means the next job starts its own.
-    pub fn warm_up(&self) {
+    fn warm_up(&self) {
         if self.lock_parked().is_some() {
             return;
         }
