@@ -7,6 +7,8 @@ mod layout;
 #[allow(dead_code)]
 #[path = "src/meta.rs"]
 mod meta;
+#[path = "src/package_hash.rs"]
+mod package_hash;
 #[allow(dead_code)]
 #[path = "src/verdict.rs"]
 mod verdict;
@@ -255,12 +257,16 @@ fn package_module(k: &Found) -> String {
         "    #[cfg(feature = \"solutions\")]\n    pub static PACKAGE: crate::Package = crate::Package {{"
     );
     let _ = writeln!(s, "        dir: {:?},", k.dir.display().to_string());
+    let hash = package_hash::content_hash(&k.dir)
+        .unwrap_or_else(|e| fail(&k.dir, &format!("hashing the package: {e}")));
+    let _ = writeln!(s, "        content_hash: {hash:?},");
     for (field, name) in [
         ("meta_toml", layout::META_FILE),
         ("statement", layout::STATEMENT_FILE),
         ("statement_zh", layout::STATEMENT_ZH_FILE),
         ("starter", layout::STARTER_FILE),
         ("reference", layout::REFERENCE_FILE),
+        ("logic", layout::LOGIC_FILE),
     ] {
         let _ = writeln!(s, "        {field}: include_str!({}),", file(name));
     }

@@ -22,12 +22,17 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 pub struct Package {
     /// Absolute path of the package folder in the checkout it was built from.
     pub dir: &'static str,
+    /// The version's identity: [`crate::package_hash`] of the folder it was built from.
+    pub content_hash: &'static str,
     pub meta_toml: &'static str,
     pub statement: &'static str,
     /// `README.zh.md`: the same statement in Chinese (the lint keeps the two in step).
     pub statement_zh: &'static str,
     pub starter: &'static str,
     pub reference: &'static str,
+    /// `kata.rs`: the trusted logic, whose `Solution` and the types it names are the API
+    /// learners' code is written against ([`crate::learner_api`]).
+    pub logic: &'static str,
     pub wrong: &'static [WrongSource],
 }
 

@@ -25,8 +25,12 @@ pub mod gpu;
 pub mod lang;
 pub mod layout;
 #[cfg(feature = "packages")]
+pub mod learner_api;
+#[cfg(feature = "packages")]
 pub mod lint;
 pub mod meta;
+#[cfg(feature = "packages")]
+pub mod package_hash;
 pub mod ranks;
 pub mod report;
 pub mod rules;

@@ -149,6 +149,13 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
                             .into(),
                     );
                 }
+                // Versions are compared by this API; a package whose API cannot be read could
+                // not tell learners when it breaks their code.
+                if file == layout::LOGIC_FILE
+                    && let Err(e) = crate::learner_api::LearnerApi::of_logic(&text)
+                {
+                    add(file, e.to_string());
+                }
                 if file == layout::STARTER_FILE && !text.contains("todo!(") {
                     add(file, "the starter's bodies should be `todo!(...)`".into());
                 }

@@ -122,6 +122,12 @@ impl IntoResponse for AppError {
     }
 }
 
+impl From<crate::db::kata_versions::VersionError> for AppError {
+    fn from(e: crate::db::kata_versions::VersionError) -> Self {
+        Self::Internal(e.into())
+    }
+}
+
 impl From<askama::Error> for AppError {
     fn from(e: askama::Error) -> Self {
         Self::Internal(anyhow::anyhow!("rendering a page: {e}"))

@@ -8,28 +8,35 @@ pub struct Draft {
     pub source: String,
     /// Milliseconds since the epoch (the page compares it with its offline copy).
     pub updated_at: i64,
+    /// The kata version it was written for; `None` before versions were recorded.
+    pub kata_version: Option<i64>,
 }
 
 pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sqlx::Error> {
-    sqlx::query_as("SELECT source, updated_at FROM drafts WHERE user_id = $1 AND kata = $2")
-        .bind(user_id)
-        .bind(kata)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(
+        "SELECT source, updated_at, kata_version FROM drafts WHERE user_id = $1 AND kata = $2",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .fetch_optional(db)
+    .await
 }
 
 /// Stores `source` as the draft; returns its time.
 pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64, sqlx::Error> {
     let now = now_ms();
     sqlx::query(
-        "INSERT INTO drafts (user_id, kata, source, updated_at) VALUES ($1, $2, $3, $4)
+        "INSERT INTO drafts (user_id, kata, source, updated_at, kata_version)
+         VALUES ($1, $2, $3, $4,
+           (SELECT number FROM kata_versions WHERE slug = $2 AND content_hash = $5))
          ON CONFLICT (user_id, kata) DO UPDATE SET source = excluded.source,
-           updated_at = excluded.updated_at",
+           updated_at = excluded.updated_at, kata_version = excluded.kata_version",
     )
     .bind(user_id)
     .bind(kata)
     .bind(source)
     .bind(now)
+    .bind(super::kata_versions::served_hash(kata))
     .execute(db)
     .await?;
     Ok(now)

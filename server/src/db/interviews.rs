@@ -30,13 +30,16 @@ pub async fn create(
     ends_at: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO interviews (user_id, kata, started_at, ends_at) VALUES ($1, $2, $3, $4)
+        "INSERT INTO interviews (user_id, kata, started_at, ends_at, kata_version)
+         VALUES ($1, $2, $3, $4,
+           (SELECT number FROM kata_versions WHERE slug = $2 AND content_hash = $5))
          RETURNING id",
     )
     .bind(user_id)
     .bind(kata)
     .bind(started_at)
     .bind(ends_at)
+    .bind(super::kata_versions::served_hash(kata))
     .fetch_one(db)
     .await
 }

@@ -7,6 +7,7 @@
 //! titles and order. An older one only adds the rows its own katas need (unlisted), so that
 //! what it serves can still be submitted.
 
+use super::kata_versions::{self, Published};
 use super::{Db, Dialect, dialect, now_ms};
 
 /// The advisory lock key of the catalogue sync (any constant unique to it in this database).
@@ -31,6 +32,8 @@ pub struct Row {
     pub kind: String,
     /// JSON array.
     pub topics: String,
+    /// The package version this catalogue holds, published by the sync.
+    pub version: Published,
 }
 
 /// A catalogue to sync: its katas in order, and what orders it against other catalogues.
@@ -43,26 +46,31 @@ pub struct Catalogue {
 
 impl Catalogue {
     /// The catalogue compiled into this binary.
-    pub fn compiled() -> Self {
+    pub fn compiled() -> Result<Self, SyncError> {
         let katas = katas::catalogue::all()
             .iter()
             .map(|kata| {
                 let m = kata.meta();
-                Row {
+                Ok(Row {
                     slug: m.slug.clone(),
                     title: m.title.clone(),
                     summary: m.summary.clone(),
                     difficulty: m.difficulty.as_str().to_string(),
                     kind: m.kind.as_str().to_string(),
-                    topics: serde_json::to_string(&m.topics).unwrap_or_default(),
-                }
+                    topics: serde_json::to_string(&m.topics)
+                        .map_err(|e| sqlx::Error::Encode(Box::new(e)))?,
+                    version: Published::compiled(*kata).map_err(|source| SyncError::Api {
+                        slug: m.slug.clone(),
+                        source,
+                    })?,
+                })
             })
-            .collect();
-        Self {
+            .collect::<Result<_, SyncError>>()?;
+        Ok(Self {
             generation: GENERATION,
             fingerprint: katas::CATALOGUE_HASH.to_string(),
             katas,
-        }
+        })
     }
 }
 
@@ -75,9 +83,20 @@ pub enum Synced {
     Older { stored: i64 },
 }
 
-/// Syncs the compiled catalogue.
-pub async fn sync(db: &Db) -> Result<Synced, sqlx::Error> {
-    sync_catalogue(db, &Catalogue::compiled()).await
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+    #[error("the learner-facing API of {slug} cannot be read: {source}")]
+    Api {
+        slug: String,
+        source: katas::learner_api::ApiError,
+    },
+}
+
+/// Syncs the compiled catalogue, publishing each package's version.
+pub async fn sync(db: &Db) -> Result<Synced, SyncError> {
+    Ok(sync_catalogue(db, &Catalogue::compiled()?).await?)
 }
 
 pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sqlx::Error> {
@@ -144,6 +163,16 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         .bind(listed)
         .execute(&mut *tx)
         .await?;
+        // An older catalogue publishes its versions too (work submitted to it records one),
+        // but only the newest decides which version is live.
+        let number = kata_versions::publish(&mut tx, &kata.slug, &kata.version).await?;
+        if synced == Synced::Listed {
+            sqlx::query("UPDATE katas SET live_version = $1 WHERE slug = $2")
+                .bind(number)
+                .bind(&kata.slug)
+                .execute(&mut *tx)
+                .await?;
+        }
     }
     tx.commit().await?;
     Ok(synced)

@@ -20,6 +20,8 @@ pub struct Submission {
     pub created_at: i64,
     /// A custom-input run (a `run` on the learner's own input): never an attempt.
     pub custom: bool,
+    /// The kata version it was written for; `None` before versions were recorded.
+    pub kata_version: Option<i64>,
 }
 
 type Row = (
@@ -33,10 +35,11 @@ type Row = (
     Option<String>,
     i64,
     i64,
+    Option<i64>,
 );
 
 fn from_row(
-    (id, user_id, kata, mode, source, state, verdict, report, created_at, custom): Row,
+    (id, user_id, kata, mode, source, state, verdict, report, created_at, custom, kata_version): Row,
 ) -> Result<Submission, sqlx::Error> {
     // A report we wrote ourselves that no longer parses is corruption, not "no report".
     let report = report
@@ -54,6 +57,7 @@ fn from_row(
         report,
         created_at,
         custom: custom != 0,
+        kata_version,
     })
 }
 
@@ -82,8 +86,11 @@ pub async fn create_with(
     let mut tx = db.begin().await?;
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO submissions (user_id, kata, mode, source, state, created_at, custom_input)
-         VALUES ($1, $2, $3, $4, 'queued', $5, $6) RETURNING id",
+        "INSERT INTO submissions
+           (user_id, kata, mode, source, state, created_at, custom_input, kata_version)
+         VALUES ($1, $2, $3, $4, 'queued', $5, $6,
+           (SELECT number FROM kata_versions WHERE slug = $2 AND content_hash = $7))
+         RETURNING id",
     )
     .bind(user_id)
     .bind(kata)
@@ -91,6 +98,7 @@ pub async fn create_with(
     .bind(source)
     .bind(now)
     .bind(custom_input)
+    .bind(super::kata_versions::served_hash(kata))
     .fetch_one(&mut *tx)
     .await?;
     sqlx::query(
@@ -110,7 +118,7 @@ pub async fn create_with(
 pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     let row: Option<Row> = sqlx::query_as(
         "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at,
-           CASE WHEN custom_input IS NULL THEN 0 ELSE 1 END
+           CASE WHEN custom_input IS NULL THEN 0 ELSE 1 END, kata_version
          FROM submissions WHERE id = $1",
     )
     .bind(id)

@@ -3,7 +3,7 @@
 //! records an opened hint, so it stays open after a reload.
 
 use crate::auth::CurrentUser;
-use crate::db::drafts;
+use crate::db::{drafts, kata_versions};
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
@@ -33,8 +33,15 @@ pub async fn get(
     kata(&slug)?;
     let draft = drafts::get(&state.db, user.id, &slug).await?;
     Ok(Json(match draft {
-        Some(d) => json!({ "source": d.source, "updated_at": d.updated_at }),
-        None => json!({ "source": null, "updated_at": null }),
+        Some(d) => json!({
+            "source": d.source,
+            "updated_at": d.updated_at,
+            "kata_version": d.kata_version,
+            "api_changed": kata_versions::api_changed(&state.db, &slug, d.kata_version).await?,
+        }),
+        None => {
+            json!({ "source": null, "updated_at": null, "kata_version": null, "api_changed": null })
+        }
     }))
 }
 

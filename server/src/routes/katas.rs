@@ -1,9 +1,11 @@
 //! `GET /api/katas`, `GET /api/katas/{slug}`.
 
+use crate::db::kata_versions;
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
+use crate::state::AppState;
 use axum::Json;
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use katas::Kata;
 use serde_json::{Value, json};
 
@@ -28,8 +30,16 @@ pub async fn list() -> Json<Value> {
     ))
 }
 
-pub async fn show(Path(slug): Path<String>) -> Result<Json<Value>, AppError> {
+pub async fn show(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+) -> Result<Json<Value>, AppError> {
     let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    // The version served: what the statement, starter and grading below belong to.
+    let version = match kata_versions::served_number(&state.db, &slug).await? {
+        Some(number) => kata_versions::get(&state.db, &slug, number).await?,
+        None => None,
+    };
     let statement = kata.statement();
     let mut body = summary(kata);
     body["statement"] = json!(statement.public_markdown());
@@ -38,5 +48,11 @@ pub async fn show(Path(slug): Path<String>) -> Result<Json<Value>, AppError> {
     body["entry_points"] = json!(kata.meta().entry_points);
     // A sample input to start a custom input from; null where none is offered (GPU katas).
     body["custom_input"] = json!(kata.sample_input());
+    body["version"] = json!(version.map(|v| json!({
+        "number": v.number,
+        "content_hash": v.content_hash,
+        "api_hash": v.api_hash,
+        "published_at": v.published_at,
+    })));
     Ok(Json(body))
 }

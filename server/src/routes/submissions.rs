@@ -1,8 +1,8 @@
 //! `POST /api/submissions`, `GET /api/submissions/{id}`, `GET /api/submissions/{id}/events`.
 
 use crate::auth::CurrentUser;
-use crate::db::jobs;
 use crate::db::submissions::{self, State, Submission};
+use crate::db::{jobs, kata_versions};
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, enqueue_custom, not_yours, visible};
 use crate::state::AppState;
@@ -78,6 +78,9 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
     body["withdrawn"] = json!(submissions::withdrawn(&state.db, s.id).await?);
     body["custom_run"] = json!(s.custom);
+    body["kata_version"] = json!(s.kata_version);
+    body["api_changed"] =
+        json!(kata_versions::api_changed(&state.db, &s.kata, s.kata_version).await?);
     Ok(body)
 }
 

@@ -22,6 +22,7 @@ mod replicas;
 mod schema;
 mod submissions;
 mod survival;
+mod versions;
 mod withdraw;
 mod workbench;
 mod workbench_browser;

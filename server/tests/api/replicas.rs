@@ -323,6 +323,11 @@ async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
         difficulty: "easy".into(),
         kind: "cpu".into(),
         topics: "[]".into(),
+        version: server::db::kata_versions::Published {
+            content_hash: format!("{slug}-{title}"),
+            api: katas::learner_api::LearnerApi::default(),
+            starter: String::new(),
+        },
     };
     let old = Catalogue {
         generation: 1_700_000_000,

@@ -136,7 +136,7 @@ async fn replicas_opening_one_database_at_once_migrate_it_once() {
     let open = |url: String| async move {
         let db = db::open(Location::Postgres(url)).await?;
         db::katas::sync(&db).await?;
-        Ok::<_, sqlx::Error>(db)
+        Ok::<_, anyhow::Error>(db)
     };
     let (a, b, c) = tokio::join!(open(url.clone()), open(url.clone()), open(url.clone()));
     let (a, _b, _c) = (a.unwrap(), b.unwrap(), c.unwrap());
@@ -160,6 +160,19 @@ async fn replicas_opening_one_database_at_once_migrate_it_once() {
         .await
         .unwrap();
     assert_eq!(listed, katas::catalogue::all().len() as i64);
+    // Three syncs at once still number each package's version once: version 1, live.
+    let versions: Vec<(String, i64)> =
+        sqlx::query_as("SELECT slug, number FROM kata_versions ORDER BY slug")
+            .fetch_all(&a)
+            .await
+            .unwrap();
+    assert_eq!(versions.len(), katas::catalogue::all().len());
+    assert!(versions.iter().all(|(_, n)| *n == 1), "{versions:?}");
+    let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM katas WHERE live_version = 1")
+        .fetch_one(&a)
+        .await
+        .unwrap();
+    assert_eq!(live, katas::catalogue::all().len() as i64);
 }
 
 #[tokio::test]

@@ -1,0 +1,154 @@
+//! Kata versions over HTTP: the built-in catalogue is published when a database starts, every
+//! draft and submission records the version it was written for, and code written for a version
+//! whose learner-facing API differs is told what changed (and offered the new starter).
+
+use crate::helpers::{Options, database, reference, spawn_idle, spawn_on};
+use katas::learner_api::LearnerApi;
+use serde_json::{Value, json};
+use server::db::kata_versions::Published;
+use server::db::katas::{Catalogue, GENERATION, sync, sync_catalogue};
+
+async fn json_of(resp: reqwest::Response) -> Value {
+    assert_eq!(resp.status(), 200);
+    resp.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_built_in_catalogue_is_published_and_work_records_its_version() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let kata = json_of(app.get(&token, "/api/katas/fast-power").await).await;
+    assert_eq!(kata["version"]["number"], 1);
+    let package = katas::catalogue::find("fast-power").unwrap().package();
+    assert_eq!(kata["version"]["content_hash"], package.content_hash);
+
+    let id = app
+        .submit_id(&token, "fast-power", reference("fast-power"), "submit")
+        .await;
+    let submission = json_of(app.get(&token, &format!("/api/submissions/{id}")).await).await;
+    assert_eq!(submission["kata_version"], 1);
+    assert_eq!(submission["api_changed"], Value::Null);
+
+    let put = app
+        .client
+        .put(app.url("/api/katas/fast-power/draft"))
+        .bearer_auth(&token)
+        .json(&json!({ "source": "// mine" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 200);
+    let draft = json_of(app.get(&token, "/api/katas/fast-power/draft").await).await;
+    assert_eq!(draft["kata_version"], 1);
+    assert_eq!(draft["api_changed"], Value::Null);
+
+    // Starting again (another replica, a restart) publishes nothing new.
+    let before = app.count("kata_versions").await;
+    assert_eq!(before as usize, katas::catalogue::all().len());
+    sync(&app.app.state.db).await.unwrap();
+    assert_eq!(app.count("kata_versions").await, before);
+}
+
+/// An earlier deploy served two katas from other packages: `ring-allreduce` whose `send` took
+/// a slice (a changed API), and `fast-power` with another statement (the same API). This
+/// binary then publishes its own packages as their second versions.
+#[tokio::test]
+async fn code_written_for_an_older_api_is_told_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = server::db::open(database(&dir).await).await.unwrap();
+    let mut earlier = Catalogue::compiled().unwrap();
+    earlier.generation = GENERATION - 1;
+    earlier
+        .katas
+        .retain(|k| k.slug == "ring-allreduce" || k.slug == "fast-power");
+    for row in &mut earlier.katas {
+        let logic = katas::catalogue::find(&row.slug).unwrap().package().logic;
+        let old_logic = logic.replace(
+            "pub fn send(&mut self, message: Vec<f32>)",
+            "pub fn send(&mut self, message: &[f32])",
+        );
+        assert_eq!(
+            old_logic == logic,
+            row.slug == "fast-power",
+            "the test's edit of ring-allreduce's API applies"
+        );
+        row.version = Published {
+            content_hash: format!("an-earlier-{}", row.slug),
+            api: LearnerApi::of_logic(&old_logic).unwrap(),
+            starter: "// the earlier starter".into(),
+        };
+    }
+    sync_catalogue(&db, &earlier).await.unwrap();
+    db.close().await;
+
+    let app = spawn_on(
+        dir,
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let token = app.user("ada").await;
+    let kata = json_of(app.get(&token, "/api/katas/ring-allreduce").await).await;
+    assert_eq!(kata["version"]["number"], 2, "{kata}");
+
+    // Work written while the earlier versions were served.
+    let ring = app
+        .submit_id(&token, "ring-allreduce", "// old code", "run")
+        .await;
+    let power = app
+        .submit_id(&token, "fast-power", "// old code", "run")
+        .await;
+    for slug in ["ring-allreduce", "fast-power"] {
+        let put = app
+            .client
+            .put(app.url(&format!("/api/katas/{slug}/draft")))
+            .bearer_auth(&token)
+            .json(&json!({ "source": "// old draft" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(put.status(), 200);
+    }
+    for table in ["submissions", "drafts"] {
+        // As if saved before this binary was deployed.
+        sqlx::query(&format!("UPDATE {table} SET kata_version = 1"))
+            .execute(&app.app.state.db)
+            .await
+            .unwrap();
+    }
+
+    let changed = json_of(app.get(&token, &format!("/api/submissions/{ring}")).await).await;
+    assert_eq!(changed["kata_version"], 1);
+    let api = &changed["api_changed"];
+    assert_eq!(api["written_for"], 1);
+    assert_eq!(api["current"], 2);
+    assert_eq!(
+        api["changes"],
+        json!([{
+            "name": "RingComm::send",
+            "before": "pub fn send(&mut self, message: &[f32])",
+            "after": "pub fn send(&mut self, message: Vec<f32>)",
+        }])
+    );
+    let starter = katas::catalogue::find("ring-allreduce")
+        .unwrap()
+        .package()
+        .starter;
+    assert_eq!(api["starter"], starter);
+    let draft = json_of(app.get(&token, "/api/katas/ring-allreduce/draft").await).await;
+    assert_eq!(
+        draft["source"], "// old draft",
+        "the old code stays readable"
+    );
+    assert_eq!(draft["api_changed"], *api);
+
+    // A new statement with the same API breaks nothing, so nothing is said.
+    let same = json_of(app.get(&token, &format!("/api/submissions/{power}")).await).await;
+    assert_eq!(same["kata_version"], 1);
+    assert_eq!(same["api_changed"], Value::Null);
+    let draft = json_of(app.get(&token, "/api/katas/fast-power/draft").await).await;
+    assert_eq!(draft["api_changed"], Value::Null);
+}
