@@ -357,6 +357,40 @@ impl Text {
         }
     }
 
+    /// Above code written for an older version of the kata whose API has changed since.
+    pub fn api_changed_note(&self, written_for: impl Borrow<i64>, current: impl Borrow<i64>) -> String {
+        let (old, new) = (written_for.borrow(), current.borrow());
+        match self.lang {
+            Lang::En => format!(
+                "This code was written for version {old} of the kata. Version {new}, served now, \
+                 changed the API it is written against, so it may no longer compile. Your code is \
+                 kept as it was: adapt it, or start again from the new starter."
+            ),
+            Lang::Zh => format!(
+                "这段代码是为本题第 {old} 版写的。现在的第 {new} 版改动了它所用的接口，因此它可能无法再编译。\
+                 你的代码原样保留：可以按新接口修改，也可以从新的初始代码重新开始。"
+            ),
+        }
+    }
+
+    /// The heading of the list of API changes.
+    pub fn api_changes(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "What changed",
+            Lang::Zh => "改动了什么",
+        }
+    }
+
+    /// The label of an item the new version removed, or added.
+    pub fn api_removed_added(&self, removed: bool) -> &'static str {
+        match (self.lang, removed) {
+            (Lang::En, true) => "removed",
+            (Lang::En, false) => "new",
+            (Lang::Zh, true) => "已删除",
+            (Lang::Zh, false) => "新增",
+        }
+    }
+
     /// The queue position with a `{n}` the page script fills in: ` · {n} ahead of you`.
     pub fn ahead_of_you_template(&self) -> &'static str {
         match self.lang {

@@ -8,7 +8,7 @@ use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::Viewer;
-use crate::db::{drafts, progress, submissions, workers};
+use crate::db::{drafts, kata_versions, progress, submissions, workers};
 use crate::domain::JobKind;
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, not_yours, unknown_kata};
@@ -56,6 +56,8 @@ struct KataPage {
     /// The Custom input tab's starting text: the kata's first sample as JSON (`None` for GPU
     /// katas, which offer no custom input).
     custom_sample: Option<String>,
+    /// The code shown was written for a version whose API differs from the one served.
+    api_changed: Option<kata_versions::ApiChanged>,
 }
 
 struct Hint {
@@ -106,6 +108,8 @@ pub async fn show(
     let starter = kata.package().starter;
     let mut solved_set = std::collections::HashSet::new();
     let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
+    // The kata version the code shown was written for.
+    let mut written_for = None;
     let mut opened = Vec::new();
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
@@ -116,12 +120,14 @@ pub async fn show(
             }
             if s.kata.as_str() == slug {
                 (source, source_from, from_id) = (Some(s.source), "submission", id);
+                written_for = s.kata_version;
             }
         }
         if let Some(d) = drafts::get(&state.db, u.id, &slug).await? {
             draft_at = d.updated_at;
             if source.is_none() {
                 (source, source_from) = (Some(d.source), "draft");
+                written_for = d.kata_version;
             }
         }
         if source.is_none()
@@ -132,6 +138,7 @@ pub async fn show(
         solved_set = progress::solved(&state.db, u.id).await?;
         opened = drafts::opened_hints(&state.db, u.id, &slug).await?;
     }
+    let api_changed = kata_versions::api_changed(&state.db, &slug, written_for).await?;
     let solved = solved_set.contains(&slug);
     let gpu_waiting =
         meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, JobKind::Gpu).await?;
@@ -169,6 +176,7 @@ pub async fn show(
         limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
         custom_sample: kata.sample_input(),
+        api_changed,
     })
 }
 

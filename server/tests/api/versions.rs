@@ -2,10 +2,12 @@
 //! draft and submission records the version it was written for, and code written for a version
 //! whose learner-facing API differs is told what changed (and offered the new starter).
 
+use crate::browser::Browser;
 use crate::helpers::{Options, database, reference, spawn_idle, spawn_on};
 use katas::learner_api::LearnerApi;
 use serde_json::{Value, json};
 use server::db::kata_versions::Published;
+use server::db::users;
 use server::db::katas::{Catalogue, GENERATION, sync, sync_catalogue};
 
 async fn json_of(resp: reqwest::Response) -> Value {
@@ -90,7 +92,14 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
         None,
     )
     .await;
-    let token = app.user("ada").await;
+    // Signed in on the pages, and holding a token for the API.
+    let browser = Browser::new(&app);
+    browser.signup("ada", "correct horse battery").await;
+    let id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    let token = users::issue_token(&app.app.state.db, id).await.unwrap();
     let kata = json_of(app.get(&token, "/api/katas/ring-allreduce").await).await;
     assert_eq!(kata["version"]["number"], 2, "{kata}");
 
@@ -144,6 +153,16 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
         "the old code stays readable"
     );
     assert_eq!(draft["api_changed"], *api);
+
+    // The kata page says so above the learner's draft, in both languages.
+    let page = browser.page("/katas/ring-allreduce").await;
+    assert!(page.contains("id=\"api-changed\""), "{page}");
+    assert!(page.contains("written for version 1 of the kata"));
+    assert!(page.contains("RingComm::send"));
+    assert!(page.contains("message: Vec&lt;f32&gt;") || page.contains("message: Vec&#60;f32&#62;"));
+    browser.switch_lang("zh", "/katas/ring-allreduce").await;
+    let page = browser.page("/katas/ring-allreduce").await;
+    assert!(page.contains("这段代码是为本题第 1 版写的"), "{page}");
 
     // A new statement with the same API breaks nothing, so nothing is said.
     let same = json_of(app.get(&token, &format!("/api/submissions/{power}")).await).await;
