@@ -358,7 +358,11 @@ impl Text {
     }
 
     /// Above code written for an older version of the kata whose API has changed since.
-    pub fn api_changed_note(&self, written_for: impl Borrow<i64>, current: impl Borrow<i64>) -> String {
+    pub fn api_changed_note(
+        &self,
+        written_for: impl Borrow<i64>,
+        current: impl Borrow<i64>,
+    ) -> String {
         let (old, new) = (written_for.borrow(), current.borrow());
         match self.lang {
             Lang::En => format!(

@@ -134,6 +134,8 @@ struct SubmissionPage {
     /// The source, one entry per line (the page numbers them and links `#L{n}`).
     lines: Vec<String>,
     panel: Panel,
+    /// Written for a kata version whose API differs from the one served now.
+    api_changed: Option<crate::db::kata_versions::ApiChanged>,
 }
 
 pub async fn show(
@@ -147,7 +149,10 @@ pub async fn show(
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,
     };
+    let api_changed =
+        crate::db::kata_versions::api_changed(&state.db, &s.kata, s.kata_version).await?;
     render(&SubmissionPage {
+        api_changed,
         author,
         layout: Layout::new(&viewer, "catalogue"),
         panel: panel(&state, &s, &viewer).await?,

@@ -7,8 +7,8 @@ use crate::helpers::{Options, database, reference, spawn_idle, spawn_on};
 use katas::learner_api::LearnerApi;
 use serde_json::{Value, json};
 use server::db::kata_versions::Published;
-use server::db::users;
 use server::db::katas::{Catalogue, GENERATION, sync, sync_catalogue};
+use server::db::users;
 
 async fn json_of(resp: reqwest::Response) -> Value {
     assert_eq!(resp.status(), 200);
@@ -160,6 +160,11 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
     assert!(page.contains("written for version 1 of the kata"));
     assert!(page.contains("RingComm::send"));
     assert!(page.contains("message: Vec&lt;f32&gt;") || page.contains("message: Vec&#60;f32&#62;"));
+    let page = browser.page(&format!("/submissions/{ring}")).await;
+    assert!(
+        page.contains("id=\"api-changed\""),
+        "the submission's page says so too"
+    );
     browser.switch_lang("zh", "/katas/ring-allreduce").await;
     let page = browser.page("/katas/ring-allreduce").await;
     assert!(page.contains("这段代码是为本题第 1 版写的"), "{page}");
