@@ -365,6 +365,17 @@ pub fn all() -> &'static [&'static dyn Kata] {
     crate::problems::CATALOGUE
 }
 
+/// A topic's display name in `lang`, as the packages that list it name it.
+#[cfg(feature = "solutions")]
+pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
+    all().iter().find_map(|k| {
+        k.meta().topic_names.get(topic).map(|n| match lang {
+            crate::Lang::En => n.en.as_str(),
+            crate::Lang::Zh => n.zh.as_str(),
+        })
+    })
+}
+
 /// The kata with this slug.
 #[cfg(feature = "solutions")]
 pub fn find(slug: &str) -> Option<&'static dyn Kata> {
@@ -375,4 +386,31 @@ pub fn find(slug: &str) -> Option<&'static dyn Kata> {
 #[cfg(feature = "solutions")]
 pub fn scaffold() -> &'static dyn Kata {
     crate::problems::SCAFFOLD
+}
+
+#[cfg(all(test, feature = "solutions"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packages_that_share_a_topic_name_it_alike() {
+        let mut names = std::collections::BTreeMap::new();
+        for kata in all() {
+            for (topic, name) in &kata.meta().topic_names {
+                let first = names.entry(topic).or_insert((name, &kata.meta().slug));
+                assert_eq!(
+                    first.0,
+                    name,
+                    "topic `{topic}` is named differently by {} and {}",
+                    first.1,
+                    kata.meta().slug
+                );
+            }
+        }
+        assert_eq!(
+            topic_name("kernel-fusion", crate::Lang::Zh),
+            Some("算子融合")
+        );
+        assert_eq!(topic_name("not-a-topic", crate::Lang::En), None);
+    }
 }

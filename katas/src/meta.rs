@@ -4,6 +4,7 @@
 //! misspelt `kata.toml` fails the build with the file's name, not at run time.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Parsed `kata.toml`. Unknown keys are refused so a typo never silently falls back to a default.
@@ -19,6 +20,10 @@ pub struct KataMeta {
     pub summary_zh: String,
     pub difficulty: Difficulty,
     pub topics: Vec<String>,
+    /// How each of `topics` is shown, in each language: catalogue words come from the
+    /// packages, so a new topic needs no change to the service.
+    #[serde(default)]
+    pub topic_names: BTreeMap<String, TopicName>,
     pub kind: KataKind,
     /// Catalogue position: lower comes first; ties are broken by slug.
     pub order: u32,
@@ -26,6 +31,14 @@ pub struct KataMeta {
     pub entry_points: Vec<String>,
     #[serde(default)]
     pub limits: Limits,
+}
+
+/// A topic's display name in English and Chinese.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicName {
+    pub en: String,
+    pub zh: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -148,6 +161,21 @@ impl KataMeta {
                 "entry point `{bad}` is not a Rust identifier"
             )));
         }
+        if let Some(unnamed) = meta.topics.iter().find(|t| {
+            meta.topic_names
+                .get(*t)
+                .is_none_or(|n| n.en.trim().is_empty() || n.zh.trim().is_empty())
+        }) {
+            return Err(invalid(format!(
+                "topic `{unnamed}` needs a name in both languages under [topic_names]: \
+                 {unnamed} = {{ en = \"…\", zh = \"…\" }}"
+            )));
+        }
+        if let Some(extra) = meta.topic_names.keys().find(|k| !meta.topics.contains(k)) {
+            return Err(invalid(format!(
+                "[topic_names] names `{extra}`, which is not in `topics`"
+            )));
+        }
         if meta.title.trim().is_empty() || meta.summary.trim().is_empty() {
             return Err(invalid("title and summary must not be empty".into()));
         }
@@ -207,6 +235,7 @@ title = "Demo"
 summary = "A demo."
 difficulty = "easy"
 topics = ["x"]
+topic_names = { x = { en = "x-rays", zh = "X 光" } }
 kind = "cpu"
 order = 1
 entry_points = ["solve"]
@@ -252,5 +281,21 @@ entry_points = ["solve"]
     fn limits_must_be_coherent() {
         let text = format!("{VALID}[limits]\ncase_time_ms = 5000\ntotal_time_ms = 1000\n");
         assert!(KataMeta::parse(&text, path()).is_err());
+    }
+
+    #[test]
+    fn every_topic_is_named_in_both_languages_and_only_listed_topics_are() {
+        let unnamed = VALID.replace(
+            "topic_names = { x = { en = \"x-rays\", zh = \"X 光\" } }\n",
+            "",
+        );
+        assert_ne!(unnamed, VALID);
+        let err = KataMeta::parse(&unnamed, path()).unwrap_err().to_string();
+        assert!(err.contains("topic `x` needs a name"), "{err}");
+        let no_zh = VALID.replace("zh = \"X 光\"", "zh = \" \"");
+        assert!(KataMeta::parse(&no_zh, path()).is_err());
+        let extra = VALID.replace("x = {", "x = { en = \"x\", zh = \"x\" }, y = {");
+        let err = KataMeta::parse(&extra, path()).unwrap_err().to_string();
+        assert!(err.contains("`y`, which is not in `topics`"), "{err}");
     }
 }
