@@ -100,6 +100,8 @@ pub fn document() -> Value {
                         "state": { "$ref": "#/components/schemas/State" },
                         "queue_position": { "type": ["integer", "null"], "description": "Jobs ahead while queued." },
                         "waiting_for": { "type": ["string", "null"], "description": "While queued with no worker that can grade it connected (seen in the last 60 s): what it waits for, e.g. `gpu worker`." },
+                        "kata_version": { "type": ["integer", "null"], "description": "The kata version (numbered 1, 2, … per kata) the code was written for; null for submissions from before versions were recorded." },
+                        "api_changed": { "oneOf": [{ "$ref": "#/components/schemas/ApiChanged" }, { "type": "null" }] },
                         "custom_run": { "type": "boolean", "description": "A custom-input run (`POST /api/katas/{slug}/custom`): stored with mode `run`, never an attempt; once judged, `custom` holds the input and both answers." },
                         "withdrawn": { "type": ["string", "null"], "enum": ["cancelled", "timed_out", null], "description": "Set when the submission ended without being graded: cancelled while it waited, or no worker that can grade it took it within the server's maximum wait. Its report is then an `internal_error` whose message says why; it is not an attempt." },
                         "verdict": { "oneOf": [{ "$ref": "#/components/schemas/Verdict" }, { "type": "null" }] },
@@ -110,6 +112,20 @@ pub fn document() -> Value {
                         "resources": { "type": "object" },
                         "message": { "type": ["string", "null"], "description": "Why the verdict is what it is when that needs saying (which limit stopped the run, why grading failed on our side), in English; absent when there is nothing to say." },
                         "message_zh": { "type": "string", "description": "The same in 中文, where the words are ours (absent in reports stored before it existed, like `error_zh`)." }
+                    }
+                },
+                "ApiChanged": {
+                    "type": "object",
+                    "description": "Code written for version `written_for`, whose learner-facing API (entry points and the package types they name) differs from the version `current` served now: what changed, and the current starter. Null when the API is the same.",
+                    "properties": {
+                        "written_for": { "type": "integer" },
+                        "current": { "type": "integer" },
+                        "changes": { "type": "array", "items": { "type": "object", "properties": {
+                            "name": { "type": "string", "description": "`Solution::entry`, `struct Name`, `Type::method`, `impl Trait for Type`." },
+                            "before": { "type": ["string", "null"], "description": "The item as Rust, null when it is new." },
+                            "after": { "type": ["string", "null"], "description": "The item as Rust, null when it was removed." }
+                        } } },
+                        "starter": { "type": "string" }
                     }
                 },
                 "CaseResult": {
@@ -141,7 +157,7 @@ pub fn document() -> Value {
                 "responses": { "200": { "description": "Every kata.", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/KataSummary" } } } } } }
             } },
             "/api/katas/{slug}": { "get": {
-                "summary": "One kata: summary, statement (without hints and concept), starter, entry points.",
+                "summary": "One kata: summary, statement (without hints and concept), starter, entry points, and `version` (`number`, `content_hash`: the SHA-256 of the package's files, `api_hash`, `published_at`) of the package served.",
                 "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
                 "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown kata.") }
             } },
@@ -151,7 +167,7 @@ pub fn document() -> Value {
                     "security": bearer,
                     "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
                     "responses": {
-                        "200": { "description": "The draft.", "content": { "application/json": { "schema": { "type": "object", "properties": { "source": { "type": ["string", "null"] }, "updated_at": { "type": ["integer", "null"], "description": "Milliseconds since the Unix epoch." } } } } } },
+                        "200": { "description": "The draft.", "content": { "application/json": { "schema": { "type": "object", "properties": { "source": { "type": ["string", "null"] }, "updated_at": { "type": ["integer", "null"], "description": "Milliseconds since the Unix epoch." }, "kata_version": { "type": ["integer", "null"], "description": "The kata version the draft was written for." }, "api_changed": { "oneOf": [{ "$ref": "#/components/schemas/ApiChanged" }, { "type": "null" }] } } } } } },
                         "401": error_response("No or unknown token."),
                         "404": error_response("Unknown kata.")
                     }
