@@ -61,7 +61,7 @@ struct PendingRow {
     waited: String,
 }
 
-fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
+pub(super) fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
     let user = viewer.require()?;
     if !matches!(user.role, Role::Instructor | Role::Admin) {
         return Err(

@@ -395,6 +395,88 @@ impl Text {
         }
     }
 
+    /// The instructor's view of one kata: its heading.
+    pub fn kata_stats_heading(&self, title: &str) -> String {
+        match self.lang {
+            Lang::En => format!("{title}: learners, by version"),
+            Lang::Zh => format!("{title}：各版本的学习情况"),
+        }
+    }
+
+    /// The instructor's view's column heads: version, attempts, learners, accept rate,
+    /// verdicts, the case failed first most often, median time to a learner's first accept.
+    pub fn kata_stats_columns(&self) -> [&'static str; 7] {
+        match self.lang {
+            Lang::En => [
+                "Version",
+                "Attempts",
+                "Learners",
+                "Accepted",
+                "Verdicts",
+                "Most common first failing case",
+                "Median time to first accept",
+            ],
+            Lang::Zh => [
+                "版本",
+                "提交次数",
+                "学习者",
+                "通过率",
+                "判题结果",
+                "最常见的首个失败用例",
+                "首次通过所用时间（中位数）",
+            ],
+        }
+    }
+
+    /// A version in the instructor's view; `None` is work from before versions were recorded.
+    pub fn kata_version_label(&self, version: Option<i64>) -> String {
+        match (self.lang, version) {
+            (Lang::En, Some(v)) => format!("version {v}"),
+            (Lang::Zh, Some(v)) => format!("第 {v} 版"),
+            (Lang::En, None) => "before versions".into(),
+            (Lang::Zh, None) => "版本记录之前".into(),
+        }
+    }
+
+    /// The admin page's link to a kata's instructor view.
+    pub fn learners_by_version(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "learners by version",
+            Lang::Zh => "各版本学习情况",
+        }
+    }
+
+    /// The instructor's view with no attempt yet, and its download link.
+    pub fn kata_stats_words(&self) -> (&'static str, &'static str, &'static str) {
+        match self.lang {
+            Lang::En => (
+                "No learner has submitted this kata yet.",
+                "Download as CSV",
+                "Attempts are graded submits; runs, custom input and withdrawn submissions are not counted.",
+            ),
+            Lang::Zh => (
+                "还没有学习者提交过这道题。",
+                "下载 CSV",
+                "提交次数只计已评测的正式提交；运行、自定义输入和撤回的提交都不计入。",
+            ),
+        }
+    }
+
+    /// A span of time: `45 s`, `12 min`, `3.5 h`, `2.0 days`.
+    pub fn span(&self, ms: i64) -> String {
+        let s = ms.max(0) as f64 / 1000.0;
+        let (value, en, zh) = match s {
+            s if s < 60.0 => (format!("{s:.0}"), "s", "秒"),
+            s if s < 3600.0 => (format!("{:.0}", s / 60.0), "min", "分钟"),
+            s if s < 86_400.0 => (format!("{:.1}", s / 3600.0), "h", "小时"),
+            s => (format!("{:.1}", s / 86_400.0), "days", "天"),
+        };
+        match self.lang {
+            Lang::En => format!("{value} {en}"),
+            Lang::Zh => format!("{value} {zh}"),
+        }
+    }
+
     /// The queue position with a `{n}` the page script fills in: ` · {n} ahead of you`.
     pub fn ahead_of_you_template(&self) -> &'static str {
         match self.lang {

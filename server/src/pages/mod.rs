@@ -12,6 +12,7 @@ pub mod i18n;
 mod i18n_practice;
 mod interviews;
 mod kata;
+mod kata_stats;
 mod language;
 pub mod markdown;
 pub mod next;
@@ -67,6 +68,8 @@ pub fn router() -> Router<AppState> {
         .route("/interviews/{id}/report", get(interviews::report))
         .route("/admin", get(admin::show))
         .route("/admin/submissions/{id}/{action}", post(admin::act))
+        .route("/admin/katas/{slug}", get(kata_stats::show))
+        .route("/admin/katas/{slug}/stats.csv", get(kata_stats::csv))
         .route("/admin/drills", get(drill_stats::show))
         .route("/admin/drills/reload", post(drill_stats::reload_from_disk))
         .route("/static/{file}", get(assets::serve))

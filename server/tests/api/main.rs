@@ -14,6 +14,7 @@ mod gpu;
 mod helpers;
 mod host_slots;
 mod interviews;
+mod kata_stats;
 mod limits;
 mod openapi;
 mod pages;

@@ -1,0 +1,165 @@
+//! `/admin/katas/{slug}`: an instructor's view of one kata, per version (attempts, learners,
+//! accept rate, verdicts, the case most often failed first, median time to a first accept), and
+//! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file.
+
+use super::admin::require_staff;
+use super::i18n::{Text, kata_title};
+use super::{Layout, render};
+use crate::auth::Viewer;
+use crate::db::kata_stats::{self, VersionStats};
+use crate::error::AppError;
+use crate::services::submissions::unknown_kata;
+use crate::state::AppState;
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+struct Row {
+    version: String,
+    attempts: i64,
+    learners: i64,
+    accept_rate: String,
+    verdicts: String,
+    first_failing: String,
+    to_first_accept: String,
+}
+
+#[derive(Template)]
+#[template(path = "kata_stats.html")]
+struct KataStatsPage {
+    layout: Layout,
+    slug: String,
+    heading: String,
+    columns: [&'static str; 7],
+    rows: Vec<Row>,
+    /// The empty note, the CSV link's label and what counts as an attempt.
+    words: (&'static str, &'static str, &'static str),
+}
+
+fn percent(rate: f64) -> String {
+    format!("{:.0}%", rate * 100.0)
+}
+
+async fn stats(
+    state: &AppState,
+    viewer: &Viewer,
+    slug: &str,
+) -> Result<Vec<VersionStats>, AppError> {
+    require_staff(viewer)?;
+    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))?;
+    Ok(kata_stats::for_kata(&state.db, slug).await?)
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(slug): Path<String>,
+) -> Result<Response, AppError> {
+    let versions = stats(&state, &viewer, &slug).await?;
+    let t = Text::of(viewer.lang);
+    let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    let rows = versions
+        .iter()
+        .map(|v| Row {
+            version: t.kata_version_label(v.version),
+            attempts: v.attempts,
+            learners: v.learners,
+            accept_rate: percent(v.accept_rate()),
+            verdicts: v
+                .verdicts
+                .iter()
+                .map(|(word, n)| {
+                    let label =
+                        katas::Verdict::parse(word).map_or(word.as_str(), |v| t.verdict_label(v));
+                    format!("{label} {n}")
+                })
+                .collect::<Vec<_>>()
+                .join(" · "),
+            first_failing: v
+                .first_failing
+                .as_ref()
+                .map_or("—".into(), |(case, n)| format!("{case} ({n})")),
+            to_first_accept: v
+                .median_ms_to_first_accept
+                .map_or("—".into(), |ms| t.span(ms)),
+        })
+        .collect();
+    render(&KataStatsPage {
+        layout: Layout::new(&viewer, "admin"),
+        heading: t.kata_stats_heading(&kata_title(kata, viewer.lang)),
+        columns: t.kata_stats_columns(),
+        words: t.kata_stats_words(),
+        slug,
+        rows,
+    })
+}
+
+/// The figures as CSV, one row per version; machine words (verdict names, milliseconds), so a
+/// spreadsheet can sum and sort them whatever the viewer's language.
+pub async fn csv(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(slug): Path<String>,
+) -> Result<Response, AppError> {
+    let versions = stats(&state, &viewer, &slug).await?;
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let write = |out: &mut csv::Writer<Vec<u8>>, record: &[String]| {
+        out.write_record(record)
+            .map_err(|e| AppError::Internal(e.into()))
+    };
+    write(
+        &mut out,
+        &[
+            "version",
+            "attempts",
+            "learners",
+            "accepted",
+            "accept_rate",
+            "verdicts",
+            "first_failing_case",
+            "first_failing_count",
+            "median_ms_to_first_accept",
+        ]
+        .map(String::from),
+    )?;
+    for v in &versions {
+        let (case, count) = v
+            .first_failing
+            .clone()
+            .map_or((String::new(), String::new()), |(c, n)| (c, n.to_string()));
+        write(
+            &mut out,
+            &[
+                v.version.map_or(String::new(), |n| n.to_string()),
+                v.attempts.to_string(),
+                v.learners.to_string(),
+                v.accepted.to_string(),
+                format!("{:.4}", v.accept_rate()),
+                v.verdicts
+                    .iter()
+                    .map(|(w, n)| format!("{w}={n}"))
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                case,
+                count,
+                v.median_ms_to_first_accept
+                    .map_or(String::new(), |ms| ms.to_string()),
+            ],
+        )?;
+    }
+    let body = out
+        .into_inner()
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("writing the CSV: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{slug}-stats.csv\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
