@@ -6,7 +6,7 @@ use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Performance, Resources};
+use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Performance, Resources};
 use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
@@ -276,6 +276,51 @@ impl Grader {
 }
 
 impl Grader {
+    /// Measures an accepted CPU `submit` whose verdict was published by an earlier job
+    /// (possibly on another worker): compiles `source` again (a compile-cache hit where it was
+    /// judged) and counts instructions on a secret input set. It never judges: the verdict
+    /// stays the one published. It takes no grading slot, so a worker's measuring loop never
+    /// holds one a verdict is waiting for.
+    pub fn measure_submission(
+        &self,
+        slug: &str,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        let kata = kata_for(slug, source)?;
+        if kata.meta().kind == KataKind::Gpu {
+            return Err(GradeError::Internal(format!(
+                "`{slug}` is a GPU kata: its device timings come with its verdict, not from a \
+                 measurement job"
+            )));
+        }
+        progress(Stage::Measuring);
+        let binary = match self.build(kata, source, Mode::Submit)? {
+            Ok((binary, _, _)) => binary,
+            Err(report) => {
+                return Err(GradeError::Internal(format!(
+                    "an accepted submission of `{slug}` no longer compiles here ({:?}): the \
+                     toolchain or the kata changed since it was judged",
+                    report.verdict
+                )));
+            }
+        };
+        let selected: Vec<CaseInfo> = kata
+            .case_list()
+            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?
+            .into_iter()
+            .filter(|c| Mode::Submit.includes(c.group))
+            .collect();
+        let measured = match self.performance(kata, &binary, &selected)? {
+            Ok(figure) => Measured::Figure(figure),
+            Err(why) => Measured::Missing(why),
+        };
+        progress(Stage::Done);
+        Ok(measured)
+    }
+}
+
+impl Grader {
     /// The learner's program compiled (through the compile cache) and within the size bound,
     /// with its compile figures and warnings; or the compile-error report to return instead.
     #[allow(clippy::type_complexity)]
@@ -367,6 +412,14 @@ pub struct Judged {
 impl Judged {
     pub fn measurement_owed(&self) -> bool {
         self.owed.is_some()
+    }
+
+    /// The figure owed is an instruction count ([`Grader::measure_submission`], a job of its
+    /// own), not the device timings a GPU kata's judging run already took.
+    pub fn owes_instruction_count(&self) -> bool {
+        self.owed
+            .as_ref()
+            .is_some_and(|o| o.kata.meta().kind == KataKind::Cpu)
     }
 }
 

@@ -83,6 +83,25 @@ pub struct Performance {
     pub input_set: u32,
 }
 
+/// What a measurement job produces for an accepted submit whose verdict is already published:
+/// the figure, or why there is none. The verdict itself is never part of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measured {
+    Figure(Performance),
+    Missing(String),
+}
+
+impl Measured {
+    /// Puts the figure (or why there is none) into the published report.
+    pub fn apply_to(&self, report: &mut GradeReport) {
+        match self {
+            Self::Figure(p) => report.performance = Some(p.clone()),
+            Self::Missing(why) => report.performance_missing = Some(why.clone()),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Resources {
     pub compile_ms: f64,

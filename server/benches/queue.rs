@@ -54,10 +54,15 @@ async fn claims_per_second(location: Location, n: usize) -> f64 {
             let db = db.clone();
             tokio::spawn(async move {
                 let mut got = 0usize;
-                while let (Some(_), _) =
-                    jobs::claim(&db, &format!("bench-{c}"), &[JobKind::Cpu], 600_000)
-                        .await
-                        .unwrap()
+                while let (Some(_), _) = jobs::claim(
+                    &db,
+                    &format!("bench-{c}"),
+                    &[JobKind::Cpu],
+                    server::domain::JobPhase::Verdict,
+                    600_000,
+                )
+                .await
+                .unwrap()
                 {
                     got += 1;
                 }

@@ -2,6 +2,7 @@
 //! `infrakata serve` and by the integration tests (on port 0 with a fresh database file).
 
 use crate::db;
+use crate::domain::JobPhase;
 use crate::error::AppError;
 use crate::queue::WorkerHello;
 use crate::state::{AppState, ServerConfig};
@@ -147,9 +148,23 @@ pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Re
                     worker_id: format!("builtin-{}-{i}", std::process::id()),
                     name: format!("built-in #{i}"),
                     capabilities: worker::capabilities(i),
+                    phase: JobPhase::Verdict,
                 },
             });
             let grader = Arc::clone(&grader);
+            tasks.push(tokio::spawn(worker::run(source, grader)));
+        }
+        if config.workers > 0 {
+            // Measurements have a loop of their own: no verdict waits behind one.
+            let source = Arc::new(LocalSource {
+                state: state.clone(),
+                hello: WorkerHello {
+                    worker_id: format!("builtin-{}-measuring", std::process::id()),
+                    name: "built-in measuring".into(),
+                    capabilities: worker::measuring_capabilities(),
+                    phase: JobPhase::Measure,
+                },
+            });
             tasks.push(tokio::spawn(worker::run(source, grader)));
         }
     }

@@ -97,6 +97,28 @@ impl Word for JobKind {
     }
 }
 
+/// What a job's worker does: judge the submission (the verdict), or measure the performance
+/// figure an accepted submit owes. A measurement is a job of its own, claimed only by
+/// measuring loops, so no verdict ever waits behind one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobPhase {
+    #[default]
+    Verdict,
+    Measure,
+}
+
+impl Word for JobPhase {
+    const WHAT: &'static str = "job phase";
+    const ALL: &'static [Self] = &[Self::Verdict, Self::Measure];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Verdict => "verdict",
+            Self::Measure => "measure",
+        }
+    }
+}
+
 impl Word for Mode {
     const WHAT: &'static str = "mode";
     const ALL: &'static [Self] = &[Self::Run, Self::Submit];

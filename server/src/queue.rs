@@ -5,8 +5,9 @@
 use crate::db::jobs::{self, Claimed};
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
+use crate::domain::JobPhase;
 use crate::state::AppState;
-use graders::GradeReport;
+use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -16,6 +17,10 @@ pub struct WorkerHello {
     pub worker_id: String,
     pub name: String,
     pub capabilities: Capabilities,
+    /// What this loop takes: verdicts, or (a worker's measuring loop) measurements. Workers
+    /// from before measurements were jobs of their own say nothing: verdicts.
+    #[serde(default)]
+    pub phase: JobPhase,
 }
 
 /// Waits up to `wait` for a job this worker can grade.
@@ -38,8 +43,14 @@ pub async fn claim(
     loop {
         // Register interest before looking, so a job queued in between still wakes us.
         let notified = state.jobs_waiting.notified();
-        let (job, exhausted) =
-            jobs::claim(&state.db, &hello.worker_id, kinds, state.lease_ms()).await?;
+        let (job, exhausted) = jobs::claim(
+            &state.db,
+            &hello.worker_id,
+            kinds,
+            hello.phase,
+            state.lease_ms(),
+        )
+        .await?;
         for id in exhausted {
             state.publish(id, State::Done);
         }
@@ -108,6 +119,36 @@ pub async fn judged(
         state.publish(id, State::Measuring);
     }
     Ok(published.is_some())
+}
+
+/// Publishes an accepted submit's verdict and queues its measurement as a job of its own;
+/// `false` if the lease is lost.
+pub async fn hand_over(
+    state: &AppState,
+    job_id: i64,
+    token: &str,
+    report: &GradeReport,
+) -> Result<bool, sqlx::Error> {
+    let published = jobs::hand_over_to_measure(&state.db, job_id, token, report).await?;
+    if let Some(id) = published {
+        state.publish(id, State::Measuring);
+        state.jobs_waiting.notify_waiters();
+    }
+    Ok(published.is_some())
+}
+
+/// Adds a measurement job's figure to its published verdict; `false` if the lease is lost.
+pub async fn measured(
+    state: &AppState,
+    job_id: i64,
+    token: &str,
+    measured: &Measured,
+) -> Result<bool, sqlx::Error> {
+    let finished = jobs::finish_measurement(&state.db, job_id, token, measured).await?;
+    if let Some(id) = finished {
+        state.publish(id, State::Done);
+    }
+    Ok(finished.is_some())
 }
 
 /// Gives a job back after a failure on the worker's side.

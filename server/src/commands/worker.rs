@@ -1,5 +1,6 @@
 //! `infrakata worker`: a remote worker pulling jobs from a server over HTTP.
 
+use crate::domain::JobPhase;
 use crate::queue::WorkerHello;
 use crate::worker::{self, RemoteSource};
 use anyhow::Context as _;
@@ -21,11 +22,21 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
                 worker_id: format!("{}-{}-{i}", host.trim(), std::process::id()),
                 name: format!("{} #{i}", host.trim()),
                 capabilities: worker::capabilities(i),
+                phase: JobPhase::Verdict,
             };
             let source = Arc::new(RemoteSource::new(server, token, hello));
             loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));
         }
-        tracing::info!("{parallel} worker loop(s) pulling from {server}");
+        // Measurements have a loop of their own: no verdict waits behind one.
+        let hello = WorkerHello {
+            worker_id: format!("{}-{}-measuring", host.trim(), std::process::id()),
+            name: format!("{} measuring", host.trim()),
+            capabilities: worker::measuring_capabilities(),
+            phase: JobPhase::Measure,
+        };
+        let source = Arc::new(RemoteSource::new(server, token, hello));
+        loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));
+        tracing::info!("{parallel} worker loop(s) and one measuring loop pulling from {server}");
         for l in loops {
             l.await?;
         }

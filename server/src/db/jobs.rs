@@ -7,8 +7,8 @@
 use super::submissions;
 use super::users::random_secret;
 use super::{Db, Dialect, dialect, now_ms};
-use crate::domain::{JobKind, Slug, Stored};
-use graders::GradeReport;
+use crate::domain::{JobKind, JobPhase, Slug, Stored};
+use graders::{GradeReport, Measured};
 use katas::{Mode, Verdict};
 
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -28,6 +28,9 @@ pub struct Claimed {
     /// A custom-input run's input (JSON): the program runs on it instead of the samples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom_input: Option<String>,
+    /// Judge it, or measure an accepted submit whose verdict is published.
+    #[serde(default)]
+    pub phase: JobPhase,
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
@@ -75,20 +78,24 @@ pub fn priority(mode: Mode) -> i64 {
 
 /// The priority of a job a staff member queued again (none do yet; the order is reserved).
 pub const REJUDGE_PRIORITY: i64 = 2;
+/// A measurement comes after every verdict (and is claimed by measuring loops only).
+pub const MEASURE_PRIORITY: i64 = 3;
 
-/// Leases the first waiting job of one of `kinds` (by priority, then age) to `worker_id`. Also
-/// returns the submissions that were just failed for running out of attempts.
+/// Leases the first waiting job of `phase` and one of `kinds` (by priority, then age) to
+/// `worker_id`. Also returns the submissions that were just failed for running out of
+/// attempts.
 pub async fn claim(
     db: &Db,
     worker_id: &str,
     kinds: &[JobKind],
+    phase: JobPhase,
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
     if kinds.is_empty() {
         return Ok((None, exhausted));
     }
-    let kinds_list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 6)).collect();
+    let kinds_list: Vec<String> = (0..kinds.len()).map(|i| format!("${}", i + 7)).collect();
     // One statement picks and leases, so two claimers never get the same job. SQLite runs
     // writes one at a time; PostgreSQL locks the picked row and lets every other claimer skip
     // it for the next one instead of waiting.
@@ -99,7 +106,7 @@ pub async fn claim(
     let sql = format!(
         "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
            lease_expires_at = $3, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs WHERE kind IN ({kinds})
+         WHERE id = (SELECT id FROM jobs WHERE phase = $6 AND kind IN ({kinds})
              AND (state = 'queued'
                OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))
            ORDER BY priority, id LIMIT 1{skip_locked})
@@ -113,7 +120,8 @@ pub async fn claim(
         .bind(&token)
         .bind(now + lease_ms)
         .bind(now)
-        .bind(MAX_ATTEMPTS);
+        .bind(MAX_ATTEMPTS)
+        .bind(Stored(phase));
     for k in kinds {
         q = q.bind(Stored(*k));
     }
@@ -138,6 +146,7 @@ pub async fn claim(
         attempt,
         lease_ms,
         custom_input,
+        phase,
     };
     Ok((Some(claimed), exhausted))
 }
@@ -236,6 +245,68 @@ pub async fn publish_verdict(
         return Ok(None);
     };
     submissions::record_verdict(&mut tx, submission_id, report).await?;
+    tx.commit().await?;
+    Ok(Some(submission_id))
+}
+
+/// Publishes the verdict of an accepted submit and turns its job into a measurement: queued
+/// again at [`MEASURE_PRIORITY`] with fresh attempts, for a measuring loop on any worker. The
+/// verdict is final from here; the measurement only adds the figure. Returns the submission, or
+/// `None` if `token` no longer holds the lease.
+pub async fn hand_over_to_measure(
+    db: &Db,
+    job_id: i64,
+    token: &str,
+    report: &GradeReport,
+) -> Result<Option<i64>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let submission_id: Option<i64> = sqlx::query_scalar(
+        "UPDATE jobs SET phase = 'measure', state = 'queued', priority = $1, worker_id = NULL,
+           lease_token = NULL, lease_expires_at = NULL, attempts = 0, last_error = NULL
+         WHERE id = $2 AND lease_token = $3 AND state = 'leased' AND phase = 'verdict'
+         RETURNING submission_id",
+    )
+    .bind(MEASURE_PRIORITY)
+    .bind(job_id)
+    .bind(token)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(submission_id) = submission_id else {
+        return Ok(None);
+    };
+    submissions::record_verdict(&mut tx, submission_id, report).await?;
+    tx.commit().await?;
+    Ok(Some(submission_id))
+}
+
+/// Ends a measurement job: adds its figure (or why there is none) to the published verdict.
+/// Returns the submission, or `None` if `token` no longer holds the lease.
+pub async fn finish_measurement(
+    db: &Db,
+    job_id: i64,
+    token: &str,
+    measured: &Measured,
+) -> Result<Option<i64>, sqlx::Error> {
+    let mut tx = db.begin().await?;
+    let submission_id: Option<i64> = sqlx::query_scalar(
+        "UPDATE jobs SET state = 'done'
+         WHERE id = $1 AND lease_token = $2 AND state = 'leased' AND phase = 'measure'
+         RETURNING submission_id",
+    )
+    .bind(job_id)
+    .bind(token)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some(submission_id) = submission_id else {
+        return Ok(None);
+    };
+    let Some(mut report) = submissions::published_verdict(&mut tx, submission_id).await? else {
+        return Err(sqlx::Error::Protocol(format!(
+            "submission {submission_id} has a measurement job but no published verdict"
+        )));
+    };
+    measured.apply_to(&mut report);
+    submissions::record(&mut tx, submission_id, &report).await?;
     tx.commit().await?;
     Ok(Some(submission_id))
 }
@@ -357,7 +428,7 @@ pub async fn withdraw(
 ) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     let ended = sqlx::query(
-        "UPDATE jobs SET state = 'done' WHERE submission_id = $1
+        "UPDATE jobs SET state = 'done' WHERE submission_id = $1 AND phase = 'verdict'
            AND (state = 'queued' OR (state = 'leased' AND NOT $2))",
     )
     .bind(submission_id)
@@ -387,10 +458,14 @@ pub async fn withdraw(
 /// Submissions whose jobs have waited in the queue (no worker took them) for longer than
 /// `max_wait_ms`.
 pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT submission_id FROM jobs WHERE state = 'queued' AND created_at < $1")
-        .bind(now_ms() - max_wait_ms)
-        .fetch_all(db)
-        .await
+    // A measurement waits behind every verdict by design, and its verdict is already out.
+    sqlx::query_scalar(
+        "SELECT submission_id FROM jobs WHERE state = 'queued' AND phase = 'verdict'
+           AND created_at < $1",
+    )
+    .bind(now_ms() - max_wait_ms)
+    .fetch_all(db)
+    .await
 }
 
 /// Puts a job that is not done back in the queue with fresh attempts (an admin unsticking it);

@@ -42,6 +42,11 @@ pub fn router() -> Router<AppState> {
             post(worker_api::heartbeat),
         )
         .route("/api/worker/jobs/{id}/verdict", post(worker_api::verdict))
+        .route(
+            "/api/worker/jobs/{id}/hand-over",
+            post(worker_api::hand_over),
+        )
+        .route("/api/worker/jobs/{id}/measured", post(worker_api::measured))
         .route("/api/worker/jobs/{id}/result", post(worker_api::result))
         .route("/api/worker/jobs/{id}/release", post(worker_api::release))
 }

@@ -275,6 +275,16 @@ pub fn document() -> Value {
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "204": { "description": "Published." }, "409": error_response("The lease is lost; the verdict was dropped.") }
             } },
+            "/api/worker/jobs/{id}/hand-over": { "post": {
+                "summary": "Publishes an accepted CPU submit's verdict and queues its instruction count as a measurement job of its own (claimed by loops whose hello says `\"phase\": \"measure\"`), if the lease still holds. The worker is then done with the job.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Published; the measurement is queued." }, "409": error_response("The lease is lost; the verdict was dropped.") }
+            } },
+            "/api/worker/jobs/{id}/measured": { "post": {
+                "summary": "A measurement job's figure (`{\"lease_token\", \"measured\": {\"figure\": Performance} | {\"missing\": why}}`), added to the published verdict, if the lease still holds.", "security": worker,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "responses": { "204": { "description": "Stored." }, "409": error_response("The lease is lost; the figure was dropped.") }
+            } },
             "/api/worker/jobs/{id}/result": { "post": {
                 "summary": "Stores the report if the lease still holds.", "security": worker,
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],

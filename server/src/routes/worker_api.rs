@@ -1,5 +1,7 @@
 //! The remote worker protocol over HTTP (`infrakata worker`): long-poll claim, heartbeats,
-//! verdict (ahead of the performance figure), result, release. Authenticated by the server's worker token.
+//! verdict (ahead of a GPU kata's figure), hand-over (an accepted submit's verdict, its
+//! measurement queued as its own job), measured (that job's figure), result, release.
+//! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
 use crate::db::submissions::State;
@@ -11,7 +13,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State as Extract};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use graders::GradeReport;
+use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -25,6 +27,12 @@ pub struct Heartbeat {
 pub struct Finished {
     pub lease_token: String,
     pub report: GradeReport,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Measurement {
+    pub lease_token: String,
+    pub measured: Measured,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -93,6 +101,34 @@ pub async fn verdict(
     Json(judged): Json<Finished>,
 ) -> Result<StatusCode, AppError> {
     if queue::judged(&state, job_id, &judged.lease_token, &judged.report).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}
+
+/// An accepted submit's verdict; its measurement becomes a job of its own.
+pub async fn hand_over(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(judged): Json<Finished>,
+) -> Result<StatusCode, AppError> {
+    if queue::hand_over(&state, job_id, &judged.lease_token, &judged.report).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(lease_lost())
+    }
+}
+
+/// A measurement job's figure, added to its published verdict.
+pub async fn measured(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(job_id): Path<i64>,
+    Json(m): Json<Measurement>,
+) -> Result<StatusCode, AppError> {
+    if queue::measured(&state, job_id, &m.lease_token, &m.measured).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(lease_lost())

@@ -5,7 +5,7 @@ use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
-use graders::GradeReport;
+use graders::{GradeReport, Measured};
 use std::time::Duration;
 
 #[derive(Debug)]
@@ -36,6 +36,14 @@ impl JobSource for LocalSource {
 
     async fn finish(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
         Ok(queue::finish(&self.state, job.job_id, &job.lease_token, report).await?)
+    }
+
+    async fn hand_over(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
+        Ok(queue::hand_over(&self.state, job.job_id, &job.lease_token, report).await?)
+    }
+
+    async fn measured(&self, job: &Claimed, measured: &Measured) -> anyhow::Result<bool> {
+        Ok(queue::measured(&self.state, job.job_id, &job.lease_token, measured).await?)
     }
 
     async fn release(&self, job: &Claimed, error: &str) -> anyhow::Result<()> {

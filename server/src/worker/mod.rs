@@ -11,8 +11,8 @@ pub use remote::RemoteSource;
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::db::workers::Capabilities;
-use crate::domain::JobKind;
-use graders::{GradeReport, Grader, Stage};
+use crate::domain::{JobKind, JobPhase};
+use graders::{GradeReport, Grader, Measured, Stage};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,6 +39,19 @@ pub trait JobSource: Send + Sync + 'static {
         &self,
         job: &Claimed,
         report: &GradeReport,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    /// The verdict of an accepted submit, whose instruction count becomes a measurement job of
+    /// its own: this worker is done with the job. `Ok(false)`: the lease is lost.
+    fn hand_over(
+        &self,
+        job: &Claimed,
+        report: &GradeReport,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    /// A measurement job's figure. `Ok(false)`: the lease is lost.
+    fn measured(
+        &self,
+        job: &Claimed,
+        measured: &Measured,
     ) -> impl Future<Output = anyhow::Result<bool>> + Send;
     fn release(
         &self,
@@ -74,6 +87,16 @@ pub fn capabilities(slot: usize) -> Capabilities {
     }
 }
 
+/// What the measuring loop of a worker process takes: CPU measurement jobs only (a GPU kata's
+/// device timings come with its verdict).
+pub fn measuring_capabilities() -> Capabilities {
+    Capabilities {
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+        kinds: vec![JobKind::Cpu],
+        gpu: None,
+    }
+}
+
 /// Runs jobs until the source fails for good.
 pub async fn run(source: Arc<impl JobSource>, grader: Arc<Grader>) {
     loop {
@@ -92,27 +115,47 @@ pub async fn run(source: Arc<impl JobSource>, grader: Arc<Grader>) {
     }
 }
 
-/// Judges, publishes the verdict when a performance figure is still owed, then measures: the
-/// learner sees the verdict without waiting for the measurement.
+/// How a job ended on this worker.
+enum Graded {
+    /// The whole report: the job is done.
+    Report(Box<GradeReport>),
+    /// An accepted submit's verdict, published; its measurement is queued as a job of its own.
+    HandedOver,
+    /// A measurement job's figure.
+    Measured(Measured),
+}
+
+/// A verdict job: judges; an accepted CPU submit's verdict is then handed over and its
+/// instruction count queued as a measurement job, so this loop is free for the next verdict.
+/// A GPU kata's figure (device timings from the judging run) is added here after the verdict
+/// is published. A measurement job: the figure only.
 async fn grade(
     source: &Arc<impl JobSource>,
     grader: &Arc<Grader>,
     job: &Claimed,
     progress: impl Fn(Stage) + Send + Sync + 'static,
-) -> Result<Result<GradeReport, graders::GradeError>, tokio::task::JoinError> {
+) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
     let progress = Arc::new(progress);
+    let (grader, owned) = (Arc::clone(grader), job.clone());
+    if job.phase == JobPhase::Measure {
+        return Ok(tokio::task::spawn_blocking(move || {
+            grader.measure_submission(&owned.kata, &owned.source, &*progress)
+        })
+        .await?
+        .map(Graded::Measured));
+    }
     if let Some(input) = job.custom_input.clone() {
         // A custom-input run owes no measurement: its report is final when it returns.
-        let (grader, job) = (Arc::clone(grader), job.clone());
-        return tokio::task::spawn_blocking(move || {
-            grader.custom(&job.kata, &job.source, &input, &*progress)
+        return Ok(tokio::task::spawn_blocking(move || {
+            grader.custom(&owned.kata, &owned.source, &input, &*progress)
         })
-        .await;
+        .await?
+        .map(|r| Graded::Report(Box::new(r))));
     }
     let judged = {
-        let (grader, job, progress) = (Arc::clone(grader), job.clone(), Arc::clone(&progress));
+        let (grader, progress) = (Arc::clone(&grader), Arc::clone(&progress));
         tokio::task::spawn_blocking(move || {
-            grader.judge(&job.kata, &job.source, job.mode, &*progress)
+            grader.judge(&owned.kata, &owned.source, owned.mode, &*progress)
         })
         .await?
     };
@@ -120,6 +163,16 @@ async fn grade(
         Ok(judged) => judged,
         Err(e) => return Ok(Err(e)),
     };
+    if judged.owes_instruction_count() {
+        // The lease may have moved on; either way this worker is done with the job.
+        if let Ok(false) | Err(_) = source.hand_over(job, &judged.report).await {
+            tracing::info!(
+                job = job.job_id,
+                "verdict not handed over: the lease had moved on"
+            );
+        }
+        return Ok(Ok(Graded::HandedOver));
+    }
     if judged.measurement_owed() {
         match source.judged(job, &judged.report).await {
             Ok(true) => {}
@@ -130,8 +183,11 @@ async fn grade(
             Err(e) => tracing::warn!(job = job.job_id, "publishing the verdict failed: {e:#}"),
         }
     }
-    let grader = Arc::clone(grader);
-    tokio::task::spawn_blocking(move || grader.measure(judged, &*progress)).await
+    Ok(
+        tokio::task::spawn_blocking(move || grader.measure(judged, &*progress))
+            .await?
+            .map(|r| Graded::Report(Box::new(r))),
+    )
 }
 
 async fn work(
@@ -169,9 +225,15 @@ async fn work(
     let graded = grade(source, grader, job, progress).await;
     beats.abort();
     match graded {
-        Ok(Ok(report)) => {
+        Ok(Ok(Graded::Report(report))) => {
             if !source.finish(job, &report).await? {
                 tracing::info!(job = job.job_id, "result dropped: the lease had moved on");
+            }
+        }
+        Ok(Ok(Graded::HandedOver)) => {}
+        Ok(Ok(Graded::Measured(measured))) => {
+            if !source.measured(job, &measured).await? {
+                tracing::info!(job = job.job_id, "figure dropped: the lease had moved on");
             }
         }
         // Transient trouble on this host: another attempt (here or on another worker) may

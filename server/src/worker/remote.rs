@@ -4,9 +4,9 @@ use super::JobSource;
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::queue::WorkerHello;
-use crate::routes::worker_api::{Finished, Heartbeat, Released};
+use crate::routes::worker_api::{Finished, Heartbeat, Measurement, Released};
 use anyhow::Context as _;
-use graders::GradeReport;
+use graders::{GradeReport, Measured};
 use reqwest::StatusCode;
 use std::time::Duration;
 
@@ -88,6 +88,32 @@ impl JobSource for RemoteSource {
         };
         let resp = self
             .post(&format!("/api/worker/jobs/{}/result", job.job_id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(resp.status().is_success())
+    }
+
+    async fn hand_over(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
+        let body = Finished {
+            lease_token: job.lease_token.clone(),
+            report: report.clone(),
+        };
+        let resp = self
+            .post(&format!("/api/worker/jobs/{}/hand-over", job.job_id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(resp.status().is_success())
+    }
+
+    async fn measured(&self, job: &Claimed, measured: &Measured) -> anyhow::Result<bool> {
+        let body = Measurement {
+            lease_token: job.lease_token.clone(),
+            measured: measured.clone(),
+        };
+        let resp = self
+            .post(&format!("/api/worker/jobs/{}/measured", job.job_id))
             .json(&body)
             .send()
             .await?;

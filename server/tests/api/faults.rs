@@ -166,17 +166,27 @@ async fn a_late_result_from_a_lost_lease_is_refused() {
     let token = app.user("grace").await;
     app.submit(&token, "fast-power", "// any", "run").await;
     let db = &app.app.state.db;
-    let (Some(first), _) = jobs::claim(db, "w1", &[server::domain::JobKind::Cpu], 1)
-        .await
-        .unwrap()
-    else {
+    let (Some(first), _) = jobs::claim(
+        db,
+        "w1",
+        &[server::domain::JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        1,
+    )
+    .await
+    .unwrap() else {
         panic!("a job")
     };
     tokio::time::sleep(Duration::from_millis(20)).await;
-    let (Some(second), _) = jobs::claim(db, "w2", &[server::domain::JobKind::Cpu], 60_000)
-        .await
-        .unwrap()
-    else {
+    let (Some(second), _) = jobs::claim(
+        db,
+        "w2",
+        &[server::domain::JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        60_000,
+    )
+    .await
+    .unwrap() else {
         panic!("the expired lease is claimable")
     };
     assert_eq!(first.job_id, second.job_id);
@@ -210,10 +220,15 @@ async fn a_job_that_keeps_failing_ends_as_internal_error() {
     let id = app.submit_id(&token, "fast-power", "// any", "run").await;
     let db = &app.app.state.db;
     for _ in 0..jobs::MAX_ATTEMPTS {
-        let (Some(job), _) = jobs::claim(db, "w", &[server::domain::JobKind::Cpu], 60_000)
-            .await
-            .unwrap()
-        else {
+        let (Some(job), _) = jobs::claim(
+            db,
+            "w",
+            &[server::domain::JobKind::Cpu],
+            server::domain::JobPhase::Verdict,
+            60_000,
+        )
+        .await
+        .unwrap() else {
             panic!("a job")
         };
         assert!(
@@ -222,9 +237,15 @@ async fn a_job_that_keeps_failing_ends_as_internal_error() {
                 .unwrap()
         );
     }
-    let (none, failed) = jobs::claim(db, "w", &[server::domain::JobKind::Cpu], 60_000)
-        .await
-        .unwrap();
+    let (none, failed) = jobs::claim(
+        db,
+        "w",
+        &[server::domain::JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        60_000,
+    )
+    .await
+    .unwrap();
     assert!(none.is_none());
     assert_eq!(failed, vec![id]);
     let body: serde_json::Value = app

@@ -69,16 +69,27 @@ async fn a_cpu_only_worker_never_gets_a_gpu_job() {
     let gpu = enqueue(db, &user, "gpu").await;
     let cpu = enqueue(db, &user, "cpu").await;
 
-    let (Some(job), _) = jobs::claim(db, "cpu-w", &[JobKind::Cpu], 60_000)
-        .await
-        .unwrap()
-    else {
+    let (Some(job), _) = jobs::claim(
+        db,
+        "cpu-w",
+        &[JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        60_000,
+    )
+    .await
+    .unwrap() else {
         panic!("the CPU job is claimable");
     };
     assert_eq!(job.submission_id, cpu);
-    let (none, _) = jobs::claim(db, "cpu-w", &[JobKind::Cpu], 60_000)
-        .await
-        .unwrap();
+    let (none, _) = jobs::claim(
+        db,
+        "cpu-w",
+        &[JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        60_000,
+    )
+    .await
+    .unwrap();
     assert_eq!(none, None, "a CPU-only worker got the GPU job");
 
     // Through the protocol's claim (what built-in and remote workers call), with a long poll.
@@ -86,6 +97,7 @@ async fn a_cpu_only_worker_never_gets_a_gpu_job() {
         worker_id: "cpu-w".into(),
         name: "cpu only".into(),
         capabilities: caps(&["cpu"]),
+        phase: server::domain::JobPhase::Verdict,
     };
     let got = queue::claim(&app.app.state, &hello, false, Duration::from_millis(300))
         .await
@@ -96,6 +108,7 @@ async fn a_cpu_only_worker_never_gets_a_gpu_job() {
         worker_id: "gpu-w".into(),
         name: "gpu".into(),
         capabilities: caps(&["cpu", "gpu"]),
+        phase: server::domain::JobPhase::Verdict,
     };
     let got = queue::claim(&app.app.state, &hello, false, Duration::from_millis(300))
         .await

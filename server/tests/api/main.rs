@@ -16,6 +16,7 @@ mod host_slots;
 mod interviews;
 mod kata_stats;
 mod limits;
+mod measure_jobs;
 mod openapi;
 mod pages;
 mod postgres;

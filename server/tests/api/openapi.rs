@@ -2,7 +2,7 @@ use crate::helpers::spawn_idle;
 use server::domain::{JobKind, Word as _};
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 26] = [
+const ROUTES: [(&str, &str); 28] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -27,6 +27,8 @@ const ROUTES: [(&str, &str); 26] = [
     ("post", "/api/worker/claim"),
     ("post", "/api/worker/jobs/{id}/heartbeat"),
     ("post", "/api/worker/jobs/{id}/verdict"),
+    ("post", "/api/worker/jobs/{id}/hand-over"),
+    ("post", "/api/worker/jobs/{id}/measured"),
     ("post", "/api/worker/jobs/{id}/result"),
     ("post", "/api/worker/jobs/{id}/release"),
 ];

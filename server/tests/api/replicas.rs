@@ -38,9 +38,15 @@ async fn eight_competing_claimers_take_each_job_exactly_once() {
         claimers.push(tokio::spawn(async move {
             let mut got = Vec::new();
             loop {
-                let (job, _) = jobs::claim(&db, &format!("w{c}"), &[JobKind::Cpu], 60_000)
-                    .await
-                    .unwrap();
+                let (job, _) = jobs::claim(
+                    &db,
+                    &format!("w{c}"),
+                    &[JobKind::Cpu],
+                    server::domain::JobPhase::Verdict,
+                    60_000,
+                )
+                .await
+                .unwrap();
                 match job {
                     Some(job) => got.push(job.submission_id),
                     None => return got,
@@ -66,7 +72,16 @@ async fn claims_take_runs_before_submits_and_older_before_newer() {
     assert_eq!(jobs::position(db, runs[0]).await.unwrap(), Some(0));
     assert_eq!(jobs::position(db, submits[0]).await.unwrap(), Some(2));
     let mut order = Vec::new();
-    while let (Some(job), _) = jobs::claim(db, "w", &[JobKind::Cpu], 60_000).await.unwrap() {
+    while let (Some(job), _) = jobs::claim(
+        db,
+        "w",
+        &[JobKind::Cpu],
+        server::domain::JobPhase::Verdict,
+        60_000,
+    )
+    .await
+    .unwrap()
+    {
         order.push(job.submission_id);
     }
     assert_eq!(order, [runs[0], runs[1], submits[0], submits[1]]);
@@ -209,9 +224,15 @@ async fn sweepers_on_every_replica_end_an_exhausted_job_once() {
         .map(|c| {
             let db = db.clone();
             tokio::spawn(async move {
-                jobs::claim(&db, &format!("s{c}"), &[JobKind::Cpu], 60_000)
-                    .await
-                    .unwrap()
+                jobs::claim(
+                    &db,
+                    &format!("s{c}"),
+                    &[JobKind::Cpu],
+                    server::domain::JobPhase::Verdict,
+                    60_000,
+                )
+                .await
+                .unwrap()
             })
         })
         .collect();
