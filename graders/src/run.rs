@@ -27,6 +27,11 @@ use std::time::{Duration, Instant};
 /// time limits of a measured run are the kata's times this. Also what a hostile accepted
 /// submission can make a worker spend on its measurement, so no more than needed.
 const MEASURE_SLOWDOWN: u32 = 25;
+/// How much longer than its CPU bound a measurement may take on the wall clock: it runs at the
+/// lowest priority (nice 19) and waits while verdicts use the cores. Its CPU limit (the kata's
+/// times [`MEASURE_SLOWDOWN`]) stays what bounds its work; this bounds how long a program that
+/// only sleeps can hold the measuring loop.
+const MEASURE_WAIT_SLACK: u32 = 4;
 /// valgrind's own memory beside the program's (its translation cache and tables).
 const MEASURE_MEMORY_BYTES: u64 = 384 << 20;
 /// Threads beyond `max_threads` the sandbox tolerates: a thread that has returned is still
@@ -172,7 +177,11 @@ impl Executor for Sandboxed<'_> {
             limits: sandbox::Limits {
                 wall: plan.setup() + plan.case_limit() * (plan.selected.len() as u32 + 1),
                 cpu: (Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE)
-                    * plan.slowdown,
+                    * if measured {
+                        MEASURE_SLOWDOWN
+                    } else {
+                        plan.slowdown
+                    },
                 memory_bytes: memory_bytes + if measured { MEASURE_MEMORY_BYTES } else { 0 },
                 // The CUDA driver reserves address space for the device's whole memory, and so
                 // does valgrind for its own.
@@ -315,7 +324,7 @@ pub fn run(
         limits: &kata.meta().limits,
         slowdown: match purpose {
             Purpose::Judge | Purpose::Custom { .. } => 1,
-            Purpose::Measure { .. } => MEASURE_SLOWDOWN,
+            Purpose::Measure { .. } => MEASURE_SLOWDOWN * MEASURE_WAIT_SLACK,
         },
         failures: Failures::Escalate,
         custom: match purpose {

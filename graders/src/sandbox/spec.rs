@@ -31,6 +31,10 @@ pub(crate) struct StageSpec {
     pub uid: u32,
     pub gid: u32,
     pub rlimits: Rlimits,
+    /// The program's nice value (0, or 19 for a measurement: its count does not depend on
+    /// when it runs, so it only takes CPU no verdict wants). It can never lower it again.
+    #[serde(default)]
+    pub niceness: i32,
     pub cwd: PathBuf,
     pub argv: Vec<String>,
     pub env: Vec<(String, String)>,
@@ -189,6 +193,7 @@ mod tests {
                 open_files: 2,
                 processes: 4,
             },
+            niceness: 19,
             cwd: "/tmp".into(),
             argv: vec!["/prog".into(), "a b\u{1f}c".into()],
             env: vec![("K".into(), "v=w".into())],

@@ -20,6 +20,10 @@ use super::{
     ExitStatus, Job, LimitHit, Outcome, Profile, SandboxConfig, SandboxError, Watch, probe,
 };
 
+/// A measurement's nice value: the lowest priority there is. Its instruction count is the
+/// same whenever it runs, so it takes only the CPU that no verdict wants.
+const MEASURE_NICENESS: i32 = 19;
+
 #[derive(Debug)]
 pub struct Sandbox {
     config: SandboxConfig,
@@ -257,6 +261,10 @@ impl Sandbox {
                 open_files: limits.open_files,
                 // Above pids.max, so the group is what refuses (and reports) a fork.
                 processes: 2 * pids,
+            },
+            niceness: match job.profile {
+                Profile::Measure { .. } => MEASURE_NICENESS,
+                _ => 0,
             },
             cwd: job.cwd.clone(),
             argv: job.argv.clone(),

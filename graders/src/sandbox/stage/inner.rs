@@ -32,6 +32,12 @@ pub(super) fn run(_: &HelperSpec, _: &str, status: &mut StatusWriter) -> Result<
     step(sethostname("sandbox"), "hostname")?;
     step(chdir(&spec.cwd), &format!("chdir {}", spec.cwd.display()))?;
     set_rlimits(spec)?;
+    if spec.niceness != 0 {
+        step(
+            rustix::process::setpriority_process(None, spec.niceness),
+            "nice value",
+        )?;
+    }
 
     let (uid, gid) = (Uid::from_raw(spec.uid), Gid::from_raw(spec.gid));
     step(setgroups(&[]), "setgroups")?;
@@ -73,6 +79,8 @@ fn set_rlimits(spec: &StageSpec) -> Result<(), String> {
         (Resource::RLIMIT_NOFILE, r.open_files),
         // Per uid, host-wide: each concurrent job has its own uid.
         (Resource::RLIMIT_NPROC, r.processes),
+        // No way back from the nice value set below.
+        (Resource::RLIMIT_NICE, 0),
     ];
     if let Some(bytes) = r.address_space {
         limits.push((Resource::RLIMIT_AS, bytes));
