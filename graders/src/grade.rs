@@ -24,11 +24,11 @@ pub const MAX_SOURCE_BYTES: usize = 64 << 10;
 /// The largest compiled program run. Bigger means large statics or tables baked in at compile
 /// time: its pages could be read without being charged as memory, and it would crowd the cache.
 pub const MAX_PROGRAM_BYTES: u64 = 32 << 20;
-/// valgrind's instruction-counting tool, a static executable (Debian's layout).
-const MEASURE_TOOL: &str = "/usr/libexec/valgrind/callgrind-amd64-linux";
-/// Secret input sets per kata that performance figures are measured on: each reference is
-/// counted once per set, and a learner cannot know which set their measured run gets.
-const MEASURE_SETS: usize = 4;
+/// valgrind's instruction counter without cache simulation (cachegrind `--cache-sim=no`,
+/// about half callgrind's cost here), a static executable (Debian's layout).
+const MEASURE_TOOL: &str = "/usr/libexec/valgrind/cachegrind-amd64-linux";
+/// Input sets the reference is counted on, once per grader; its figure is their median.
+const REFERENCE_SEEDS: usize = 3;
 
 /// What a caller can show while a grading is in progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +79,8 @@ pub struct Grader {
     slots: Slots,
     /// The instruction counter, when this host has one.
     measure_tool: Option<PathBuf>,
-    /// Per kata, the secret seeds of its measuring input sets (drawn when first needed).
-    measure_seeds: Mutex<HashMap<String, Vec<u64>>>,
     /// The reference's instruction count per (kata, input set), measured once per grader.
-    reference_cost: Mutex<HashMap<(String, usize), Result<u64, String>>>,
+    reference_cost: Mutex<HashMap<String, Result<Baseline, String>>>,
     /// What GPU jobs' sandboxes get from this host.
     gpu_host: GpuHost,
     /// The device and its measured copy bandwidth, when this host has a GPU.
@@ -113,7 +111,6 @@ impl Grader {
             measure_tool: Path::new(MEASURE_TOOL)
                 .is_file()
                 .then(|| PathBuf::from(MEASURE_TOOL)),
-            measure_seeds: Mutex::new(HashMap::new()),
             reference_cost: Mutex::new(HashMap::new()),
             gpu_host: GpuHost::discover(&config.workspace_root),
             gpu,
@@ -524,8 +521,12 @@ impl Grader {
 }
 
 impl Grader {
-    /// Instruction counts of the solution and of the reference on the same secret input set,
-    /// or why there is no figure. `Err` only for our own failures.
+    /// The solution's instruction count on fresh, single-use inputs against the reference's
+    /// (the median of [`REFERENCE_SEEDS`] input sets of the same sizes), each less the empty
+    /// harness's; or why there is no figure. `Err` only for our own failures.
+    ///
+    /// The measured program is sent its inputs, never a seed, and no input set is measured
+    /// twice: a count can tell a learner nothing they could use in a later submission.
     fn performance(
         &self,
         kata: &dyn Kata,
@@ -545,71 +546,95 @@ impl Grader {
                 "this grader has no instruction counter ({MEASURE_TOOL} is missing)"
             )));
         };
-        let slug = kata.meta().slug.clone();
-        let (set, seed) = self.measure_set(&slug);
-        let learner = match self.count(kata, binary, &cases, seed, tool)? {
+        let learner = match self.count(kata, binary, &cases, fresh_seed(), tool)? {
             Ok(n) => n,
             Err(why) => return Ok(Err(why)),
         };
+        let baseline = match self.baseline(kata, &cases, tool)? {
+            Ok(baseline) => baseline,
+            Err(why) => return Ok(Err(why)),
+        };
+        let instructions = learner.saturating_sub(baseline.harness);
+        let reference_instructions = baseline.reference.saturating_sub(baseline.harness);
+        if reference_instructions == 0 {
+            return Ok(Err(
+                "the reference's count was no more than the empty harness's".into(),
+            ));
+        }
+        Ok(Ok(Performance {
+            instructions,
+            reference_instructions,
+            harness_instructions: baseline.harness,
+            ratio: instructions as f64 / reference_instructions as f64,
+            cases: cases.len(),
+        }))
+    }
+
+    /// The kata's reference and empty-harness counts, measured once per grader.
+    fn baseline(
+        &self,
+        kata: &dyn Kata,
+        cases: &[CaseInfo],
+        tool: &Path,
+    ) -> Result<Result<Baseline, String>, GradeError> {
+        let slug = kata.meta().slug.clone();
         let known = self
             .reference_cost
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get(&(slug.clone(), set))
+            .get(&slug)
             .cloned();
-        let reference = match known {
-            Some(cost) => cost,
-            None => {
-                let cost = match compile::compile(
-                    &self.sandbox,
-                    &self.toolchain,
-                    &self.cache,
-                    kata.meta(),
-                    kata.package().reference,
-                )? {
-                    Compiled::Binary { path, .. } => self
-                        .count(kata, &path, &cases, seed, tool)?
-                        .map_err(|why| format!("the reference could not be measured: {why}")),
-                    Compiled::Failed { diagnostics, .. } => {
-                        return Err(GradeError::Internal(format!(
-                            "the reference of `{slug}` does not compile: {diagnostics:?}"
-                        )));
-                    }
-                };
-                self.reference_cost
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert((slug, set), cost.clone());
-                cost
+        if let Some(known) = known {
+            return Ok(known);
+        }
+        let path = match compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            kata.meta(),
+            kata.package().reference,
+        )? {
+            Compiled::Binary { path, .. } => path,
+            Compiled::Failed { diagnostics, .. } => {
+                return Err(GradeError::Internal(format!(
+                    "the reference of `{slug}` does not compile: {diagnostics:?}"
+                )));
             }
         };
-        Ok(reference.and_then(|reference_instructions| {
-            (reference_instructions > 0)
-                .then(|| Performance {
-                    instructions: learner,
-                    reference_instructions,
-                    ratio: learner as f64 / reference_instructions as f64,
-                    cases: cases.len(),
-                    input_set: set as u32,
-                })
-                .ok_or_else(|| "the reference's count was zero".to_string())
-        }))
-    }
-
-    /// One of the kata's secret measuring input sets, at random: `(index, seed)`.
-    fn measure_set(&self, slug: &str) -> (usize, u64) {
-        let mut seeds = self
-            .measure_seeds
+        let measured = (|| {
+            let mut counts = Vec::with_capacity(REFERENCE_SEEDS);
+            for _ in 0..REFERENCE_SEEDS {
+                match self.count(kata, &path, cases, fresh_seed(), tool)? {
+                    Ok(n) => counts.push(n),
+                    Err(why) => {
+                        return Ok(Err(format!("the reference could not be measured: {why}")));
+                    }
+                }
+            }
+            counts.sort_unstable();
+            // The same program with no case: start-up, reading the request, writing nothing.
+            let harness = match self.count(kata, &path, &[], fresh_seed(), tool)? {
+                Ok(n) => n,
+                Err(why) => {
+                    return Ok(Err(format!(
+                        "the empty harness could not be measured: {why}"
+                    )));
+                }
+            };
+            Ok::<_, GradeError>(Ok(Baseline {
+                reference: counts[counts.len() / 2],
+                harness,
+            }))
+        })()?;
+        self.reference_cost
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let seeds = seeds
-            .entry(slug.to_string())
-            .or_insert_with(|| (0..MEASURE_SETS).map(|_| fastrand::u64(..)).collect());
-        let set = fastrand::usize(..seeds.len());
-        (set, seeds[set])
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(slug, measured.clone());
+        Ok(measured)
     }
 
-    /// The instruction count of `binary` on `cases` made from `seed`, measured in the sandbox.
+    /// The instruction count of `binary` on `cases` made from `seed` on the trusted side (the
+    /// program is sent the inputs), measured in the sandbox.
     fn count(
         &self,
         kata: &dyn Kata,
@@ -633,6 +658,22 @@ impl Grader {
             .instructions
             .unwrap_or_else(|| Err("the run was not measured".into())))
     }
+}
+
+/// What a kata's figures are measured against.
+#[derive(Debug, Clone, Copy)]
+struct Baseline {
+    /// The reference's count on the performance cases (median over its input sets).
+    reference: u64,
+    /// The reference program's count with no case at all.
+    harness: u64,
+}
+
+/// A seed from the OS random source: measuring inputs are drawn once and never reused.
+fn fresh_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    u64::from_le_bytes(bytes)
 }
 
 fn ms(d: std::time::Duration) -> f64 {

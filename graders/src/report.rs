@@ -77,10 +77,10 @@ pub struct Performance {
     /// `instructions / reference_instructions`: below 1 is faster than the reference.
     pub ratio: f64,
     pub cases: usize,
-    /// Which of the grader's secret measuring inputs was used (the reference was counted on
-    /// the same one), so figures compare like with like.
+    /// What the empty harness (the reference's program run on no case) counted; subtracted
+    /// from both counts above.
     #[serde(default)]
-    pub input_set: u32,
+    pub harness_instructions: u64,
 }
 
 /// What a measurement job produces for an accepted submit whose verdict is already published:

@@ -38,6 +38,8 @@ const MEASURE_MEMORY_BYTES: u64 = 384 << 20;
 /// counted by the kernel for a moment after `join`, so a solution that starts one thread per
 /// query, one at a time, must not fail only when the machine is loaded.
 const THREAD_HEADROOM: u32 = 8;
+/// Room for the `Ready` frame (the catalogue fingerprint) when no case is asked for.
+const READY_BOUND: usize = 1 << 10;
 
 /// What a run is for.
 #[derive(Debug, Clone, Copy)]
@@ -136,11 +138,23 @@ impl Executor for Sandboxed<'_> {
         let limits = &meta.limits;
         let mut nonce = [0u8; 16];
         nonce.iter_mut().for_each(|b| *b = fastrand::u8(..));
+        let measured = matches!(self.purpose, Purpose::Measure { .. });
+        // A measured run is sent its inputs, not the seed they were made from.
+        let inputs = measured
+            .then(|| {
+                plan.selected
+                    .iter()
+                    .map(|c| self.judging.input_bytes(c.index))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()
+            .map_err(GradeError::Internal)?;
         let request = RunRequest {
-            seed: plan.seed,
+            seed: if measured { 0 } else { plan.seed },
             cases: plan.selected.iter().map(|c| c.index as u32).collect(),
             nonce,
             custom: plan.custom.map(<[u8]>::to_vec),
+            inputs,
         };
         let stdin = postcard::to_stdvec(&request)
             .map_err(|e| GradeError::Internal(format!("encoding the request: {e}")))?;
@@ -150,7 +164,8 @@ impl Executor for Sandboxed<'_> {
             .iter()
             .map(|c| self.judging.answer_bound(c.index))
             .max()
-            .unwrap_or(0);
+            // A run of no case (the empty harness) still sends its `Ready` frame.
+            .unwrap_or(READY_BOUND);
         let frame_budget: usize = plan
             .selected
             .iter()
@@ -166,7 +181,6 @@ impl Executor for Sandboxed<'_> {
             .saturating_sub(binary_bytes)
             .max(8 << 20);
         let is_gpu = meta.kind == KataKind::Gpu;
-        let measured = matches!(self.purpose, Purpose::Measure { .. });
         let (profile, env, argv) = self.profile(is_gpu);
         let job = Job {
             profile,
@@ -256,13 +270,13 @@ impl Sandboxed<'_> {
                     "VALGRIND_LAUNCHER".to_string(),
                     MEASURE_TOOL_INSIDE.to_string(),
                 )],
+                // The whole process on every thread: nothing the program can call, write or
+                // jump to switches the count off.
                 [
                     MEASURE_TOOL_INSIDE,
                     "--vgdb=no",
-                    "--callgrind-out-file=/tmp/callgrind.out",
-                    // Order matters: a toggle option resets collect-atstart, so it comes first.
-                    &format!("--toggle-collect={}", katas::runner::UNMEASURED_SYMBOL),
-                    "--collect-atstart=yes",
+                    "--cache-sim=no",
+                    "--cachegrind-out-file=/tmp/cachegrind.out",
                     "/prog",
                 ]
                 .map(String::from)
@@ -414,12 +428,17 @@ fn count(
         .ok_or_else(|| "the instruction counter reported no count".to_string())
 }
 
-/// callgrind's closing `==PID== Collected : N`.
+/// cachegrind's closing `==PID== I   refs:      N` (valgrind writes it after the program
+/// has ended, so it is the last one).
 fn collected(stderr: &str) -> Option<u64> {
     stderr
         .lines()
         .rev()
-        .find_map(|l| l.split_once("Collected :").map(|(_, n)| n.trim()))
+        .find_map(|l| {
+            l.split_once("refs:")
+                .filter(|(head, _)| head.trim_end().ends_with('I'))
+                .map(|(_, n)| n.trim())
+        })
         .and_then(|n| n.replace(',', "").parse().ok())
 }
 
@@ -433,9 +452,9 @@ fn allocation_failed(stderr: &[u8]) -> bool {
 mod tests {
     #[test]
     fn takes_the_last_count() {
-        let stderr =
-            "==1== Collected : 5\nfake\n==1== Events    : Ir\n==1== Collected : 1,234\n==1==\n";
+        let stderr = "==1== I   refs:      5\nfake\n==1== \n==1== I   refs:      1,234\n==1==\n";
         assert_eq!(super::collected(stderr), Some(1234));
+        assert_eq!(super::collected("==1== D   refs: 9\n"), None);
         assert_eq!(super::collected("nothing"), None);
     }
 }

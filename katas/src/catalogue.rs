@@ -103,6 +103,9 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
     /// The largest encoded answer worth reading for case `index`: twice the reference's plus
     /// 64 KiB. A bigger one cannot be right, so the grader stops reading instead of holding it.
     fn answer_bound(&self, index: usize) -> usize;
+    /// Case `index`'s input in the wire format: what a measured run is sent instead of a
+    /// seed (see [`crate::runner::RunRequest::inputs`]).
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String>;
     /// Judges case `index` of this grading's cases. `Err` only when our side failed (the
     /// checker panicked, no usable GPU where it ran): never the learner's verdict.
     fn judge(
@@ -342,6 +345,15 @@ impl<S: KataSpec> std::fmt::Debug for Prepared<S> {
 impl<S: KataSpec> Judging for Prepared<S> {
     fn answer_bound(&self, index: usize) -> usize {
         self.bounds.get(index).copied().unwrap_or(64 << 10)
+    }
+
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+        let case = self
+            .trial
+            .cases
+            .get(index)
+            .ok_or_else(|| format!("#{index} (no such case)"))?;
+        crate::wire::encode(&case.input).map_err(|e| format!("encoding case #{index}: {e}"))
     }
 
     fn judge(

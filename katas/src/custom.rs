@@ -162,6 +162,10 @@ impl<S: KataSpec> Judging for Shown<S> {
         self.prepared.answer_bound(index)
     }
 
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+        self.prepared.input_bytes(index)
+    }
+
     fn judge(
         &self,
         index: usize,

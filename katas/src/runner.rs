@@ -33,6 +33,10 @@ pub struct RunRequest {
     /// A custom input in the wire format: when present it is the only case (index 0), and no
     /// cases are generated from the seed.
     pub custom: Option<Vec<u8>>,
+    /// The inputs of `cases`, in the wire format, one per index: a measured run is sent its
+    /// inputs and no seed, so the program holds nothing it could use to know its inputs ahead
+    /// of time (and generates no case, so its count is its own work).
+    pub inputs: Option<Vec<Vec<u8>>>,
 }
 
 /// The name of a custom run's one case.
@@ -213,80 +217,81 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// The submission's `main`: reads the request, runs each case, writes a frame per case.
 ///
-/// Everything but the learner's own calls runs inside [`unmeasured`], whose exact symbol the
-/// grader's instruction count switches off on: what is counted is the learner's code on every
-/// thread it starts (new threads count from their start), plus a constant start-up that the
-/// reference, compiled the same way, pays too.
+/// Nothing here is hidden from the instruction counter: a measured run counts the whole
+/// process on every thread, and the grader subtracts what a run with no case costs (the empty
+/// harness), measured on the reference's program.
 pub fn serve<S: KataSpec>(solution: S::Solution) {
-    let mut request = None;
-    let mut cases = Vec::new();
-    unmeasured(&mut || {
-        std::panic::set_hook(Box::new(|_| {}));
-        let mut raw = Vec::new();
-        if std::io::stdin().read_to_end(&mut raw).is_err() {
-            std::process::exit(3);
-        }
-        let Ok(decoded) = postcard::from_bytes::<RunRequest>(&raw) else {
-            std::process::exit(3);
-        };
-        cases = match &decoded.custom {
-            None => S::cases(decoded.seed),
-            Some(bytes) => match crate::wire::decode::<S::Input>(bytes) {
-                Ok(input) => vec![crate::spec::Case::new(
-                    CUSTOM_CASE,
-                    crate::spec::Group::Sample,
-                    input,
-                )],
-                Err(_) => std::process::exit(3),
-            },
-        };
-        let ready = Frame::Ready {
-            catalogue: crate::CATALOGUE_HASH.to_string(),
-        };
-        emit(&ready, &decoded.nonce);
-        request = Some(decoded);
-    });
-    let Some(request) = request else {
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut raw = Vec::new();
+    if std::io::stdin().read_to_end(&mut raw).is_err() {
+        std::process::exit(3);
+    }
+    let Ok(request) = postcard::from_bytes::<RunRequest>(&raw) else {
         std::process::exit(3);
     };
-    for &i in &request.cases {
-        let Some(case) = cases.get(i as usize) else {
-            std::process::exit(3);
-        };
-        let mut solved = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
-            || S::solve(solution, &case.input),
-        )));
-        unmeasured(&mut || {
-            let frame = match solved.take() {
-                Some(Ok(output)) => match crate::wire::encode(&output) {
-                    Ok(bytes) => Frame::Output { case: i, bytes },
-                    Err(e) => Frame::Panicked {
-                        case: i,
-                        message: e.to_string(),
-                    },
-                },
-                Some(Err(payload)) => Frame::Panicked {
+    drop(raw);
+    let Some(cases) = cases_of::<S>(&request) else {
+        std::process::exit(3);
+    };
+    let ready = Frame::Ready {
+        catalogue: crate::CATALOGUE_HASH.to_string(),
+    };
+    emit(&ready, &request.nonce);
+    for (i, case) in cases {
+        let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            S::solve(solution, &case.input)
+        }));
+        let frame = match solved {
+            Ok(output) => match crate::wire::encode(&output) {
+                Ok(bytes) => Frame::Output { case: i, bytes },
+                Err(e) => Frame::Panicked {
                     case: i,
-                    message: cut(panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
+                    message: e.to_string(),
                 },
-                None => return,
-            };
-            emit(&frame, &request.nonce);
-        });
+            },
+            Err(payload) => Frame::Panicked {
+                case: i,
+                message: cut(panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
+            },
+        };
+        emit(&frame, &request.nonce);
     }
-    unmeasured(&mut || drop(std::mem::take(&mut cases)));
 }
 
-/// The symbol the grader's instruction count toggles off on (`katas::runner::unmeasured`,
-/// matched exactly, so no learner function can share it). Private and non-generic: learner
-/// code can neither call it nor get a copy of it under another name.
-#[inline(never)]
-fn unmeasured(work: &mut dyn FnMut()) {
-    work();
+/// The cases the request asks for, by index: its custom input, the inputs it carries, or the
+/// seed's cases; `None` for a request that does not fit together.
+fn cases_of<S: KataSpec>(request: &RunRequest) -> Option<Vec<(u32, crate::spec::Case<S::Input>)>> {
+    let decode = |bytes: &[u8]| crate::wire::decode::<S::Input>(bytes).ok();
+    match (&request.custom, &request.inputs) {
+        (Some(bytes), _) => Some(vec![(
+            0,
+            crate::spec::Case::new(CUSTOM_CASE, crate::spec::Group::Sample, decode(bytes)?),
+        )]),
+        (None, Some(inputs)) if inputs.len() == request.cases.len() => request
+            .cases
+            .iter()
+            .zip(inputs)
+            .map(|(&i, bytes)| {
+                let case = crate::spec::Case::new(
+                    format!("measured {i}"),
+                    crate::spec::Group::Performance,
+                    decode(bytes)?,
+                );
+                Some((i, case))
+            })
+            .collect(),
+        (None, Some(_)) => None,
+        (None, None) => {
+            let mut all: Vec<Option<crate::spec::Case<S::Input>>> =
+                S::cases(request.seed).into_iter().map(Some).collect();
+            request
+                .cases
+                .iter()
+                .map(|&i| Some((i, all.get_mut(i as usize)?.take()?)))
+                .collect()
+        }
+    }
 }
-
-/// The exact name the instruction counter toggles on.
-pub const UNMEASURED_SYMBOL: &str = "katas::runner::unmeasured";
 
 /// `text` cut to at most `max` bytes, on a character boundary.
 fn cut(mut text: String, max: usize) -> String {
@@ -416,6 +421,46 @@ mod tests {
         reader.push(&long_panic);
         assert_eq!(reader.oversized, Some(3));
         assert_eq!(cut("aé".repeat(3), 4), "aéa");
+    }
+
+    #[cfg(feature = "solutions")]
+    #[test]
+    fn a_measured_request_carries_its_inputs_and_no_seed() {
+        use crate::problems::fast_power::Spec;
+        let seeded = Spec::cases(42);
+        let picked = [seeded.len() as u32 - 1, 0];
+        let inputs: Vec<Vec<u8>> = picked
+            .iter()
+            .map(|&i| crate::wire::encode(&seeded[i as usize].input).unwrap())
+            .collect();
+        let request = RunRequest {
+            seed: 0,
+            cases: picked.to_vec(),
+            nonce: [0; 16],
+            custom: None,
+            inputs: Some(inputs.clone()),
+        };
+        let cases = cases_of::<Spec>(&request).unwrap();
+        assert_eq!(cases.len(), 2);
+        for ((index, case), &want) in cases.iter().zip(&picked) {
+            assert_eq!(*index, want);
+            assert_eq!(
+                case.input, seeded[want as usize].input,
+                "the input sent, not seed 0's"
+            );
+        }
+        let short = RunRequest {
+            inputs: Some(inputs[..1].to_vec()),
+            ..request.clone()
+        };
+        assert!(cases_of::<Spec>(&short).is_none(), "one input per case");
+        let twice = RunRequest {
+            seed: 42,
+            cases: vec![0, 0],
+            inputs: None,
+            ..request
+        };
+        assert!(cases_of::<Spec>(&twice).is_none());
     }
 
     #[test]

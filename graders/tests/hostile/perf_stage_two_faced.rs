@@ -16,7 +16,7 @@ fn attack() -> bool {
     }
     let script = "sleep 300 & sleep 300 & \
                   timeout 120 sh -c 'while :; do :; done' & \
-                  (sleep 3; echo '==1== Collected : 1' >&2) & \
+                  (sleep 3; echo '==1== Collected : 1' >&2; echo '==1== I   refs:      1' >&2) & \
                   exit 0";
     let shell = Command::new("/bin/sh")
         .args(["-c", script])

@@ -2,7 +2,7 @@
 //! mode: submit
 //! performance: at-least 3
 //! attack: hides extra work inside its own `katas::runner::unmeasured` and `measured_solve` (the names the instruction counter toggles on, or used to match by pattern), hoping the counter switches off there
-//! defence: the counter toggles on the exact symbol of the runner's private function, which no learner path can equal -> the hidden work is counted and the ratio is far above 1
+//! defence: the counter has no toggle at all (the whole process is counted on every thread; only the reference program's empty-harness count is subtracted) -> the hidden work is counted and the ratio is far above 1
 
 mod katas {
     pub mod runner {

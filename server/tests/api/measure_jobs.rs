@@ -32,7 +32,7 @@ fn figure() -> Measured {
         reference_instructions: 1000,
         ratio: 0.9,
         cases: 3,
-        input_set: 0,
+        harness_instructions: 0,
     })
 }
 
