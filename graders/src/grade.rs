@@ -169,7 +169,7 @@ impl Grader {
         let seed = if mode == Mode::Run && !is_gpu {
             katas::DEFAULT_SEED
         } else {
-            fastrand::u64(..)
+            fresh_seed()
         };
         // The trusted side's cases and the reference's answers depend on the seed alone, and
         // rustc leaves the other core idle: made meanwhile, they are off the verdict's path.
@@ -500,7 +500,7 @@ impl Grader {
                 )));
             }
         };
-        let seed = fastrand::u64(..);
+        let seed = fresh_seed();
         let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
         let ran = run::run(
             &self.sandbox,
@@ -669,8 +669,9 @@ struct Baseline {
     harness: u64,
 }
 
-/// A seed from the OS random source: measuring inputs are drawn once and never reused.
-fn fresh_seed() -> u64 {
+/// A seed from the OS random source: a grading's secret cases and a measurement's single-use
+/// inputs are drawn from it, never from a generator whose state could be guessed.
+pub(crate) fn fresh_seed() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).expect("the OS random source works");
     u64::from_le_bytes(bytes)

@@ -137,7 +137,7 @@ impl Executor for Sandboxed<'_> {
         let meta = self.kata.meta();
         let limits = &meta.limits;
         let mut nonce = [0u8; 16];
-        nonce.iter_mut().for_each(|b| *b = fastrand::u8(..));
+        getrandom::fill(&mut nonce).expect("the OS random source works");
         let measured = matches!(self.purpose, Purpose::Measure { .. });
         // A measured run is sent its inputs, not the seed they were made from.
         let inputs = measured
