@@ -27,8 +27,6 @@ pub const MAX_PROGRAM_BYTES: u64 = 32 << 20;
 /// valgrind's instruction counter without cache simulation (cachegrind `--cache-sim=no`,
 /// about half callgrind's cost here), a static executable (Debian's layout).
 const MEASURE_TOOL: &str = "/usr/libexec/valgrind/cachegrind-amd64-linux";
-/// Input sets the reference is counted on, once per grader; its figure is their median.
-const REFERENCE_SEEDS: usize = 3;
 
 /// What a caller can show while a grading is in progress.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +77,8 @@ pub struct Grader {
     slots: Slots,
     /// The instruction counter, when this host has one.
     measure_tool: Option<PathBuf>,
-    /// The reference's instruction count per (kata, input set), measured once per grader.
-    reference_cost: Mutex<HashMap<String, Result<Baseline, String>>>,
+    /// The empty harness's instruction count per kata, measured once per grader.
+    harness_cost: Mutex<HashMap<String, Result<u64, String>>>,
     /// What GPU jobs' sandboxes get from this host.
     gpu_host: GpuHost,
     /// The device and its measured copy bandwidth, when this host has a GPU.
@@ -111,7 +109,7 @@ impl Grader {
             measure_tool: Path::new(MEASURE_TOOL)
                 .is_file()
                 .then(|| PathBuf::from(MEASURE_TOOL)),
-            reference_cost: Mutex::new(HashMap::new()),
+            harness_cost: Mutex::new(HashMap::new()),
             gpu_host: GpuHost::discover(&config.workspace_root),
             gpu,
             reference_timing: Mutex::new(HashMap::new()),
@@ -262,9 +260,14 @@ impl Grader {
             report.gpu_performance =
                 Some(self.gpu_performance(owed.kata, &report.cases, &owed.selected)?);
         } else {
-            match self.performance(owed.kata, &owed.binary, &owed.selected)? {
-                Ok(figure) => report.performance = Some(figure),
-                Err(why) => report.performance_missing = Some(why),
+            // Inline (`infrakata grade`), there is no later attempt: a measurement the host
+            // was too busy for is reported missing with the reason.
+            match self.performance(owed.kata, &owed.binary, &owed.selected) {
+                Ok(Ok(figure)) => report.performance = Some(figure),
+                Ok(Err(why)) | Err(GradeError::Unavailable(why)) => {
+                    report.performance_missing = Some(why)
+                }
+                Err(e) => return Err(e),
             }
         }
         progress(Stage::Done);
@@ -521,12 +524,12 @@ impl Grader {
 }
 
 impl Grader {
-    /// The solution's instruction count on fresh, single-use inputs against the reference's
-    /// (the median of [`REFERENCE_SEEDS`] input sets of the same sizes), each less the empty
-    /// harness's; or why there is no figure. `Err` only for our own failures.
+    /// The solution's and the reference's instruction counts on the same fresh, single-use
+    /// inputs, each less the empty harness's; or why there is no figure. `Err` only for our
+    /// own failures (and `Unavailable` when the host was too busy to finish it in time).
     ///
     /// The measured program is sent its inputs, never a seed, and no input set is measured
-    /// twice: a count can tell a learner nothing they could use in a later submission.
+    /// for another submission: a count can tell a learner nothing they could use later.
     fn performance(
         &self,
         kata: &dyn Kata,
@@ -546,16 +549,22 @@ impl Grader {
                 "this grader has no instruction counter ({MEASURE_TOOL} is missing)"
             )));
         };
-        let learner = match self.count(kata, binary, &cases, fresh_seed(), tool)? {
+        let seed = fresh_seed();
+        let learner = match self.count(kata, binary, &cases, seed, tool)? {
             Ok(n) => n,
             Err(why) => return Ok(Err(why)),
         };
-        let baseline = match self.baseline(kata, &cases, tool)? {
-            Ok(baseline) => baseline,
+        let reference_program = self.reference_program(kata)?;
+        let harness = match self.harness(kata, &reference_program, tool)? {
+            Ok(n) => n,
             Err(why) => return Ok(Err(why)),
         };
-        let instructions = learner.saturating_sub(baseline.harness);
-        let reference_instructions = baseline.reference.saturating_sub(baseline.harness);
+        let reference = match self.count(kata, &reference_program, &cases, seed, tool)? {
+            Ok(n) => n,
+            Err(why) => return Ok(Err(format!("the reference could not be measured: {why}"))),
+        };
+        let instructions = learner.saturating_sub(harness);
+        let reference_instructions = reference.saturating_sub(harness);
         if reference_instructions == 0 {
             return Ok(Err(
                 "the reference's count was no more than the empty harness's".into(),
@@ -564,22 +573,40 @@ impl Grader {
         Ok(Ok(Performance {
             instructions,
             reference_instructions,
-            harness_instructions: baseline.harness,
+            harness_instructions: harness,
             ratio: instructions as f64 / reference_instructions as f64,
             cases: cases.len(),
         }))
     }
 
-    /// The kata's reference and empty-harness counts, measured once per grader.
-    fn baseline(
+    /// The kata's reference, compiled as a submission is (a compile-cache hit after the first).
+    fn reference_program(&self, kata: &dyn Kata) -> Result<Binary, GradeError> {
+        match compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            kata.meta(),
+            kata.package().reference,
+        )? {
+            Compiled::Binary { path, .. } => Ok(path),
+            Compiled::Failed { diagnostics, .. } => Err(GradeError::Internal(format!(
+                "the reference of `{}` does not compile: {diagnostics:?}",
+                kata.meta().slug
+            ))),
+        }
+    }
+
+    /// The empty harness's count: the reference's program run on no case (start-up, reading
+    /// the request), measured once per kata and grader.
+    fn harness(
         &self,
         kata: &dyn Kata,
-        cases: &[CaseInfo],
+        reference_program: &Path,
         tool: &Path,
-    ) -> Result<Result<Baseline, String>, GradeError> {
+    ) -> Result<Result<u64, String>, GradeError> {
         let slug = kata.meta().slug.clone();
         let known = self
-            .reference_cost
+            .harness_cost
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .get(&slug)
@@ -587,46 +614,10 @@ impl Grader {
         if let Some(known) = known {
             return Ok(known);
         }
-        let path = match compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            kata.meta(),
-            kata.package().reference,
-        )? {
-            Compiled::Binary { path, .. } => path,
-            Compiled::Failed { diagnostics, .. } => {
-                return Err(GradeError::Internal(format!(
-                    "the reference of `{slug}` does not compile: {diagnostics:?}"
-                )));
-            }
-        };
-        let measured = (|| {
-            let mut counts = Vec::with_capacity(REFERENCE_SEEDS);
-            for _ in 0..REFERENCE_SEEDS {
-                match self.count(kata, &path, cases, fresh_seed(), tool)? {
-                    Ok(n) => counts.push(n),
-                    Err(why) => {
-                        return Ok(Err(format!("the reference could not be measured: {why}")));
-                    }
-                }
-            }
-            counts.sort_unstable();
-            // The same program with no case: start-up, reading the request, writing nothing.
-            let harness = match self.count(kata, &path, &[], fresh_seed(), tool)? {
-                Ok(n) => n,
-                Err(why) => {
-                    return Ok(Err(format!(
-                        "the empty harness could not be measured: {why}"
-                    )));
-                }
-            };
-            Ok::<_, GradeError>(Ok(Baseline {
-                reference: counts[counts.len() / 2],
-                harness,
-            }))
-        })()?;
-        self.reference_cost
+        let measured = self
+            .count(kata, reference_program, &[], fresh_seed(), tool)?
+            .map_err(|why| format!("the empty harness could not be measured: {why}"));
+        self.harness_cost
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(slug, measured.clone());
@@ -658,15 +649,6 @@ impl Grader {
             .instructions
             .unwrap_or_else(|| Err("the run was not measured".into())))
     }
-}
-
-/// What a kata's figures are measured against.
-#[derive(Debug, Clone, Copy)]
-struct Baseline {
-    /// The reference's count on the performance cases (median over its input sets).
-    reference: u64,
-    /// The reference program's count with no case at all.
-    harness: u64,
 }
 
 /// A seed from the OS random source: a grading's secret cases and a measurement's single-use

@@ -366,6 +366,16 @@ pub fn run(
         ));
     };
     let measured = matches!(purpose, Purpose::Measure { .. });
+    if measured && after.stop == Stop::Deadline {
+        // A measurement runs at the lowest priority: on a busy host its wall clock runs out
+        // while it waits for the CPU. Its count does not depend on when it runs, so it is
+        // measured again later (a bounded number of times), not reported missing.
+        return Err(GradeError::Unavailable(
+            "the measured run ran out of wall-clock time (at the lowest CPU priority it waits \
+             while verdicts use the cores); it will be measured again"
+                .into(),
+        ));
+    }
     let instructions = measured.then(|| {
         let ended = after.stop.verdict(plan.limits).1;
         count(

@@ -24,7 +24,7 @@ use std::time::UNIX_EPOCH;
 /// The record of a finished preparation, beside the library's target dir.
 const RECORD: &str = "prepared.json";
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v2";
+const RECORD_VERSION: &str = "prepared v3";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
@@ -229,7 +229,12 @@ fn build_library(
             // what submissions are compiled with.
             .env_remove("RUSTC_WRAPPER")
             .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            // The library's panic locations and `file!()`s name neutral paths, not the host's
+            // checkout or cargo home: a submission links it and could print them.
+            .env(
+                "CARGO_ENCODED_RUSTFLAGS",
+                remap_flags(workspace_root).join("\u{1f}"),
+            )
             .env_remove("INFRAKATA_WORKSPACE"),
     )?;
     built
@@ -245,6 +250,21 @@ fn build_library(
             Some(f.with_file_name(format!("{rmeta}.rlib")))
         })
         .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))
+}
+
+/// `--remap-path-prefix` for every host folder the library's sources come from.
+fn remap_flags(workspace_root: &Path) -> Vec<String> {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let mut flags = vec![format!(
+        "--remap-path-prefix={}=/katas-source",
+        workspace_root.display()
+    )];
+    if let Some(home) = cargo_home {
+        flags.push(format!("--remap-path-prefix={}=/cargo", home.display()));
+    }
+    flags
 }
 
 fn file_hash(path: &Path) -> Result<String, GradeError> {

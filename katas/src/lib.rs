@@ -57,7 +57,9 @@ pub use verdict::Verdict;
 pub const DEFAULT_SEED: u64 = 0x1A7A_2026;
 
 /// Absolute path of this crate's source folder, for tools that work on the package folders
-/// (`infrakata kata start/new/check`) from a checkout.
+/// (`infrakata kata start/new/check`) from a checkout. Not in the runner library submissions
+/// link against (built without `packages`): a submission must learn no host path.
+#[cfg(feature = "packages")]
 pub const CRATE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The fingerprint of the catalogue this crate was built from

@@ -1,6 +1,6 @@
 //! expected-verdict: accepted
 //! mode: run
-//! attack: reads the grader's own files: the workspace (/work/main/Cargo.toml, katas::CRATE_DIR), the cache dir holding /prog (host path from mountinfo), /root/.cargo, /root/.rustup, ssh keys, /build, /deps, /run/infrakata-sandbox, also via /tmp/.. and /proc/self/{root,cwd}
+//! attack: reads the grader's own files: the workspace (/work/main/Cargo.toml and other usual checkout paths), the cache dir holding /prog (host path from mountinfo), /root/.cargo, /root/.rustup, ssh keys, /build, /deps, /run/infrakata-sandbox, also via /tmp/.. and /proc/self/{root,cwd}
 //! defence: none of these exist in the run sandbox (only /prog, /tmp, /proc; Landlock besides): every read fails -> accepted; anything read is printed and answered wrong -> wrong_answer
 
 /// Shows what was read (into the report, where the harness looks for host secrets).
@@ -52,9 +52,11 @@ fn attack() -> bool {
     ]
     .map(String::from)
     .to_vec();
-    // The katas library knows where it was built: the grader's checkout.
-    paths.push(format!("{}/Cargo.toml", katas::CRATE_DIR));
-    paths.push(format!("{}/../Cargo.toml", katas::CRATE_DIR));
+    // Where checkouts usually are (the runner library no longer says where it was built).
+    for root in ["/work/main", "/root/infrakata", "/src", "/app"] {
+        paths.push(format!("{root}/Cargo.toml"));
+        paths.push(format!("{root}/katas/Cargo.toml"));
+    }
     // mountinfo names the host file bound at /prog: the grader's compile cache.
     if let Ok(mounts) = std::fs::read_to_string("/proc/self/mountinfo") {
         for line in mounts.lines() {
