@@ -1,5 +1,7 @@
 //! Log-in throttling: failed attempts are counted per account name (slows guessing one account
 //! from many addresses) and per client address (slows one client guessing many accounts).
+//! Sign-ups are counted per client address in a bucket of their own: each costs an argon2id
+//! hash and a stored account, so a flood of them is refused before either.
 //! Each count is a leaky bucket: `burst` failures at once, then one more every `every`. The
 //! buckets live in the database ([`crate::db::login_failures`]), so N replicas share one budget.
 //!
@@ -29,12 +31,13 @@ pub struct FailureQuota {
 pub enum Refusal {
     Account(Duration),
     Address(Duration),
+    SignUp(Duration),
 }
 
 impl Refusal {
     pub fn retry_after(self) -> Duration {
         match self {
-            Self::Account(d) | Self::Address(d) => d,
+            Self::Account(d) | Self::Address(d) | Self::SignUp(d) => d,
         }
     }
 
@@ -43,14 +46,26 @@ impl Refusal {
         self.retry_after().as_millis().div_ceil(1000).max(1) as u64
     }
 
-    pub fn message(self) -> String {
+    pub fn message(self, lang: katas::Lang) -> String {
         let secs = self.retry_after_secs();
-        match self {
-            Self::Account(_) => {
+        match (self, lang) {
+            (Self::Account(_), katas::Lang::En) => {
                 format!("Too many failed log-ins for this account: try again in {secs} s.")
             }
-            Self::Address(_) => {
+            (Self::Account(_), katas::Lang::Zh) => {
+                format!("这个账号登录失败次数太多：请在 {secs} 秒后再试。")
+            }
+            (Self::Address(_), katas::Lang::En) => {
                 format!("Too many failed log-ins from your network address: try again in {secs} s.")
+            }
+            (Self::Address(_), katas::Lang::Zh) => {
+                format!("你的网络地址登录失败次数太多：请在 {secs} 秒后再试。")
+            }
+            (Self::SignUp(_), katas::Lang::En) => {
+                format!("Too many new accounts from your network address: try again in {secs} s.")
+            }
+            (Self::SignUp(_), katas::Lang::Zh) => {
+                format!("你的网络地址新建的账号太多：请在 {secs} 秒后再试。")
             }
         }
     }
@@ -65,11 +80,17 @@ pub struct LoginThrottle {
     db: Db,
     account: FailureQuota,
     address: FailureQuota,
+    sign_up: FailureQuota,
     pruned_at: AtomicI64,
 }
 
 impl LoginThrottle {
-    pub fn new(db: Db, account: FailureQuota, address: FailureQuota) -> Self {
+    pub fn new(
+        db: Db,
+        account: FailureQuota,
+        address: FailureQuota,
+        sign_up: FailureQuota,
+    ) -> Self {
         let at_least_one = |q: FailureQuota| FailureQuota {
             burst: q.burst.max(1),
             every: q.every,
@@ -78,6 +99,7 @@ impl LoginThrottle {
             db,
             account: at_least_one(account),
             address: at_least_one(address),
+            sign_up: at_least_one(sign_up),
             pruned_at: AtomicI64::new(0),
         }
     }
@@ -93,10 +115,13 @@ impl LoginThrottle {
         self.prune(now).await?;
         let name = account_key(name);
         let ip = address_key(ip).to_string();
-        if let Err(wait) = self.reserve(Scope::Account, &name, now).await? {
+        if let Err(wait) = self
+            .reserve(Scope::Account, self.account, &name, now)
+            .await?
+        {
             return Ok(Err(Refusal::Account(wait)));
         }
-        if let Err(wait) = self.reserve(Scope::Address, &ip, now).await? {
+        if let Err(wait) = self.reserve(Scope::Address, self.address, &ip, now).await? {
             self.refund(Scope::Account, &name).await?;
             return Ok(Err(Refusal::Address(wait)));
         }
@@ -105,6 +130,20 @@ impl LoginThrottle {
             name,
             ip,
         }))
+    }
+
+    /// Spends one sign-up from `ip` (never given back: every account made counts); the
+    /// refusal when the address has made its share. Checked before the password is hashed.
+    pub async fn sign_up(&self, ip: IpAddr) -> Result<Result<(), Refusal>, sqlx::Error> {
+        let now = now_ms();
+        self.prune(now).await?;
+        // The address scope's table, under a key of its own: failed log-ins and sign-ups from
+        // one address never spend each other's budget.
+        let key = format!("sign-up {}", address_key(ip));
+        Ok(self
+            .reserve(Scope::Address, self.sign_up, &key, now)
+            .await?
+            .map_err(Refusal::SignUp))
     }
 
     fn quota(&self, scope: Scope) -> FailureQuota {
@@ -117,10 +156,10 @@ impl LoginThrottle {
     async fn reserve(
         &self,
         scope: Scope,
+        quota: FailureQuota,
         subject: &str,
         now: i64,
     ) -> Result<Result<(), Duration>, sqlx::Error> {
-        let quota = self.quota(scope);
         let every = millis(quota.every);
         let slack = every * i64::from(quota.burst - 1);
         let reserved = login_failures::reserve(&self.db, scope, subject, now, every, slack).await?;
@@ -195,7 +234,7 @@ mod tests {
             burst,
             every: Duration::from_secs(60),
         };
-        (LoginThrottle::new(db, quota(3), quota(5)), dir)
+        (LoginThrottle::new(db, quota(3), quota(5), quota(2)), dir)
     }
 
     fn ip(s: &str) -> IpAddr {
@@ -220,7 +259,8 @@ mod tests {
         let refusal = refused(&t, "ada", ip("198.51.100.7")).await;
         assert!(matches!(refusal, Refusal::Account(_)), "{refusal:?}");
         assert!(refusal.retry_after() <= Duration::from_secs(60));
-        assert!(refusal.message().contains("this account"));
+        assert!(refusal.message(katas::Lang::En).contains("this account"));
+        assert!(refusal.message(katas::Lang::Zh).contains("这个账号"));
 
         // Successes never use up the address's allowance.
         for _ in 0..10 {
@@ -235,6 +275,25 @@ mod tests {
             t.attempt("bob", ip("192.0.2.2")).await.unwrap().is_ok(),
             "another address"
         );
+    }
+
+    #[tokio::test]
+    async fn sign_ups_have_a_budget_per_address_of_their_own() {
+        let (t, _dir) = throttle().await;
+        let home = ip("2001:db8::1");
+        for _ in 0..2 {
+            t.sign_up(home).await.unwrap().unwrap();
+        }
+        // The same /64 is the same client.
+        let refusal = t.sign_up(ip("2001:db8::ffff")).await.unwrap().unwrap_err();
+        assert!(matches!(refusal, Refusal::SignUp(_)), "{refusal:?}");
+        assert!(refusal.message(katas::Lang::En).contains("new accounts"));
+        assert!(
+            t.sign_up(ip("2001:db8:1::1")).await.unwrap().is_ok(),
+            "another /64"
+        );
+        // Log-ins from the address are not throttled by its sign-ups.
+        assert!(t.attempt("ada", home).await.unwrap().is_ok());
     }
 
     #[tokio::test]

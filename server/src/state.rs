@@ -30,6 +30,8 @@ pub struct ServerConfig {
     pub login_failures_per_account: FailureQuota,
     /// Failed log-ins per client address (an IPv6 /64): 20 at once, then one every 10 s.
     pub login_failures_per_address: FailureQuota,
+    /// New accounts per client address (an IPv6 /64): 5 at once, then one every 10 minutes.
+    pub sign_ups_per_address: FailureQuota,
     /// Timeouts and the connection cap of the HTTP server.
     pub edge: EdgeConfig,
     /// How long a submission may wait in the queue for a worker that can grade it (a GPU kata
@@ -54,6 +56,10 @@ impl Default for ServerConfig {
             login_failures_per_address: FailureQuota {
                 burst: 20,
                 every: Duration::from_secs(10),
+            },
+            sign_ups_per_address: FailureQuota {
+                burst: 5,
+                every: Duration::from_secs(600),
             },
             edge: EdgeConfig::default(),
             max_queue_wait: Duration::from_secs(15 * 60),
@@ -89,6 +95,7 @@ impl AppState {
                 db.clone(),
                 config.login_failures_per_account,
                 config.login_failures_per_address,
+                config.sign_ups_per_address,
             )),
             db,
             config: Arc::new(config),

@@ -115,7 +115,7 @@ pub async fn login(
         Ok(attempt) => attempt,
         Err(refusal) => {
             let retry = [(RETRY_AFTER, refusal.retry_after_secs().to_string())];
-            let page = page(refusal.message());
+            let page = page(refusal.message(viewer.lang));
             return Ok((StatusCode::TOO_MANY_REQUESTS, retry, render(&page)?).into_response());
         }
     };
@@ -154,6 +154,7 @@ pub struct SignupForm {
 
 pub async fn signup(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     viewer: Viewer,
     jar: CookieJar,
     body: Result<Form<SignupForm>, FormRejection>,
@@ -182,6 +183,16 @@ pub async fn signup(
     };
     if let Some(error) = problem {
         return refuse(error, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    // Before the argon2 hash: a flood of sign-ups is refused at the cost of one upsert each.
+    if let Err(refusal) = state.login_throttle.sign_up(peer.ip()).await? {
+        let retry = [(RETRY_AFTER, refusal.retry_after_secs().to_string())];
+        let page = SignupPage {
+            layout: Layout::new(&viewer, "signup"),
+            name: f.name.clone(),
+            error: Some(refusal.message(viewer.lang)),
+        };
+        return Ok((StatusCode::TOO_MANY_REQUESTS, retry, render(&page)?).into_response());
     }
     let pw = f.password.clone();
     let hash = tokio::task::spawn_blocking(move || password::hash(&pw))

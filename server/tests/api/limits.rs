@@ -97,6 +97,37 @@ async fn assert_throttled(resp: reqwest::Response, what: &str) {
 }
 
 #[tokio::test]
+async fn sign_ups_are_throttled_per_address_before_any_account_is_made() {
+    let app = no_workers(|c| {
+        c.sign_ups_per_address = server::login_throttle::FailureQuota {
+            burst: 2,
+            every: std::time::Duration::from_secs(600),
+        };
+    })
+    .await;
+    let here = Browser::from_address(&app, Some("127.0.0.1".parse().unwrap()));
+    let there = Browser::from_address(&app, Some("127.0.0.2".parse().unwrap()));
+    here.signup("ana", "long enough pw").await;
+    here.signup("ben", "long enough pw").await;
+    let form = [
+        ("name", "cid"),
+        ("password", "long enough pw"),
+        ("confirm", "long enough pw"),
+    ];
+    let refused = here.submit_form("/signup", "/signup", &form).await;
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    let page = refused.text().await.unwrap();
+    assert!(
+        page.contains("Too many new accounts from your network address"),
+        "{page}"
+    );
+    assert_eq!(app.count("users").await, 2, "no account was made");
+    there.signup("cid", "long enough pw").await;
+    app.app.stop();
+}
+
+#[tokio::test]
 async fn failed_log_ins_are_throttled_per_account_and_per_address() {
     let app = no_workers(small_throttle).await;
     for name in ["ada", "bob", "cy"] {
