@@ -159,6 +159,17 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
                     ));
                 }
             }
+            if let Some(twice) = picked
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| picked[..i].contains(p).then_some(p))
+            {
+                let twice = twice.to_ascii_uppercase();
+                return Err(bad(
+                    format!("{twice} is picked twice"),
+                    format!("{twice} 被选了两次"),
+                ));
+            }
             if !multiple && picked.len() != 1 {
                 return Err(bad("pick exactly one option", "请恰好选择一项"));
             }
@@ -188,13 +199,7 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             let mut sorted_want = want.clone();
             sorted_want.sort();
             if sorted_given != sorted_want {
-                return Err(bad(
-                    format!(
-                        "give every label exactly once, in order ({})",
-                        order.join(" ")
-                    ),
-                    format!("每个字母恰好用一次，按顺序排列（{}）", order.join(" ")),
-                ));
+                return Err(ordering_problem(&given, &sorted_want));
             }
             let results: Vec<PartResult> = given
                 .iter()
@@ -300,6 +305,44 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
     })
 }
 
+/// Why an ordering response is not a permutation of the labels. Said only in terms of the
+/// labels in alphabetical order (which the learner sees anyway), never in the key's order.
+fn ordering_problem(given: &[String], sorted_labels: &[String]) -> BadResponse {
+    let all = sorted_labels
+        .iter()
+        .map(|l| l.to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut seen: Vec<&str> = Vec::new();
+    for g in given {
+        if g.is_empty() {
+            return bad(
+                format!("an entry is empty; give each of {all} exactly once"),
+                format!("有一项是空的；请把 {all} 各用一次"),
+            );
+        }
+        if !sorted_labels.contains(g) {
+            let g = g.to_ascii_uppercase();
+            return bad(
+                format!("{g} is not one of the steps; give each of {all} exactly once"),
+                format!("{g} 不是步骤之一；请把 {all} 各用一次"),
+            );
+        }
+        if seen.contains(&g.as_str()) {
+            let g = g.to_ascii_uppercase();
+            return bad(
+                format!("{g} is given twice; give each of {all} exactly once"),
+                format!("{g} 出现了两次；请把 {all} 各用一次"),
+            );
+        }
+        seen.push(g);
+    }
+    bad(
+        format!("give each of {all} exactly once"),
+        format!("请把 {all} 各用一次"),
+    )
+}
+
 fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, BadResponse> {
     let (ok, expected) = match want.form {
         PartForm::Word => {
@@ -308,6 +351,13 @@ fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, Bad
                 return Err(bad(
                     format!("part {} is empty", i + 1),
                     format!("第 {} 部分是空的", i + 1),
+                ));
+            }
+            if !want.choices.is_empty() && !want.choices.iter().any(|c| norm_label(c) == g) {
+                let words = want.choices.join(" / ");
+                return Err(bad(
+                    format!("part {}: answer with one of {words}", i + 1),
+                    format!("第 {} 部分：请从 {words} 中选一个作答", i + 1),
                 ));
             }
             (g == norm_label(&want.word), want.word.clone())

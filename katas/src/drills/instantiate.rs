@@ -129,6 +129,10 @@ pub struct KeyPart {
     /// Tuple elements or the one number (integers), or the expected word.
     pub ints: Vec<i64>,
     pub word: String,
+    /// The words a `word` part may be answered with (shown to the learner too); a word outside
+    /// them is asked again rather than graded. Empty in keys stored before it existed.
+    #[serde(default)]
+    pub choices: Vec<String>,
 }
 
 /// Labels `A`, `B`, … for shuffled options and steps; `a`, `b`, … for matching targets.
@@ -382,6 +386,11 @@ fn predict_part(
             form,
             choices: part.choices.clone(),
         },
-        KeyPart { form, ints, word },
+        KeyPart {
+            form,
+            ints,
+            word,
+            choices: part.choices.clone(),
+        },
     ))
 }
