@@ -7,6 +7,7 @@ mod cdp;
 mod chromium;
 mod chromium_drills;
 mod custom_input;
+mod drill_refusals;
 mod drills;
 mod edge;
 mod faults;
