@@ -8,6 +8,7 @@ mod chromium;
 mod chromium_drills;
 mod custom_input;
 mod drill_refusals;
+mod drill_review;
 mod drills;
 mod edge;
 mod faults;
