@@ -62,7 +62,7 @@ fn a_session_graded_from_stdin_right_and_wrong() {
     assert!(text.contains("✓ Right"), "{text}");
     assert!(
         text.trim_end()
-            .ends_with("Drills: 1 of 1 right, score 1.0 / 1"),
+            .ends_with("Drills: 1 of 1 right, score 1 / 1"),
         "{text}"
     );
 
@@ -112,7 +112,7 @@ fn unusable_answers_are_explained_and_asked_again() {
     assert!(text.contains("try again"), "{text}");
     assert!(
         text.trim_end()
-            .ends_with("Drills: 0 of 0 right, score 0.0 / 0"),
+            .ends_with("Drills: 0 of 0 right, score 0 / 0"),
         "{text}"
     );
 }

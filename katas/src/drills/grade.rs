@@ -2,8 +2,9 @@
 //! grades in the terminal (`infrakata drill`) and on the server.
 
 use super::formula::show;
-use super::instantiate::{Key, KeyBody, KeyPart, PartForm};
+use super::instantiate::{Key, KeyBody, KeyOption, KeyPart, PartForm};
 use super::item::Text;
+use super::quantity::parse_quantity;
 use serde::{Deserialize, Serialize};
 
 /// Most entries a response may hold, and most bytes in one (every byte a learner sends is
@@ -63,21 +64,6 @@ fn bad(en: impl Into<String>, zh: impl Into<String>) -> BadResponse {
     }
 }
 
-/// The first number in `text` (`"12.5 ms"`, `"≈ 3e-4"`), ignoring `,` and `_` digit groups.
-pub fn parse_number(text: &str) -> Option<f64> {
-    let cleaned: String = text.chars().filter(|c| *c != ',' && *c != '_').collect();
-    let start = cleaned.find(|c: char| c.is_ascii_digit() || c == '-' || c == '.')?;
-    let tail = &cleaned[start..];
-    // The longest prefix that parses as a float.
-    let mut best = None;
-    for (end, _) in tail.char_indices().skip(1).chain([(tail.len(), ' ')]) {
-        if let Ok(v) = tail[..end].parse::<f64>() {
-            best = Some(v);
-        }
-    }
-    best.filter(|v| v.is_finite())
-}
-
 /// The integers in `text`, in order (`"(4, 1, 12)"`, `"torch.Size([3, 4])"`, `"3 4"`).
 pub fn parse_ints(text: &str) -> Result<Vec<i64>, BadResponse> {
     let mut out = Vec::new();
@@ -135,12 +121,7 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             let [given] = response.parts.as_slice() else {
                 return Err(bad("give one number", "请填写一个数"));
             };
-            let value = parse_number(given).ok_or_else(|| {
-                bad(
-                    format!("`{given}` is not a number"),
-                    format!("`{given}` 不是一个数"),
-                )
-            })?;
+            let value = parse_quantity(given, unit)?;
             vec![PartResult {
                 about: unit.clone(),
                 ok: (value - expected).abs() <= *tolerance,
@@ -294,6 +275,8 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
     );
     let score = if parts.is_empty() || (all_or_nothing && right != parts.len()) {
         0.0
+    } else if let KeyBody::Choice { options, .. } = &key.body {
+        several_choice_score(options, &parts)
     } else {
         right as f64 / parts.len() as f64
     };
@@ -303,6 +286,36 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
         parts,
         explanation: key.explanation.clone(),
     })
+}
+
+/// Credit for a multiple choice: the share of right options picked, less the share of wrong
+/// options picked. Picking everything earns nothing, where counting each option as a part
+/// would have paid most of the credit for it.
+fn several_choice_score(options: &[KeyOption], parts: &[PartResult]) -> f64 {
+    let right = options.iter().filter(|o| o.correct).count();
+    let wrong = options.len() - right;
+    let (mut hits, mut false_picks) = (0usize, 0usize);
+    for (o, p) in options.iter().zip(parts) {
+        let picked = p.ok == o.correct;
+        match (picked, o.correct) {
+            (true, true) => hits += 1,
+            (true, false) => false_picks += 1,
+            _ => {}
+        }
+    }
+    let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    (share(hits, right) - share(false_picks, wrong)).max(0.0)
+}
+
+/// A score as a person reads it: exact to three significant digits (`0.75`, `0.667`, `1`), never
+/// rounded to one decimal (`0.8` for 0.75).
+pub fn show_score(score: f64) -> String {
+    show(score, 3)
+}
+
+/// A share of the credit as a percentage, exact to three significant digits (`75%`, `66.7%`).
+pub fn show_percent(score: f64) -> String {
+    format!("{}%", show(score * 100.0, 3))
 }
 
 /// Why an ordering response is not a permutation of the labels. Said only in terms of the

@@ -12,9 +12,10 @@ pub mod formula;
 pub mod grade;
 pub mod instantiate;
 pub mod item;
+pub mod quantity;
 pub mod validate;
 
-pub use grade::{BadResponse, Graded, PartResult, Response, grade};
+pub use grade::{BadResponse, Graded, PartResult, Response, grade, show_percent, show_score};
 pub use instantiate::{Body, Key, KeyBody, Labeled, PartForm, Presented, instantiate};
 pub use item::{AnswerSpec, DrillSet, Item, Text};
 

@@ -4,7 +4,9 @@
 use crate::cli::{DrillArgs, DrillCommand, Lang};
 use crate::table;
 use anyhow::bail;
-use katas::drills::{Body, Drills, Graded, Item, Presented, Response, grade};
+use katas::drills::{
+    Body, Drills, Graded, Item, Presented, Response, grade, show_percent, show_score,
+};
 use std::io::{BufRead as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
@@ -130,9 +132,15 @@ fn practise(
     println!(
         "\n{}",
         if l == "zh" {
-            format!("练习：{asked} 题中答对 {right} 题，得分 {score:.1} / {asked}")
+            format!(
+                "练习：{asked} 题中答对 {right} 题，得分 {} / {asked}",
+                show_score(score)
+            )
         } else {
-            format!("Drills: {right} of {asked} right, score {score:.1} / {asked}")
+            format!(
+                "Drills: {right} of {asked} right, score {} / {asked}",
+                show_score(score)
+            )
         }
     );
     Ok(ExitCode::SUCCESS)
@@ -266,9 +274,9 @@ fn render_result(g: &Graded, l: &str) -> String {
             "✓ Right\n".to_string()
         }
     } else if zh {
-        format!("✗ 得分 {:.0}%\n", g.score * 100.0)
+        format!("✗ 得分 {}\n", show_percent(g.score))
     } else {
-        format!("✗ Score {:.0}%\n", g.score * 100.0)
+        format!("✗ Score {}\n", show_percent(g.score))
     };
     for p in &g.parts {
         let mark = if p.ok { "✓" } else { "✗" };

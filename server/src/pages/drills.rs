@@ -262,7 +262,7 @@ fn attempt_page(
     }
     if let Some(g) = graded {
         page.correct = g.correct;
-        page.score = format!("{:.0}%", g.score * 100.0);
+        page.score = katas::drills::show_percent(g.score);
         page.explanation = code_spans(g.explanation.get(l));
         page.result = g
             .parts
