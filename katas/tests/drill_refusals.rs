@@ -19,10 +19,12 @@ fn other_key(key: &Key) -> Key {
             expected,
             tolerance,
             unit,
+            mistakes,
         } => KeyBody::Numeric {
             expected: expected * 3.0 + 7.0,
             tolerance: *tolerance,
             unit: unit.clone(),
+            mistakes: mistakes.clone(),
         },
         KeyBody::Choice { multiple, options } => {
             let mut options = options.clone();

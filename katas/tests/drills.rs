@@ -96,6 +96,7 @@ fn numeric_right_within_tolerance_wrong_outside() {
         expected,
         tolerance,
         unit,
+        ..
     } = key.body.clone()
     else {
         panic!("numeric key");

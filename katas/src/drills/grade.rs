@@ -117,17 +117,25 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             expected,
             tolerance,
             unit,
+            mistakes,
         } => {
             let [given] = response.parts.as_slice() else {
                 return Err(bad("give one number", "请填写一个数"));
             };
             let value = parse_quantity(given, unit)?;
+            let ok = (value - expected).abs() <= *tolerance;
+            // Validation keeps every mistake more than twice the tolerance from the answer,
+            // so a right answer is never near one.
+            let feedback = mistakes
+                .iter()
+                .find(|m| !ok && (value - m.value).abs() <= *tolerance)
+                .map(|m| m.why.clone());
             vec![PartResult {
                 about: unit.clone(),
-                ok: (value - expected).abs() <= *tolerance,
+                ok,
                 given: given.trim().to_string(),
                 expected: format!("{} {unit}", show(*expected, 4)),
-                feedback: None,
+                feedback,
             }]
         }
         KeyBody::Choice { multiple, options } => {

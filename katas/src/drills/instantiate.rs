@@ -95,6 +95,9 @@ pub enum KeyBody {
         /// Largest accepted distance from `expected`.
         tolerance: f64,
         unit: String,
+        /// The item's declared mistakes on this draw (absent in keys stored before them).
+        #[serde(default)]
+        mistakes: Vec<KeyMistake>,
     },
     /// Options in the order shown.
     Choice {
@@ -116,6 +119,13 @@ pub enum KeyBody {
     },
 }
 
+/// What one declared mistake gives on this attempt's draw, and why it is wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyMistake {
+    pub value: f64,
+    pub why: Text,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyOption {
     pub label: String,
@@ -133,6 +143,13 @@ pub struct KeyPart {
     /// them is asked again rather than graded. Empty in keys stored before it existed.
     #[serde(default)]
     pub choices: Vec<String>,
+}
+
+/// The largest accepted distance from `expected` for a numeric item's tolerances.
+pub fn tolerance_of(expected: f64, rel_tol: Option<f64>, abs_tol: Option<f64>) -> f64 {
+    (rel_tol.unwrap_or(DEFAULT_REL_TOL) * expected.abs())
+        .max(abs_tol.unwrap_or(0.0))
+        .max(1e-12)
 }
 
 /// Labels `A`, `B`, … for shuffled options and steps; `a`, `b`, … for matching targets.
@@ -201,17 +218,26 @@ pub fn instantiate_with(
             unit,
             rel_tol,
             abs_tol,
+            mistakes,
         } => {
             let expected = Formula::parse(formula)?.eval(values)?;
-            let tolerance = (rel_tol.unwrap_or(DEFAULT_REL_TOL) * expected.abs())
-                .max(abs_tol.unwrap_or(0.0))
-                .max(1e-12);
+            let tolerance = tolerance_of(expected, *rel_tol, *abs_tol);
+            let mistakes = mistakes
+                .iter()
+                .map(|m| {
+                    Ok(KeyMistake {
+                        value: Formula::parse(&m.formula)?.eval(values)?,
+                        why: m.why.clone(),
+                    })
+                })
+                .collect::<Result<_, String>>()?;
             (
                 Body::Numeric { unit: unit.clone() },
                 KeyBody::Numeric {
                     expected,
                     tolerance,
                     unit: unit.clone(),
+                    mistakes,
                 },
             )
         }
@@ -320,6 +346,7 @@ pub fn instantiate_with(
             )
         }
     };
+    let explanation = explain(item, &shown, &key);
     Ok((
         Presented {
             set: set.slug.clone(),
@@ -331,10 +358,26 @@ pub fn instantiate_with(
         Key {
             set: set.slug.clone(),
             item: item.id.clone(),
-            explanation: item.explanation.clone(),
+            explanation,
             body: key,
         },
     ))
+}
+
+/// The placeholder an explanation may use for a numeric item's answer on this draw.
+pub const ANSWER_PLACEHOLDER: &str = "answer";
+
+/// The explanation with this attempt's numbers: the drawn parameters and, for a numeric item,
+/// `{answer}`.
+fn explain(item: &Item, shown: &BTreeMap<String, String>, key: &KeyBody) -> Text {
+    let mut values = shown.clone();
+    if let KeyBody::Numeric { expected, .. } = key {
+        values.insert(ANSWER_PLACEHOLDER.into(), formula::show(*expected, 4));
+    }
+    Text {
+        en: fill(&item.explanation.en, &values),
+        zh: fill(&item.explanation.zh, &values),
+    }
 }
 
 fn predict_part(

@@ -87,6 +87,11 @@ pub enum AnswerSpec {
         rel_tol: Option<f64>,
         #[serde(default)]
         abs_tol: Option<f64>,
+        /// Common wrong ways to work it out, each a formula on the same parameters. The build
+        /// proves that none lands near the right answer for any draw, and an answer near one
+        /// gets its `why` as feedback.
+        #[serde(default)]
+        mistakes: Vec<Mistake>,
     },
     /// Options shown shuffled; `multiple` lets the learner pick several.
     Choice {
@@ -103,6 +108,14 @@ pub enum AnswerSpec {
     },
     /// Predict the result of a chain of operations, one part at a time.
     Predict { parts: Vec<PredictPart> },
+}
+
+/// A common mistake on a numeric item: what it computes, and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mistake {
+    pub formula: String,
+    pub why: Text,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

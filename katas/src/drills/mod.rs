@@ -16,8 +16,8 @@ pub mod quantity;
 pub mod validate;
 
 pub use grade::{BadResponse, Graded, PartResult, Response, grade, show_percent, show_score};
-pub use instantiate::{Body, Key, KeyBody, Labeled, PartForm, Presented, instantiate};
-pub use item::{AnswerSpec, DrillSet, Item, Text};
+pub use instantiate::{Body, Key, KeyBody, KeyMistake, Labeled, PartForm, Presented, instantiate};
+pub use item::{AnswerSpec, DrillSet, Item, Mistake, Text};
 
 use std::path::{Path, PathBuf};
 
