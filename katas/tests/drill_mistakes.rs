@@ -99,13 +99,14 @@ fn the_shipped_timing_items_declare_their_mistakes_and_name_them_in_feedback() {
 }
 
 #[test]
-fn every_numeric_explanation_is_filled_in() {
+fn every_explanation_is_filled_in_with_the_draw() {
     for set in Drills::builtin().sets() {
         for item in &set.items {
             let (_, key) = instantiate(set, item, 5).unwrap();
             for text in [&key.explanation.en, &key.explanation.zh] {
                 assert!(
                     !text.contains("{answer}")
+                        && !text.contains("{=")
                         && !item
                             .params
                             .keys()
@@ -117,4 +118,28 @@ fn every_numeric_explanation_is_filled_in() {
             }
         }
     }
+}
+
+#[test]
+fn a_worked_out_span_in_an_explanation_shows_its_value() {
+    let drills = Drills::builtin();
+    let (shown, key) = drills.start("view-contiguous", "fresh-strides", 3).unwrap();
+    let b: i64 = shown.params["b"].parse().unwrap();
+    let c: i64 = shown.params["c"].parse().unwrap();
+    let want = format!("({}, {c}, 1)", b * c);
+    assert!(key.explanation.en.contains(&want), "{}", key.explanation.en);
+    assert!(key.explanation.zh.contains(&want), "{}", key.explanation.zh);
+}
+
+#[test]
+fn an_unknown_name_in_a_worked_out_span_fails_validation() {
+    let text = WIDE_RING
+        .replace("About {answer} ms", "About {=2*q} ms")
+        .replace("min = 2, max = 64", "min = 4, max = 16")
+        .replace("[1, 8, 32, 128, 512]", "[1, 2, 4, 8]")
+        .replace("[2, 5, 10, 20]", "[10, 20]")
+        .replace("[12.5, 25, 50, 100]", "[25, 50]");
+    let set: DrillSet = toml::from_str(&text).unwrap();
+    let problems = validate::validate_set(&set, "wide", &slugs()).join("\n");
+    assert!(problems.contains("`q`"), "{problems}");
 }

@@ -346,7 +346,7 @@ pub fn instantiate_with(
             )
         }
     };
-    let explanation = explain(item, &shown, &key);
+    let explanation = explain(item, values, &shown, &key)?;
     Ok((
         Presented {
             set: set.slug.clone(),
@@ -367,17 +367,45 @@ pub fn instantiate_with(
 /// The placeholder an explanation may use for a numeric item's answer on this draw.
 pub const ANSWER_PLACEHOLDER: &str = "answer";
 
-/// The explanation with this attempt's numbers: the drawn parameters and, for a numeric item,
-/// `{answer}`.
-fn explain(item: &Item, shown: &BTreeMap<String, String>, key: &KeyBody) -> Text {
-    let mut values = shown.clone();
+/// The explanation with this attempt's numbers: the drawn parameters, `{=formula}` worked out
+/// on them (`({=b*c}, {c}, 1)`), and, for a numeric item, `{answer}`.
+fn explain(
+    item: &Item,
+    values: &BTreeMap<String, f64>,
+    shown: &BTreeMap<String, String>,
+    key: &KeyBody,
+) -> Result<Text, String> {
+    let mut names = shown.clone();
     if let KeyBody::Numeric { expected, .. } = key {
-        values.insert(ANSWER_PLACEHOLDER.into(), formula::show(*expected, 4));
+        names.insert(ANSWER_PLACEHOLDER.into(), formula::show(*expected, 4));
     }
-    Text {
-        en: fill(&item.explanation.en, &values),
-        zh: fill(&item.explanation.zh, &values),
+    Ok(Text {
+        en: fill(&fill_formulas(&item.explanation.en, values)?, &names),
+        zh: fill(&fill_formulas(&item.explanation.zh, values)?, &names),
+    })
+}
+
+/// The `{=formula}` spans of `text`, in order.
+pub fn formula_spans(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{=") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find('}') else { break };
+        out.push(&after[..close]);
+        rest = &after[close + 1..];
     }
+    out
+}
+
+/// `text` with each `{=formula}` replaced by its value on `values`.
+fn fill_formulas(text: &str, values: &BTreeMap<String, f64>) -> Result<String, String> {
+    let mut out = text.to_string();
+    for span in formula_spans(text) {
+        let v = Formula::parse(span)?.eval(values)?;
+        out = out.replacen(&format!("{{={span}}}"), &formula::show(v, 4), 1);
+    }
+    Ok(out)
 }
 
 fn predict_part(

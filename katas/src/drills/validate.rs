@@ -5,7 +5,9 @@
 
 use super::formula::{Formula, param_values};
 use super::grade::grade;
-use super::instantiate::{ANSWER_PLACEHOLDER, instantiate, instantiate_with, tolerance_of};
+use super::instantiate::{
+    ANSWER_PLACEHOLDER, formula_spans, instantiate, instantiate_with, tolerance_of,
+};
 use super::item::{AnswerSpec, DrillSet, Item, Mistake, Text};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -152,6 +154,20 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
             problems.push(format!(
                 "explanation.{lang} names `{{{u}}}`, which is no parameter"
             ));
+        }
+        for span in formula_spans(text) {
+            match Formula::parse(span) {
+                Ok(f) => {
+                    for v in f.vars() {
+                        if !names.contains(v) {
+                            problems.push(format!(
+                                "explanation.{lang} works out `{span}` with `{v}`, which is no parameter"
+                            ));
+                        }
+                    }
+                }
+                Err(e) => problems.push(format!("explanation.{lang}: {e}")),
+            }
         }
     }
     match &item.answer {
