@@ -14,6 +14,7 @@ pub mod instantiate;
 pub mod item;
 pub mod quantity;
 pub mod validate;
+pub mod words;
 
 pub use grade::{BadResponse, Graded, PartResult, Response, grade, show_percent, show_score};
 pub use instantiate::{Body, Key, KeyBody, KeyMistake, Labeled, PartForm, Presented, instantiate};

@@ -5,7 +5,7 @@ use crate::cli::{DrillArgs, DrillCommand, Lang};
 use crate::table;
 use anyhow::bail;
 use katas::drills::{
-    Body, Drills, Graded, Item, Presented, Response, grade, show_percent, show_score,
+    Body, Drills, Graded, Item, Presented, Response, grade, show_percent, show_score, words,
 };
 use std::io::{BufRead as _, Write as _};
 use std::path::Path;
@@ -161,7 +161,7 @@ pub fn render(shown: &Presented, l: &str) -> String {
     let how = match &shown.body {
         Body::Numeric { unit } => {
             if zh {
-                format!("以 {unit} 为单位作答")
+                format!("以 {} 为单位作答", words::word(unit, l))
             } else {
                 format!("Answer in {unit}")
             }
@@ -284,12 +284,16 @@ fn render_result(g: &Graded, l: &str) -> String {
         if !shown && p.ok {
             continue;
         }
-        out.push_str(&format!("  {mark} {}: {}", p.about, p.given));
+        out.push_str(&format!(
+            "  {mark} {}: {}",
+            words::quantity(&p.about, l),
+            words::quantity(&p.given, l)
+        ));
         if !p.ok {
             out.push_str(&format!(
                 " — {} {}",
                 if zh { "应为" } else { "expected" },
-                p.expected
+                words::quantity(&p.expected, l)
             ));
         }
         if let Some(f) = &p.feedback {

@@ -226,7 +226,7 @@ fn attempt_page(
     match &shown.body {
         Body::Numeric { unit } => {
             page.kind = "numeric";
-            page.unit = unit.clone();
+            page.unit = katas::drills::words::word(unit, l);
         }
         Body::Choice { multiple, options } => {
             page.kind = "choice";
@@ -270,8 +270,8 @@ fn attempt_page(
             .map(|p| ResultPart {
                 about: p.about.clone(),
                 ok: p.ok,
-                given: p.given.clone(),
-                expected: p.expected.clone(),
+                given: katas::drills::words::quantity(&p.given, l),
+                expected: katas::drills::words::quantity(&p.expected, l),
                 feedback: p
                     .feedback
                     .as_ref()

@@ -7,6 +7,7 @@ mod cdp;
 mod chromium;
 mod chromium_drills;
 mod custom_input;
+mod drill_pages_zh;
 mod drill_refusals;
 mod drill_review;
 mod drills;
