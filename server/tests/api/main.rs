@@ -10,6 +10,7 @@ mod custom_input;
 mod drill_pages_zh;
 mod drill_refusals;
 mod drill_review;
+mod drill_sessions;
 mod drills;
 mod edge;
 mod faults;
