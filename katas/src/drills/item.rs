@@ -43,6 +43,9 @@ pub struct DrillSet {
 pub struct Item {
     /// Unique within its set; kebab-case.
     pub id: String,
+    /// What the pages list it as; the id stands in where an item has none.
+    #[serde(default)]
+    pub title: Option<Text>,
     /// May name parameters as `{name}`; they are filled in per attempt.
     pub prompt: Text,
     /// Shown once the learner has committed an answer.
@@ -57,6 +60,13 @@ pub struct Item {
     #[serde(default)]
     pub params: BTreeMap<String, Param>,
     pub answer: AnswerSpec,
+}
+
+impl Item {
+    /// Its title in `lang`, or its id where it has none.
+    pub fn title_in(&self, lang: &str) -> &str {
+        self.title.as_ref().map_or(&self.id, |t| t.get(lang))
+    }
 }
 
 /// Where a parameter's value comes from: `min..=max` in steps of `step` (default 1), or one of

@@ -107,6 +107,9 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
     if !is_kebab(&item.id) {
         problems.push("id is not kebab-case".into());
     }
+    if let Some(title) = &item.title {
+        check_text("title", title, &mut problems);
+    }
     check_text("prompt", &item.prompt, &mut problems);
     check_text("explanation", &item.explanation, &mut problems);
     for kata in &item.katas {

@@ -62,6 +62,7 @@ pub async fn index(viewer: Viewer) -> Result<Response, AppError> {
 #[derive(Debug)]
 struct ItemRow {
     id: String,
+    title: String,
     kind: &'static str,
     tags: Vec<String>,
 }
@@ -92,6 +93,7 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
             .iter()
             .map(|i| ItemRow {
                 id: i.id.clone(),
+                title: i.title_in(l).to_string(),
                 kind: kind_of(&i.answer),
                 tags: i.tags.iter().chain(&i.katas).cloned().collect(),
             })
@@ -237,6 +239,7 @@ struct AttemptPage {
     /// During an interview: the answer is recorded, its result waits for the report.
     interview: Option<i64>,
     item: String,
+    item_title: String,
     /// The session's items still to come, as the forms carry them (`a,b,c`; empty outside one).
     queue: String,
     queue_len: usize,
@@ -292,6 +295,9 @@ fn attempt_page(
         explanation: String::new(),
         interview: a.interview_id,
         item: a.item.clone(),
+        item_title: catalogue()
+            .item(&a.drill_set, &a.item)
+            .map_or(a.item.clone(), |(_, i)| i.title_in(l).to_string()),
         queue: queue.join(","),
         queue_len: queue.len(),
     };
@@ -439,6 +445,8 @@ struct DueRow {
     set: String,
     item: String,
     title: String,
+    /// A drill item's own title (empty for a kata).
+    item_title: String,
     overdue: bool,
 }
 
@@ -478,11 +486,15 @@ pub async fn review_page(
                     .set(&set)
                     .map_or(set.clone(), |s| s.title.get(l).to_string())
             };
+            let item_title = catalogue()
+                .item(&set, &item)
+                .map_or(item.clone(), |(_, i)| i.title_in(l).to_string());
             DueRow {
                 kind: c.kind,
                 set,
                 item,
                 title,
+                item_title,
                 overdue: c.due < now,
             }
         })

@@ -1,5 +1,6 @@
-//! The drill page's form starts with nothing chosen, an empty choice is asked again, and a
-//! result viewed in 中文 says its words and count units in Chinese.
+//! The drill page's form starts with nothing chosen, an empty choice is asked again, items are
+//! listed by their titles, and a result viewed in 中文 says its words and count units in
+//! Chinese.
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::spawn_idle;
@@ -17,6 +18,11 @@ async fn answers_start_empty_and_results_read_in_chinese() {
     b.switch_lang("zh", "/drills/view-contiguous").await;
     let page = b.page("/drills/view-contiguous").await;
     let csrf = csrf_of(&page);
+    // Items are listed by their titles in the viewer's language.
+    assert!(
+        page.contains(r#"<td data-item="transpose-strides">转置后的步长</td>"#),
+        "{page}"
+    );
     let resp = b
         .post_form(
             "/drills/view-contiguous/transpose-strides/start",
@@ -25,6 +31,7 @@ async fn answers_start_empty_and_results_read_in_chinese() {
         .await;
     let at = location(&resp);
     let question = b.page(&at).await;
+    assert!(question.contains("转置后的步长"), "{question}");
     // Every select starts on the empty entry; none is preset to a real answer.
     let selects = question.matches("<select").count();
     assert!(selects > 0, "{question}");
@@ -87,4 +94,7 @@ async fn answers_start_empty_and_results_read_in_chinese() {
         "{result}"
     );
     assert!(!result.contains("not picked"), "{result}");
+    // The missed item is due again today, listed by its title.
+    let review = b.page("/review").await;
+    assert!(review.contains("哪些结果是视图"), "{review}");
 }
