@@ -95,7 +95,14 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
                 id: i.id.clone(),
                 title: i.title_in(l).to_string(),
                 kind: kind_of(&i.answer),
-                tags: i.tags.iter().chain(&i.katas).cloned().collect(),
+                // Drill tags in the viewer's language; kata slugs go through the catalogue's
+                // topic names in the template.
+                tags: i
+                    .tags
+                    .iter()
+                    .chain(&i.katas)
+                    .map(|t| katas::drills::words::tag(t, l).map_or(t.clone(), str::to_string))
+                    .collect(),
             })
             .collect(),
     })

@@ -23,6 +23,7 @@ async fn answers_start_empty_and_results_read_in_chinese() {
         page.contains(r#"<td data-item="transpose-strides">转置后的步长</td>"#),
         "{page}"
     );
+    assert!(page.contains(r#"<span class="tag">步长</span>"#), "{page}");
     let resp = b
         .post_form(
             "/drills/view-contiguous/transpose-strides/start",
