@@ -27,6 +27,9 @@ mod instantiate;
 #[path = "src/drills/item.rs"]
 mod item;
 #[allow(dead_code)]
+#[path = "src/drills/quantity.rs"]
+mod quantity;
+#[allow(dead_code)]
 #[path = "src/drills/validate.rs"]
 mod validate;
 

@@ -96,6 +96,7 @@ fn numeric_right_within_tolerance_wrong_outside() {
         expected,
         tolerance,
         unit,
+        ..
     } = key.body.clone()
     else {
         panic!("numeric key");
@@ -159,12 +160,96 @@ fn multiple_choice_partial_credit() {
     too_many.push(one_wrong);
     let g = grade(&key, &respond(&too_many)).unwrap();
     assert!(!g.correct);
-    let expected = (options.len() - 1) as f64 / options.len() as f64;
+    // Every right option, less one wrong option's share of the wrong ones.
+    let wrong = options.iter().filter(|o| !o.correct).count();
+    let expected = 1.0 - 1.0 / wrong as f64;
     assert!(
         (g.score - expected).abs() < 1e-9,
         "{} vs {expected}",
         g.score
     );
+}
+
+#[test]
+fn picking_every_option_of_a_multiple_choice_earns_nothing() {
+    for set in drills().sets() {
+        for item in &set.items {
+            let AnswerSpec::Choice { multiple: true, .. } = item.answer else {
+                continue;
+            };
+            let (_, key) = instantiate(set, item, 13).unwrap();
+            let KeyBody::Choice { options, .. } = &key.body else {
+                panic!()
+            };
+            let every: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
+            let g = grade(&key, &respond(&every)).unwrap();
+            let all_right = options.iter().all(|o| o.correct);
+            assert!(
+                all_right || g.score == 0.0,
+                "{}/{}: {}",
+                set.slug,
+                item.id,
+                g.score
+            );
+            // Half the right options and nothing wrong: half the credit.
+            let right: Vec<&str> = options
+                .iter()
+                .filter(|o| o.correct)
+                .map(|o| o.label.as_str())
+                .collect();
+            if right.len() == 2 {
+                let g = grade(&key, &respond(&right[..1])).unwrap();
+                assert_eq!(g.score, 0.5);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_word_outside_a_parts_choices_is_asked_again() {
+    let (_, key) = drills()
+        .start("view-contiguous", "transpose-strides", 1)
+        .unwrap();
+    let mut parts = key.model_response().parts;
+    let last = parts.len() - 1;
+    parts[last] = "maybe".into();
+    let e = grade(&key, &Response { parts }).unwrap_err();
+    assert!(e.en.contains("True / False"), "{e}");
+    assert!(e.zh.contains("True / False"), "{}", e.zh);
+}
+
+#[test]
+fn scores_are_shown_exactly() {
+    use katas::drills::{show_percent, show_score};
+    assert_eq!(show_score(0.75), "0.75");
+    assert_eq!(show_score(2.0 / 3.0), "0.667");
+    assert_eq!(show_score(1.0), "1");
+    assert_eq!(show_score(3.75), "3.75");
+    assert_eq!(show_percent(0.75), "75%");
+    assert_eq!(show_percent(0.125), "12.5%");
+    assert_eq!(show_percent(2.0 / 3.0), "66.7%");
+}
+
+#[test]
+fn numeric_answers_take_units_and_sums_and_refuse_ambiguous_separators() {
+    let (shown, key) = drills()
+        .start("view-contiguous", "contiguous-cost", 2)
+        .unwrap();
+    let KeyBody::Numeric { expected, .. } = key.body else {
+        panic!("numeric")
+    };
+    let p = |n: &str| shown.params[n].clone();
+    let sum = format!("{}*{}*{}*4", p("a"), p("b"), p("c"));
+    let in_kib = format!("{} KiB", expected / 1024.0);
+    let grouped = format!("{}", expected as u64);
+    for right in [sum.as_str(), in_kib.as_str(), grouped.as_str()] {
+        assert!(grade(&key, &respond(&[right])).unwrap().correct, "{right}");
+    }
+    let wrong_unit = format!("{} KB", expected / 1024.0);
+    assert!(!grade(&key, &respond(&[&wrong_unit])).unwrap().correct);
+    for refused in ["224,0", "4 000 000", "5 ms", "twelve"] {
+        assert!(grade(&key, &respond(&[refused])).is_err(), "{refused}");
+    }
 }
 
 #[test]

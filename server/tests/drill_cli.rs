@@ -62,11 +62,22 @@ fn a_session_graded_from_stdin_right_and_wrong() {
     assert!(text.contains("✓ Right"), "{text}");
     assert!(
         text.trim_end()
-            .ends_with("Drills: 1 of 1 right, score 1.0 / 1"),
+            .ends_with("Drills: 1 of 1 right, score 1 / 1"),
         "{text}"
     );
 
-    let wrong = vec!["(999, 999)"; key.model_response().parts.len()].join("\n");
+    // Wrong in every part, yet each part well formed: a word part takes another of its words.
+    let katas::drills::KeyBody::Predict { parts } = &key.body else {
+        panic!("a prediction")
+    };
+    let wrong = parts
+        .iter()
+        .map(|p| match p.choices.iter().find(|c| **c != p.word) {
+            Some(other) => other.clone(),
+            None => "(999, 999)".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let zh: Vec<&str> = args.iter().copied().chain(["--lang", "zh"]).collect();
     let out = infrakata(&zh, &format!("{wrong}\n"));
     let text = stdout(&out);
@@ -101,7 +112,7 @@ fn unusable_answers_are_explained_and_asked_again() {
     assert!(text.contains("try again"), "{text}");
     assert!(
         text.trim_end()
-            .ends_with("Drills: 0 of 0 right, score 0.0 / 0"),
+            .ends_with("Drills: 0 of 0 right, score 0 / 0"),
         "{text}"
     );
 }
@@ -165,4 +176,57 @@ feedback = { en = "f", zh = "反馈" }
         err.contains("marks exactly one option correct, not 0"),
         "{err}"
     );
+}
+
+/// A malformed ordering (a repeated label, an empty entry) is asked again without the order in
+/// the refusal, and the attempt then takes the right answer for full credit.
+#[test]
+fn a_malformed_ordering_is_asked_again_without_the_key() {
+    let (seed, key) = (0..500)
+        .find_map(|seed| {
+            let (shown, key) = first_attempt("python-gil", seed);
+            matches!(shown.body, katas::drills::Body::Ordering { .. }).then_some((seed, key))
+        })
+        .expect("a seed that starts with an ordering");
+    let order = key.model_response().parts;
+    let seed = seed.to_string();
+    let mut repeated = order.clone();
+    repeated[1] = repeated[0].clone();
+    let mut blank = order.clone();
+    blank[0] = "Q".into();
+    let stdin = format!(
+        "{}\n{}\n{}\n",
+        repeated.join(" "),
+        blank.join(" "),
+        order.join(" ")
+    );
+    for lang in ["en", "zh"] {
+        let args = [
+            "drill",
+            "python-gil",
+            "--count",
+            "1",
+            "--seed",
+            &seed,
+            "--lang",
+            lang,
+        ];
+        let text = stdout(&infrakata(&args, &stdin));
+        let again = if lang == "zh" {
+            "请重新作答"
+        } else {
+            "try again"
+        };
+        let refusals: Vec<&str> = text.lines().filter(|l| l.contains(again)).collect();
+        assert_eq!(refusals.len(), 2, "{text}");
+        for line in refusals {
+            for spelling in [order.join(" "), order.join(""), order.join(", ")] {
+                assert!(!line.contains(&spelling), "the key in {line}");
+            }
+        }
+        assert!(
+            text.contains("1 of 1 right") || text.contains("1 题中答对 1 题"),
+            "{text}"
+        );
+    }
 }

@@ -2,8 +2,9 @@
 //! grades in the terminal (`infrakata drill`) and on the server.
 
 use super::formula::show;
-use super::instantiate::{Key, KeyBody, KeyPart, PartForm};
+use super::instantiate::{Key, KeyBody, KeyOption, KeyPart, PartForm};
 use super::item::Text;
+use super::quantity::parse_quantity;
 use serde::{Deserialize, Serialize};
 
 /// Most entries a response may hold, and most bytes in one (every byte a learner sends is
@@ -63,21 +64,6 @@ fn bad(en: impl Into<String>, zh: impl Into<String>) -> BadResponse {
     }
 }
 
-/// The first number in `text` (`"12.5 ms"`, `"≈ 3e-4"`), ignoring `,` and `_` digit groups.
-pub fn parse_number(text: &str) -> Option<f64> {
-    let cleaned: String = text.chars().filter(|c| *c != ',' && *c != '_').collect();
-    let start = cleaned.find(|c: char| c.is_ascii_digit() || c == '-' || c == '.')?;
-    let tail = &cleaned[start..];
-    // The longest prefix that parses as a float.
-    let mut best = None;
-    for (end, _) in tail.char_indices().skip(1).chain([(tail.len(), ' ')]) {
-        if let Ok(v) = tail[..end].parse::<f64>() {
-            best = Some(v);
-        }
-    }
-    best.filter(|v| v.is_finite())
-}
-
 /// The integers in `text`, in order (`"(4, 1, 12)"`, `"torch.Size([3, 4])"`, `"3 4"`).
 pub fn parse_ints(text: &str) -> Result<Vec<i64>, BadResponse> {
     let mut out = Vec::new();
@@ -131,22 +117,25 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             expected,
             tolerance,
             unit,
+            mistakes,
         } => {
             let [given] = response.parts.as_slice() else {
                 return Err(bad("give one number", "请填写一个数"));
             };
-            let value = parse_number(given).ok_or_else(|| {
-                bad(
-                    format!("`{given}` is not a number"),
-                    format!("`{given}` 不是一个数"),
-                )
-            })?;
+            let value = parse_quantity(given, unit)?;
+            let ok = (value - expected).abs() <= *tolerance;
+            // Validation keeps every mistake more than twice the tolerance from the answer,
+            // so a right answer is never near one.
+            let feedback = mistakes
+                .iter()
+                .find(|m| !ok && (value - m.value).abs() <= *tolerance)
+                .map(|m| m.why.clone());
             vec![PartResult {
                 about: unit.clone(),
-                ok: (value - expected).abs() <= *tolerance,
+                ok,
                 given: given.trim().to_string(),
                 expected: format!("{} {unit}", show(*expected, 4)),
-                feedback: None,
+                feedback,
             }]
         }
         KeyBody::Choice { multiple, options } => {
@@ -158,6 +147,17 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
                         format!("`{p}` 不是选项之一"),
                     ));
                 }
+            }
+            if let Some(twice) = picked
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| picked[..i].contains(p).then_some(p))
+            {
+                let twice = twice.to_ascii_uppercase();
+                return Err(bad(
+                    format!("{twice} is picked twice"),
+                    format!("{twice} 被选了两次"),
+                ));
             }
             if !multiple && picked.len() != 1 {
                 return Err(bad("pick exactly one option", "请恰好选择一项"));
@@ -188,13 +188,7 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
             let mut sorted_want = want.clone();
             sorted_want.sort();
             if sorted_given != sorted_want {
-                return Err(bad(
-                    format!(
-                        "give every label exactly once, in order ({})",
-                        order.join(" ")
-                    ),
-                    format!("每个字母恰好用一次，按顺序排列（{}）", order.join(" ")),
-                ));
+                return Err(ordering_problem(&given, &sorted_want));
             }
             let results: Vec<PartResult> = given
                 .iter()
@@ -289,6 +283,8 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
     );
     let score = if parts.is_empty() || (all_or_nothing && right != parts.len()) {
         0.0
+    } else if let KeyBody::Choice { options, .. } = &key.body {
+        several_choice_score(options, &parts)
     } else {
         right as f64 / parts.len() as f64
     };
@@ -300,6 +296,74 @@ pub fn grade(key: &Key, response: &Response) -> Result<Graded, BadResponse> {
     })
 }
 
+/// Credit for a multiple choice: the share of right options picked, less the share of wrong
+/// options picked. Picking everything earns nothing, where counting each option as a part
+/// would have paid most of the credit for it.
+fn several_choice_score(options: &[KeyOption], parts: &[PartResult]) -> f64 {
+    let right = options.iter().filter(|o| o.correct).count();
+    let wrong = options.len() - right;
+    let (mut hits, mut false_picks) = (0usize, 0usize);
+    for (o, p) in options.iter().zip(parts) {
+        let picked = p.ok == o.correct;
+        match (picked, o.correct) {
+            (true, true) => hits += 1,
+            (true, false) => false_picks += 1,
+            _ => {}
+        }
+    }
+    let share = |n: usize, of: usize| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    (share(hits, right) - share(false_picks, wrong)).max(0.0)
+}
+
+/// A score as a person reads it: exact to three significant digits (`0.75`, `0.667`, `1`), never
+/// rounded to one decimal (`0.8` for 0.75).
+pub fn show_score(score: f64) -> String {
+    show(score, 3)
+}
+
+/// A share of the credit as a percentage, exact to three significant digits (`75%`, `66.7%`).
+pub fn show_percent(score: f64) -> String {
+    format!("{}%", show(score * 100.0, 3))
+}
+
+/// Why an ordering response is not a permutation of the labels. Said only in terms of the
+/// labels in alphabetical order (which the learner sees anyway), never in the key's order.
+fn ordering_problem(given: &[String], sorted_labels: &[String]) -> BadResponse {
+    let all = sorted_labels
+        .iter()
+        .map(|l| l.to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut seen: Vec<&str> = Vec::new();
+    for g in given {
+        if g.is_empty() {
+            return bad(
+                format!("an entry is empty; give each of {all} exactly once"),
+                format!("有一项是空的；请把 {all} 各用一次"),
+            );
+        }
+        if !sorted_labels.contains(g) {
+            let g = g.to_ascii_uppercase();
+            return bad(
+                format!("{g} is not one of the steps; give each of {all} exactly once"),
+                format!("{g} 不是步骤之一；请把 {all} 各用一次"),
+            );
+        }
+        if seen.contains(&g.as_str()) {
+            let g = g.to_ascii_uppercase();
+            return bad(
+                format!("{g} is given twice; give each of {all} exactly once"),
+                format!("{g} 出现了两次；请把 {all} 各用一次"),
+            );
+        }
+        seen.push(g);
+    }
+    bad(
+        format!("give each of {all} exactly once"),
+        format!("请把 {all} 各用一次"),
+    )
+}
+
 fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, BadResponse> {
     let (ok, expected) = match want.form {
         PartForm::Word => {
@@ -308,6 +372,13 @@ fn predict_part(i: usize, given: &str, want: &KeyPart) -> Result<PartResult, Bad
                 return Err(bad(
                     format!("part {} is empty", i + 1),
                     format!("第 {} 部分是空的", i + 1),
+                ));
+            }
+            if !want.choices.is_empty() && !want.choices.iter().any(|c| norm_label(c) == g) {
+                let words = want.choices.join(" / ");
+                return Err(bad(
+                    format!("part {}: answer with one of {words}", i + 1),
+                    format!("第 {} 部分：请从 {words} 中选一个作答", i + 1),
                 ));
             }
             (g == norm_label(&want.word), want.word.clone())

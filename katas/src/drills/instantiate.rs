@@ -95,6 +95,9 @@ pub enum KeyBody {
         /// Largest accepted distance from `expected`.
         tolerance: f64,
         unit: String,
+        /// The item's declared mistakes on this draw (absent in keys stored before them).
+        #[serde(default)]
+        mistakes: Vec<KeyMistake>,
     },
     /// Options in the order shown.
     Choice {
@@ -116,6 +119,13 @@ pub enum KeyBody {
     },
 }
 
+/// What one declared mistake gives on this attempt's draw, and why it is wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyMistake {
+    pub value: f64,
+    pub why: Text,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyOption {
     pub label: String,
@@ -129,6 +139,17 @@ pub struct KeyPart {
     /// Tuple elements or the one number (integers), or the expected word.
     pub ints: Vec<i64>,
     pub word: String,
+    /// The words a `word` part may be answered with (shown to the learner too); a word outside
+    /// them is asked again rather than graded. Empty in keys stored before it existed.
+    #[serde(default)]
+    pub choices: Vec<String>,
+}
+
+/// The largest accepted distance from `expected` for a numeric item's tolerances.
+pub fn tolerance_of(expected: f64, rel_tol: Option<f64>, abs_tol: Option<f64>) -> f64 {
+    (rel_tol.unwrap_or(DEFAULT_REL_TOL) * expected.abs())
+        .max(abs_tol.unwrap_or(0.0))
+        .max(1e-12)
 }
 
 /// Labels `A`, `B`, … for shuffled options and steps; `a`, `b`, … for matching targets.
@@ -197,17 +218,26 @@ pub fn instantiate_with(
             unit,
             rel_tol,
             abs_tol,
+            mistakes,
         } => {
             let expected = Formula::parse(formula)?.eval(values)?;
-            let tolerance = (rel_tol.unwrap_or(DEFAULT_REL_TOL) * expected.abs())
-                .max(abs_tol.unwrap_or(0.0))
-                .max(1e-12);
+            let tolerance = tolerance_of(expected, *rel_tol, *abs_tol);
+            let mistakes = mistakes
+                .iter()
+                .map(|m| {
+                    Ok(KeyMistake {
+                        value: Formula::parse(&m.formula)?.eval(values)?,
+                        why: m.why.clone(),
+                    })
+                })
+                .collect::<Result<_, String>>()?;
             (
                 Body::Numeric { unit: unit.clone() },
                 KeyBody::Numeric {
                     expected,
                     tolerance,
                     unit: unit.clone(),
+                    mistakes,
                 },
             )
         }
@@ -316,6 +346,7 @@ pub fn instantiate_with(
             )
         }
     };
+    let explanation = explain(item, values, &shown, &key)?;
     Ok((
         Presented {
             set: set.slug.clone(),
@@ -327,10 +358,54 @@ pub fn instantiate_with(
         Key {
             set: set.slug.clone(),
             item: item.id.clone(),
-            explanation: item.explanation.clone(),
+            explanation,
             body: key,
         },
     ))
+}
+
+/// The placeholder an explanation may use for a numeric item's answer on this draw.
+pub const ANSWER_PLACEHOLDER: &str = "answer";
+
+/// The explanation with this attempt's numbers: the drawn parameters, `{=formula}` worked out
+/// on them (`({=b*c}, {c}, 1)`), and, for a numeric item, `{answer}`.
+fn explain(
+    item: &Item,
+    values: &BTreeMap<String, f64>,
+    shown: &BTreeMap<String, String>,
+    key: &KeyBody,
+) -> Result<Text, String> {
+    let mut names = shown.clone();
+    if let KeyBody::Numeric { expected, .. } = key {
+        names.insert(ANSWER_PLACEHOLDER.into(), formula::show(*expected, 4));
+    }
+    Ok(Text {
+        en: fill(&fill_formulas(&item.explanation.en, values)?, &names),
+        zh: fill(&fill_formulas(&item.explanation.zh, values)?, &names),
+    })
+}
+
+/// The `{=formula}` spans of `text`, in order.
+pub fn formula_spans(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{=") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find('}') else { break };
+        out.push(&after[..close]);
+        rest = &after[close + 1..];
+    }
+    out
+}
+
+/// `text` with each `{=formula}` replaced by its value on `values`.
+fn fill_formulas(text: &str, values: &BTreeMap<String, f64>) -> Result<String, String> {
+    let mut out = text.to_string();
+    for span in formula_spans(text) {
+        let v = Formula::parse(span)?.eval(values)?;
+        out = out.replacen(&format!("{{={span}}}"), &formula::show(v, 4), 1);
+    }
+    Ok(out)
 }
 
 fn predict_part(
@@ -382,6 +457,11 @@ fn predict_part(
             form,
             choices: part.choices.clone(),
         },
-        KeyPart { form, ints, word },
+        KeyPart {
+            form,
+            ints,
+            word,
+            choices: part.choices.clone(),
+        },
     ))
 }

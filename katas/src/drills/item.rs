@@ -43,6 +43,9 @@ pub struct DrillSet {
 pub struct Item {
     /// Unique within its set; kebab-case.
     pub id: String,
+    /// What the pages list it as; the id stands in where an item has none.
+    #[serde(default)]
+    pub title: Option<Text>,
     /// May name parameters as `{name}`; they are filled in per attempt.
     pub prompt: Text,
     /// Shown once the learner has committed an answer.
@@ -57,6 +60,13 @@ pub struct Item {
     #[serde(default)]
     pub params: BTreeMap<String, Param>,
     pub answer: AnswerSpec,
+}
+
+impl Item {
+    /// Its title in `lang`, or its id where it has none.
+    pub fn title_in(&self, lang: &str) -> &str {
+        self.title.as_ref().map_or(&self.id, |t| t.get(lang))
+    }
 }
 
 /// Where a parameter's value comes from: `min..=max` in steps of `step` (default 1), or one of
@@ -87,6 +97,11 @@ pub enum AnswerSpec {
         rel_tol: Option<f64>,
         #[serde(default)]
         abs_tol: Option<f64>,
+        /// Common wrong ways to work it out, each a formula on the same parameters. The build
+        /// proves that none lands near the right answer for any draw, and an answer near one
+        /// gets its `why` as feedback.
+        #[serde(default)]
+        mistakes: Vec<Mistake>,
     },
     /// Options shown shuffled; `multiple` lets the learner pick several.
     Choice {
@@ -103,6 +118,14 @@ pub enum AnswerSpec {
     },
     /// Predict the result of a chain of operations, one part at a time.
     Predict { parts: Vec<PredictPart> },
+}
+
+/// A common mistake on a numeric item: what it computes, and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mistake {
+    pub formula: String,
+    pub why: Text,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,11 +12,13 @@ pub mod formula;
 pub mod grade;
 pub mod instantiate;
 pub mod item;
+pub mod quantity;
 pub mod validate;
+pub mod words;
 
-pub use grade::{BadResponse, Graded, PartResult, Response, grade};
-pub use instantiate::{Body, Key, KeyBody, Labeled, PartForm, Presented, instantiate};
-pub use item::{AnswerSpec, DrillSet, Item, Text};
+pub use grade::{BadResponse, Graded, PartResult, Response, grade, show_percent, show_score};
+pub use instantiate::{Body, Key, KeyBody, KeyMistake, Labeled, PartForm, Presented, instantiate};
+pub use item::{AnswerSpec, DrillSet, Item, Mistake, Text};
 
 use std::path::{Path, PathBuf};
 

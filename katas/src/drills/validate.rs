@@ -5,8 +5,10 @@
 
 use super::formula::{Formula, param_values};
 use super::grade::grade;
-use super::instantiate::{instantiate, instantiate_with};
-use super::item::{AnswerSpec, DrillSet, Item, Text};
+use super::instantiate::{
+    ANSWER_PLACEHOLDER, formula_spans, instantiate, instantiate_with, tolerance_of,
+};
+use super::item::{AnswerSpec, DrillSet, Item, Mistake, Text};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Values tried per parameter when sweeping a range; the sweep is a full grid of these, capped.
@@ -105,6 +107,9 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
     if !is_kebab(&item.id) {
         problems.push("id is not kebab-case".into());
     }
+    if let Some(title) = &item.title {
+        check_text("title", title, &mut problems);
+    }
     check_text("prompt", &item.prompt, &mut problems);
     check_text("explanation", &item.explanation, &mut problems);
     for kata in &item.katas {
@@ -137,13 +142,61 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
             problems.push(format!("prompt.{lang} does not show parameter `{n}`"));
         }
     }
+    // Explanations may show the draw too (and a numeric item's answer).
+    let mut explainable = names.clone();
+    if matches!(item.answer, AnswerSpec::Numeric { .. }) {
+        if names.contains(ANSWER_PLACEHOLDER) {
+            problems.push(format!(
+                "`{ANSWER_PLACEHOLDER}` is reserved, not a parameter name"
+            ));
+        }
+        explainable.insert(ANSWER_PLACEHOLDER.to_string());
+    }
+    for (lang, text) in [("en", &item.explanation.en), ("zh", &item.explanation.zh)] {
+        for u in placeholders(text).difference(&explainable) {
+            problems.push(format!(
+                "explanation.{lang} names `{{{u}}}`, which is no parameter"
+            ));
+        }
+        for span in formula_spans(text) {
+            match Formula::parse(span) {
+                Ok(f) => {
+                    for v in f.vars() {
+                        if !names.contains(v) {
+                            problems.push(format!(
+                                "explanation.{lang} works out `{span}` with `{v}`, which is no parameter"
+                            ));
+                        }
+                    }
+                }
+                Err(e) => problems.push(format!("explanation.{lang}: {e}")),
+            }
+        }
+    }
     match &item.answer {
         AnswerSpec::Numeric {
             formula,
             unit,
             rel_tol,
             abs_tol,
+            mistakes,
         } => {
+            for (i, m) in mistakes.iter().enumerate() {
+                check_text(&format!("mistake {} why", i + 1), &m.why, &mut problems);
+                match Formula::parse(&m.formula) {
+                    Ok(f) => {
+                        for v in f.vars() {
+                            if !names.contains(v) {
+                                problems.push(format!(
+                                    "mistake {} uses `{v}`, which is no parameter",
+                                    i + 1
+                                ));
+                            }
+                        }
+                    }
+                    Err(e) => problems.push(e),
+                }
+            }
             if unit.trim().is_empty() {
                 problems.push("a numeric answer needs a `unit`".into());
             }
@@ -263,6 +316,19 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
     if !problems.is_empty() || ranges.len() != item.params.len() {
         return problems;
     }
+    if let AnswerSpec::Numeric {
+        formula,
+        rel_tol,
+        abs_tol,
+        mistakes,
+        ..
+    } = &item.answer
+        && !mistakes.is_empty()
+    {
+        problems.extend(prove_mistakes_miss(
+            item, formula, *rel_tol, *abs_tol, mistakes,
+        ));
+    }
     // Every point of the sweep and a few seeds: the attempt builds (formulas finite, integers
     // where integers are asked) and its own key's model answer earns full credit.
     let mut points = vec![BTreeMap::new()];
@@ -303,4 +369,93 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
         }
     }
     problems
+}
+
+/// Most draws a mistake proof enumerates; an item with more must narrow its ranges.
+const MISTAKE_PROOF_MAX_DRAWS: usize = 200_000;
+
+/// Every declared mistake lands more than twice the tolerance away from the answer on every
+/// draw the item can make (the whole grid, not a sample), so a learner who makes it, even
+/// rounding towards the answer, never gets credit.
+fn prove_mistakes_miss(
+    item: &Item,
+    formula: &str,
+    rel_tol: Option<f64>,
+    abs_tol: Option<f64>,
+    mistakes: &[Mistake],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut axes = Vec::new();
+    let mut draws = 1usize;
+    for (name, param) in &item.params {
+        match param_values(param, MISTAKE_PROOF_MAX_DRAWS) {
+            Ok(values) => {
+                draws = draws.saturating_mul(values.len());
+                axes.push((name.clone(), values));
+            }
+            Err(e) => problems.push(format!("parameter `{name}`: {e}")),
+        }
+    }
+    if draws > MISTAKE_PROOF_MAX_DRAWS {
+        problems.push(format!(
+            "{draws} possible draws, too many to prove the mistakes wrong on each (at most {MISTAKE_PROOF_MAX_DRAWS})"
+        ));
+    }
+    let parsed = Formula::parse(formula).and_then(|f| {
+        let ms = mistakes
+            .iter()
+            .map(|m| Formula::parse(&m.formula))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((f, ms))
+    });
+    let (answer, wrong) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            problems.push(e);
+            return problems;
+        }
+    };
+    if !problems.is_empty() {
+        return problems;
+    }
+    let mut index = vec![0usize; axes.len()];
+    loop {
+        let values: BTreeMap<String, f64> = axes
+            .iter()
+            .zip(&index)
+            .map(|((name, vs), &i)| (name.clone(), vs[i]))
+            .collect();
+        let expected = answer.eval(&values);
+        for (k, m) in wrong.iter().enumerate() {
+            let (Ok(e), Ok(v)) = (&expected, m.eval(&values)) else {
+                problems.push(format!(
+                    "mistake {} cannot be evaluated on {values:?}",
+                    k + 1
+                ));
+                return problems;
+            };
+            let tolerance = tolerance_of(*e, rel_tol, abs_tol);
+            if (v - e).abs() <= 2.0 * tolerance {
+                problems.push(format!(
+                    "mistake {} (`{}`) gives {v} on {values:?}, within twice the tolerance of the answer {e}",
+                    k + 1,
+                    mistakes[k].formula
+                ));
+                return problems;
+            }
+        }
+        // The next draw of the grid, last axis fastest.
+        let mut axis = axes.len();
+        loop {
+            if axis == 0 {
+                return problems;
+            }
+            axis -= 1;
+            index[axis] += 1;
+            if index[axis] < axes[axis].1.len() {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
 }

@@ -4,7 +4,9 @@
 use crate::cli::{DrillArgs, DrillCommand, Lang};
 use crate::table;
 use anyhow::bail;
-use katas::drills::{Body, Drills, Graded, Item, Presented, Response, grade};
+use katas::drills::{
+    Body, Drills, Graded, Item, Presented, Response, grade, show_percent, show_score, words,
+};
 use std::io::{BufRead as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
@@ -130,9 +132,15 @@ fn practise(
     println!(
         "\n{}",
         if l == "zh" {
-            format!("练习：{asked} 题中答对 {right} 题，得分 {score:.1} / {asked}")
+            format!(
+                "练习：{asked} 题中答对 {right} 题，得分 {} / {asked}",
+                show_score(score)
+            )
         } else {
-            format!("Drills: {right} of {asked} right, score {score:.1} / {asked}")
+            format!(
+                "Drills: {right} of {asked} right, score {} / {asked}",
+                show_score(score)
+            )
         }
     );
     Ok(ExitCode::SUCCESS)
@@ -153,7 +161,7 @@ pub fn render(shown: &Presented, l: &str) -> String {
     let how = match &shown.body {
         Body::Numeric { unit } => {
             if zh {
-                format!("以 {unit} 为单位作答")
+                format!("以 {} 为单位作答", words::word(unit, l))
             } else {
                 format!("Answer in {unit}")
             }
@@ -266,9 +274,9 @@ fn render_result(g: &Graded, l: &str) -> String {
             "✓ Right\n".to_string()
         }
     } else if zh {
-        format!("✗ 得分 {:.0}%\n", g.score * 100.0)
+        format!("✗ 得分 {}\n", show_percent(g.score))
     } else {
-        format!("✗ Score {:.0}%\n", g.score * 100.0)
+        format!("✗ Score {}\n", show_percent(g.score))
     };
     for p in &g.parts {
         let mark = if p.ok { "✓" } else { "✗" };
@@ -276,12 +284,16 @@ fn render_result(g: &Graded, l: &str) -> String {
         if !shown && p.ok {
             continue;
         }
-        out.push_str(&format!("  {mark} {}: {}", p.about, p.given));
+        out.push_str(&format!(
+            "  {mark} {}: {}",
+            words::quantity(&p.about, l),
+            words::quantity(&p.given, l)
+        ));
         if !p.ok {
             out.push_str(&format!(
                 " — {} {}",
                 if zh { "应为" } else { "expected" },
-                p.expected
+                words::quantity(&p.expected, l)
             ));
         }
         if let Some(f) = &p.feedback {

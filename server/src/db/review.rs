@@ -65,6 +65,32 @@ fn state_of(code: i64) -> State {
     }
 }
 
+/// The range a card's stability (days) is kept in. Repeated misses, and "early" reviews on the
+/// same day, shrink stability geometrically; near 0 the forgetting curve is 0/0 = NaN, which
+/// spreads to every later value, and SQLite stores a NaN bind as NULL (so the upsert failed its
+/// NOT NULL). FSRS's own implementations clamp stability to 0.01 day from below for the same
+/// reason; the top is `rs-fsrs`'s longest interval.
+const MIN_STABILITY: f64 = 0.01;
+const MAX_STABILITY: f64 = 36_500.0;
+
+/// `card` with its memory state inside FSRS's domain: stability in
+/// [`MIN_STABILITY`, `MAX_STABILITY`], difficulty in 1..=10; a value that is not finite
+/// restarts at the domain's safe end (a lost memory, a hard card), so no NaN is stored or fed
+/// back into the scheduler.
+fn bounded(mut card: Card) -> Card {
+    card.stability = if card.stability.is_finite() {
+        card.stability.clamp(MIN_STABILITY, MAX_STABILITY)
+    } else {
+        MIN_STABILITY
+    };
+    card.difficulty = if card.difficulty.is_finite() {
+        card.difficulty.clamp(1.0, 10.0)
+    } else {
+        10.0
+    };
+    card
+}
+
 #[derive(sqlx::FromRow)]
 struct Row {
     due: i64,
@@ -109,7 +135,7 @@ pub async fn review(
         state: state_of(r.state),
         last_review: at(r.last_review),
     });
-    let next = FSRS::default().next(card, at(now), rating).card;
+    let next = bounded(FSRS::default().next(bounded(card), at(now), rating).card);
     let due = next.due.timestamp_millis();
     sqlx::query(
         "INSERT INTO review_cards (user_id, kind, subject, due, stability, difficulty,
@@ -285,6 +311,65 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(cards, 2);
+    }
+
+    async fn stored_stability(db: &Db, user: i64, subject: &str) -> f64 {
+        sqlx::query_scalar("SELECT stability FROM review_cards WHERE user_id = $1 AND subject = $2")
+            .bind(user)
+            .bind(subject)
+            .fetch_one(db)
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_card_worn_down_to_zero_stability_is_reviewed_and_stays_finite() {
+        let (_dir, db, user) = db_with_user().await;
+        let now = 20_000 * DAY;
+        review(&db, user, Kind::Drill, "s/worn", Rating::Again, now)
+            .await
+            .unwrap();
+        // Where many misses in a day lead: stability underflowed to 0 (the forgetting curve is
+        // then NaN, and SQLite stores a NaN bind as NULL).
+        sqlx::query("UPDATE review_cards SET stability = 0, state = 2 WHERE subject = 's/worn'")
+            .execute(&db)
+            .await
+            .unwrap();
+        for (i, r) in [Rating::Good, Rating::Again, Rating::Hard]
+            .into_iter()
+            .enumerate()
+        {
+            review(
+                &db,
+                user,
+                Kind::Drill,
+                "s/worn",
+                r,
+                now + 60_000 * (i as i64 + 1),
+            )
+            .await
+            .unwrap();
+            let s = stored_stability(&db, user, "s/worn").await;
+            assert!(s.is_finite() && s >= MIN_STABILITY, "{s}");
+        }
+    }
+
+    #[tokio::test]
+    async fn hundreds_of_reviews_in_one_day_keep_the_card_in_range() {
+        let (_dir, db, user) = db_with_user().await;
+        let now = 20_000 * DAY;
+        let ratings = [Rating::Again, Rating::Hard, Rating::Good, Rating::Again];
+        for i in 0..300 {
+            let r = ratings[i % ratings.len()];
+            review(&db, user, Kind::Drill, "s/busy", r, now + 1_000 * i as i64)
+                .await
+                .unwrap();
+            let s = stored_stability(&db, user, "s/busy").await;
+            assert!(
+                (MIN_STABILITY..=MAX_STABILITY).contains(&s),
+                "review {i}: {s}"
+            );
+        }
     }
 
     #[test]

@@ -21,10 +21,11 @@ use crate::state::AppState;
 use askama::Template;
 use axum::Form;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use katas::drills::{Body, Graded, PartForm, Presented, Response as Answer};
+use serde::Deserialize;
 
 #[derive(Debug)]
 struct SetCard {
@@ -61,6 +62,7 @@ pub async fn index(viewer: Viewer) -> Result<Response, AppError> {
 #[derive(Debug)]
 struct ItemRow {
     id: String,
+    title: String,
     kind: &'static str,
     tags: Vec<String>,
 }
@@ -91,8 +93,16 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
             .iter()
             .map(|i| ItemRow {
                 id: i.id.clone(),
+                title: i.title_in(l).to_string(),
                 kind: kind_of(&i.answer),
-                tags: i.tags.iter().chain(&i.katas).cloned().collect(),
+                // Drill tags in the viewer's language; kata slugs go through the catalogue's
+                // topic names in the template.
+                tags: i
+                    .tags
+                    .iter()
+                    .chain(&i.katas)
+                    .map(|t| katas::drills::words::tag(t, l).map_or(t.clone(), str::to_string))
+                    .collect(),
             })
             .collect(),
     })
@@ -124,6 +134,69 @@ pub async fn start(
     viewer.check_csrf(field(&f, "csrf"))?;
     let (id, _) = start_attempt(&state.db, user.id, &set, &item).await?;
     Ok(Redirect::to(&format!("/drills/attempts/{id}")).into_response())
+}
+
+/// Items a random session may hold, and the sizes the set page offers.
+const MAX_SESSION: usize = 20;
+
+/// The items still to come in a session, as carried from page to page (`a,b,c`): only ids of
+/// `set`, at most [`MAX_SESSION`], so the text a learner can send stays bounded.
+fn queue_of(set: &str, text: &str) -> Vec<String> {
+    let served = catalogue();
+    let Ok(s) = served.set(set) else {
+        return Vec::new();
+    };
+    text.split(',')
+        .filter(|id| s.items.iter().any(|i| i.id == *id))
+        .take(MAX_SESSION)
+        .map(str::to_string)
+        .collect()
+}
+
+fn attempt_url(id: i64, queue: &[String]) -> String {
+    if queue.is_empty() {
+        format!("/drills/attempts/{id}")
+    } else {
+        format!("/drills/attempts/{id}?queue={}", queue.join(","))
+    }
+}
+
+/// `POST /drills/{set}/next`: starts the next item of a session. With `n`, a new random session
+/// of `n` distinct items; with `queue`, the first item still to come; else one random item other
+/// than `after` (the "next item" of a single attempt).
+pub async fn next(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(set): Path<String>,
+    body: Result<Form<Fields>, FormRejection>,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    let f = fields(body)?;
+    viewer.check_csrf(field(&f, "csrf"))?;
+    let served = catalogue();
+    let s = served
+        .set(&set)
+        .map_err(|e| AppError::NotFound(e.to_string()))?;
+    let mut ids: Vec<String> = s.items.iter().map(|i| i.id.clone()).collect();
+    let mut rng = fastrand::Rng::new();
+    let mut queue = if let Ok(n) = field(&f, "n").parse::<usize>() {
+        rng.shuffle(&mut ids);
+        ids.truncate(n.clamp(1, MAX_SESSION));
+        ids
+    } else {
+        let queued = queue_of(&set, field(&f, "queue"));
+        if queued.is_empty() {
+            let after = field(&f, "after");
+            let others: Vec<String> = ids.iter().filter(|i| *i != after).cloned().collect();
+            let pool = if others.is_empty() { ids } else { others };
+            vec![pool[rng.usize(..pool.len())].clone()]
+        } else {
+            queued
+        }
+    };
+    let first = queue.remove(0);
+    let (id, _) = start_attempt(&state.db, user.id, &set, &first).await?;
+    Ok(Redirect::to(&attempt_url(id, &queue)).into_response())
 }
 
 #[derive(Debug)]
@@ -172,6 +245,11 @@ struct AttemptPage {
     explanation: String,
     /// During an interview: the answer is recorded, its result waits for the report.
     interview: Option<i64>,
+    item: String,
+    item_title: String,
+    /// The session's items still to come, as the forms carry them (`a,b,c`; empty outside one).
+    queue: String,
+    queue_len: usize,
 }
 
 fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
@@ -188,6 +266,7 @@ fn attempt_page(
     a: &Attempt,
     error: Option<String>,
     withheld: bool,
+    queue: &[String],
 ) -> Result<AttemptPage, AppError> {
     let shown: Presented =
         serde_json::from_str(&a.presented).map_err(|e| AppError::Internal(e.into()))?;
@@ -222,11 +301,17 @@ fn attempt_page(
         result: Vec::new(),
         explanation: String::new(),
         interview: a.interview_id,
+        item: a.item.clone(),
+        item_title: catalogue()
+            .item(&a.drill_set, &a.item)
+            .map_or(a.item.clone(), |(_, i)| i.title_in(l).to_string()),
+        queue: queue.join(","),
+        queue_len: queue.len(),
     };
     match &shown.body {
         Body::Numeric { unit } => {
             page.kind = "numeric";
-            page.unit = unit.clone();
+            page.unit = katas::drills::words::word(unit, l);
         }
         Body::Choice { multiple, options } => {
             page.kind = "choice";
@@ -262,7 +347,7 @@ fn attempt_page(
     }
     if let Some(g) = graded {
         page.correct = g.correct;
-        page.score = format!("{:.0}%", g.score * 100.0);
+        page.score = katas::drills::show_percent(g.score);
         page.explanation = code_spans(g.explanation.get(l));
         page.result = g
             .parts
@@ -270,8 +355,8 @@ fn attempt_page(
             .map(|p| ResultPart {
                 about: p.about.clone(),
                 ok: p.ok,
-                given: p.given.clone(),
-                expected: p.expected.clone(),
+                given: katas::drills::words::quantity(&p.given, l),
+                expected: katas::drills::words::quantity(&p.expected, l),
                 feedback: p
                     .feedback
                     .as_ref()
@@ -282,15 +367,23 @@ fn attempt_page(
     Ok(page)
 }
 
+#[derive(Debug, Deserialize)]
+pub struct SessionQuery {
+    #[serde(default)]
+    queue: String,
+}
+
 pub async fn attempt(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    Query(q): Query<SessionQuery>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let a = own_attempt(&state.db, id, user.id).await?;
     let withheld = result_withheld(&state.db, &a).await?;
-    render(&attempt_page(&viewer, &a, None, withheld)?)
+    let queue = queue_of(&a.drill_set, &q.queue);
+    render(&attempt_page(&viewer, &a, None, withheld, &queue)?)
 }
 
 /// The answer from the form: every `pick` for options, else `p0`, `p1`, … in order.
@@ -332,11 +425,12 @@ pub async fn answer(
     match answer_attempt(&state.db, user.id, id, &answer_of(&f)).await {
         Ok(_) => {
             let a = own_attempt(&state.db, id, user.id).await?;
+            let queue = queue_of(&a.drill_set, field(&f, "queue"));
             let to = match a.interview_id {
                 Some(i) if result_withheld(&state.db, &a).await? => {
                     format!("/interviews/{i}")
                 }
-                _ => format!("/drills/attempts/{id}"),
+                _ => attempt_url(id, &queue),
             };
             Ok(Redirect::to(&to).into_response())
         }
@@ -344,7 +438,8 @@ pub async fn answer(
             let a = own_attempt(&state.db, id, user.id).await?;
             let withheld = result_withheld(&state.db, &a).await?;
             let why = e.message_in(viewer.lang);
-            let page = attempt_page(&viewer, &a, Some(why), withheld)?;
+            let queue = queue_of(&a.drill_set, field(&f, "queue"));
+            let page = attempt_page(&viewer, &a, Some(why), withheld, &queue)?;
             Ok((StatusCode::BAD_REQUEST, render(&page)?).into_response())
         }
         Err(e) => Err(e),
@@ -357,6 +452,8 @@ struct DueRow {
     set: String,
     item: String,
     title: String,
+    /// A drill item's own title (empty for a kata).
+    item_title: String,
     overdue: bool,
 }
 
@@ -396,11 +493,15 @@ pub async fn review_page(
                     .set(&set)
                     .map_or(set.clone(), |s| s.title.get(l).to_string())
             };
+            let item_title = catalogue()
+                .item(&set, &item)
+                .map_or(item.clone(), |(_, i)| i.title_in(l).to_string());
             DueRow {
                 kind: c.kind,
                 set,
                 item,
                 title,
+                item_title,
                 overdue: c.due < now,
             }
         })

@@ -55,6 +55,7 @@ pub fn router() -> Router<AppState> {
         .route("/drills", get(drills::index))
         .route("/drills/{set}", get(drills::set))
         .route("/drills/{set}/{item}/start", post(drills::start))
+        .route("/drills/{set}/next", post(drills::next))
         .route(
             "/drills/attempts/{id}",
             get(drills::attempt).post(drills::answer),

@@ -1,0 +1,147 @@
+//! Malformed drill answers over HTTP, for every item kind and inside an interview: a 400 that
+//! carries nothing of the key, the attempt left open, and the right answer afterwards still
+//! taking full credit.
+
+use crate::helpers::{TestApp, spawn_idle};
+use katas::drills::{AnswerSpec, Drills, Key, KeyBody};
+use serde_json::{Value, json};
+
+async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::Response {
+    app.client
+        .post(app.url(path))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn key_of(app: &TestApp, id: i64) -> Key {
+    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The first shipped item of each answer kind.
+fn one_item_per_kind() -> Vec<(String, String)> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for set in Drills::builtin().sets() {
+        for item in &set.items {
+            let kind = server::routes::drills::kind_of(&item.answer);
+            if !seen.contains(&kind) {
+                seen.push(kind);
+                out.push((set.slug.clone(), item.id.clone()));
+            }
+        }
+    }
+    assert_eq!(out.len(), 6, "{seen:?}");
+    out
+}
+
+/// Ways the key could be spelled inside a message, beyond single labels.
+fn key_spellings(key: &Key) -> Vec<String> {
+    let model = key.model_response().parts;
+    let mut out = vec![model.join(" "), model.join(""), model.join(", ")];
+    if let KeyBody::Numeric { expected, .. } = &key.body {
+        out.push(format!("{expected}"));
+    }
+    out.retain(|s| s.chars().count() > 1);
+    out
+}
+
+fn malformed(key: &Key) -> Vec<Vec<String>> {
+    let model = key.model_response().parts;
+    let mut out = vec![
+        vec![],
+        vec![String::new()],
+        vec!["Q".to_string(); model.len()],
+        vec!["A".to_string(); model.len() + 1],
+    ];
+    let mut blank = model.clone();
+    blank[0] = String::new();
+    out.push(blank);
+    if model.len() > 1 {
+        let mut repeated = model.clone();
+        repeated[1] = repeated[0].clone();
+        if matches!(key.body, KeyBody::Ordering { .. }) {
+            out.push(repeated);
+        }
+    }
+    out
+}
+
+async fn assert_refused_without_key(app: &TestApp, token: &str, id: i64) {
+    let key = key_of(app, id).await;
+    let explanation = key.explanation.en.clone();
+    let answer = format!("/api/drill-attempts/{id}/answer");
+    for parts in malformed(&key) {
+        let resp = post(app, token, &answer, json!({ "parts": parts })).await;
+        assert_eq!(resp.status(), 400, "{parts:?}");
+        let text = resp.text().await.unwrap();
+        assert!(!text.contains(&explanation), "{text}");
+        for spelling in key_spellings(&key) {
+            assert!(!text.contains(&spelling), "`{spelling}` in {text}");
+        }
+        let shown: Value = app
+            .get(token, &format!("/api/drill-attempts/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(shown["answered"], false, "{parts:?} closed the attempt");
+    }
+    let resp = post(
+        app,
+        token,
+        &answer,
+        json!({ "parts": key.model_response().parts }),
+    )
+    .await;
+    assert_eq!(resp.status(), 200);
+}
+
+#[tokio::test]
+async fn malformed_answers_of_every_kind_are_asked_again_without_the_key() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    for (set, item) in one_item_per_kind() {
+        let started: Value = post(
+            &app,
+            &token,
+            &format!("/api/drills/{set}/{item}/attempts"),
+            json!({}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+        let id = started["id"].as_i64().unwrap();
+        let (_, it) = Drills::builtin().item(&set, &item).unwrap();
+        assert_refused_without_key(&app, &token, id).await;
+        let done: Value = app
+            .get(&token, &format!("/api/drill-attempts/{id}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(done["result"]["score"], 1.0, "{set}/{item}: {done}");
+        if let AnswerSpec::Ordering { .. } = it.answer {
+            assert_eq!(done["result"]["correct"], true);
+        }
+    }
+
+    // Inside an interview the same refusals hold, and the answer is then recorded.
+    let session: Value = post(&app, &token, "/api/interviews", json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    for entry in session["items"].as_array().unwrap() {
+        let id = entry["attempt"].as_i64().unwrap();
+        assert_refused_without_key(&app, &token, id).await;
+    }
+}
