@@ -73,7 +73,7 @@ impl Chain {
         };
         let mut command = Command::new(stage_exe);
         command
-            .args([STAGE_ARG, "outer", &spec.encode()])
+            .args([STAGE_ARG, "outer", &spec.encode()?])
             .env_clear()
             // Its own process group: nothing inside can signal the supervisor's group.
             .process_group(0)

@@ -5,6 +5,7 @@
 //! writes as one length-prefixed frame at the head of the job's stdin, where the program's
 //! stage reads exactly that frame and nothing of what follows.
 
+use super::SandboxError;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -95,10 +96,11 @@ pub(crate) struct Rlimits {
 }
 
 impl HelperSpec {
-    pub fn encode(&self) -> String {
-        // Serializing plain data into a Vec cannot fail.
-        let bytes = postcard::to_allocvec(self).unwrap_or_default();
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    /// An error here is ours; an empty spec must never reach a helper as if it were one.
+    pub fn encode(&self) -> Result<String, SandboxError> {
+        let bytes = postcard::to_allocvec(self)
+            .map_err(|e| SandboxError::InvalidJob(format!("encoding the helpers' spec: {e}")))?;
+        Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
     }
 
     pub fn decode(hex: &str) -> Result<HelperSpec, String> {
@@ -116,12 +118,13 @@ impl HelperSpec {
 
 impl StageSpec {
     /// The frame: length (u32, little endian), then the postcard bytes.
-    pub fn frame(&self) -> Vec<u8> {
-        // Serializing plain data into a Vec cannot fail.
-        let bytes = postcard::to_allocvec(self).unwrap_or_default();
+    /// An error here is ours; an empty spec must never reach the stage as if it were one.
+    pub fn frame(&self) -> Result<Vec<u8>, SandboxError> {
+        let bytes = postcard::to_allocvec(self)
+            .map_err(|e| SandboxError::InvalidJob(format!("encoding the job's spec: {e}")))?;
         let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
         frame.extend_from_slice(&bytes);
-        frame
+        Ok(frame)
     }
 
     /// Reads one frame with `read` (one call per chunk, never beyond the frame's end).
@@ -160,7 +163,7 @@ mod tests {
             status_file: "/run/x/1.status".into(),
             cgroup_procs: vec!["/sys/fs/cgroup/pids/a/cgroup.procs".into()],
         };
-        assert_eq!(HelperSpec::decode(&helpers.encode()), Ok(helpers));
+        assert_eq!(HelperSpec::decode(&helpers.encode().unwrap()), Ok(helpers));
         assert!(HelperSpec::decode("zz").is_err());
         let spec = StageSpec {
             root_dir: "/run/x/root".into(),
@@ -199,12 +202,12 @@ mod tests {
             env: vec![("K".into(), "v=w".into())],
         };
         // The frame is read in small pieces and not a byte beyond it.
-        let mut stream = spec.frame();
+        let mut stream = spec.frame().unwrap();
         stream.extend_from_slice(b"the program's stdin");
         let mut left = &stream[..];
         assert_eq!(StageSpec::read_frame(pieces(&mut left)), Ok(spec.clone()));
         assert_eq!(left, b"the program's stdin");
-        let short = spec.frame();
+        let short = spec.frame().unwrap();
         let mut left = &short[..short.len() - 1];
         assert!(
             StageSpec::read_frame(pieces(&mut left)).is_err(),

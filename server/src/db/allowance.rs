@@ -33,3 +33,15 @@ pub async fn take(
     .await?;
     Ok(spent.is_some())
 }
+
+/// Gives back the unit [`take`] spent, for a submission that was then not stored (the insert
+/// failed): a learner's allowance pays only for submissions that exist.
+pub async fn give_back(db: &Db, user_id: i64, per_minute: u32) -> Result<(), sqlx::Error> {
+    let interval = 60_000 / i64::from(per_minute.max(1));
+    sqlx::query("UPDATE submission_allowance SET tat = tat - $1 WHERE user_id = $2")
+        .bind(interval)
+        .bind(user_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -178,7 +178,8 @@ async fn write_report(
     state: State,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
-    let json = serde_json::to_string(report).unwrap_or_default();
+    // An empty report stored as if it were one would read back as corruption later.
+    let json = serde_json::to_string(report).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
     let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
         "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,

@@ -34,7 +34,7 @@ pub async fn seen(
     )
     .bind(id)
     .bind(name)
-    .bind(serde_json::to_string(caps).unwrap_or_default())
+    .bind(serde_json::to_string(caps).map_err(|e| sqlx::Error::Encode(Box::new(e)))?)
     .bind(i64::from(builtin))
     .bind(now_ms())
     .execute(db)

@@ -14,6 +14,8 @@ pub fn not_yours(id: i64) -> AppError {
 
 /// The refusal for a kata the catalogue does not have (`slug` as the learner wrote it).
 pub fn unknown_kata(slug: &str) -> AppError {
+    // Bounded: whatever was asked for is echoed only in part.
+    let slug = truncated(slug);
     AppError::NotFound(format!("unknown kata `{slug}`")).zh(format!("没有名为 `{slug}` 的题目"))
 }
 /// Stores a submission with its job and wakes the workers. Refuses an over-long source (413),
@@ -101,7 +103,22 @@ async fn store(
     }
     let kind = JobKind::from(kata.meta().kind);
     let input = custom.map(|(input, _)| input);
-    let id = submissions::create_with(&state.db, user_id, &slug, kind, mode, source, input).await?;
+    let id = match submissions::create_with(&state.db, user_id, &slug, kind, mode, source, input)
+        .await
+    {
+        Ok(id) => id,
+        Err(e) => {
+            // The unit was spent before the insert, which failed: nothing was stored, so
+            // nothing is charged.
+            let per_minute = state.config.submissions_per_minute.get();
+            if let Err(refund) =
+                crate::db::allowance::give_back(&state.db, user_id, per_minute).await
+            {
+                tracing::warn!("giving back a submission's allowance failed: {refund}");
+            }
+            return Err(e.into());
+        }
+    };
     state.jobs_waiting.notify_waiters();
     state.publish(id, State::Queued);
     Ok(id)

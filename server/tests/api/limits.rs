@@ -201,3 +201,20 @@ async fn log_in_sends_the_browser_only_to_a_path_on_this_site() {
     }
     app.app.stop();
 }
+
+#[tokio::test]
+async fn an_unknown_slug_is_echoed_only_in_part() {
+    let app = no_workers(|_| {}).await;
+    let token = app.user("eve").await;
+    let slug = "a".repeat(6_000);
+    for path in [format!("/api/katas/{slug}"), format!("/api/katas/{slug}/draft")] {
+        let resp = app.get(&token, &path).await;
+        assert_eq!(resp.status(), 404);
+        let body = resp.text().await.unwrap();
+        assert!(body.len() < 1_000, "{} bytes echoed", body.len());
+    }
+    let resp = app.submit(&token, &slug, "// x", "run").await;
+    assert!(resp.status().is_client_error());
+    assert!(resp.text().await.unwrap().len() < 1_000);
+    app.app.stop();
+}
