@@ -3,7 +3,7 @@
 
 use crate::GradeError;
 use crate::cache::{Binary, CacheLimits, CompileCache};
-use crate::compile::{self, Compiled};
+use crate::compile::{self, Compiled, Linking};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Performance, Resources};
@@ -223,7 +223,7 @@ impl Grader {
         }
         let owed = (judged.verdict == Verdict::Accepted && mode == Mode::Submit).then(|| Owed {
             kata,
-            binary,
+            source: source.to_string(),
             selected,
         });
         let report = GradeReport::judged(
@@ -262,7 +262,7 @@ impl Grader {
         } else {
             // Inline (`infrakata grade`), there is no later attempt: a measurement the host
             // was too busy for is reported missing with the reason.
-            match self.performance(owed.kata, &owed.binary, &owed.selected) {
+            match self.performance(owed.kata, &owed.source, &owed.selected) {
                 Ok(Ok(figure)) => report.performance = Some(figure),
                 Ok(Err(why)) | Err(GradeError::Unavailable(why)) => {
                     report.performance_missing = Some(why)
@@ -277,8 +277,8 @@ impl Grader {
 
 impl Grader {
     /// Measures an accepted CPU `submit` whose verdict was published by an earlier job
-    /// (possibly on another worker): compiles `source` again (a compile-cache hit where it was
-    /// judged) and counts instructions on a secret input set. It never judges: the verdict
+    /// (possibly on another worker): compiles `source` again, linked statically for the
+    /// counter, and counts instructions on fresh single-use inputs against the reference's. It never judges: the verdict
     /// stays the one published. It takes no grading slot, so a worker's measuring loop never
     /// holds one a verdict is waiting for.
     pub fn measure_submission(
@@ -295,23 +295,13 @@ impl Grader {
             )));
         }
         progress(Stage::Measuring);
-        let binary = match self.build(kata, source, Mode::Submit)? {
-            Ok((binary, _, _)) => binary,
-            Err(report) => {
-                return Err(GradeError::Internal(format!(
-                    "an accepted submission of `{slug}` no longer compiles here ({:?}): the \
-                     toolchain or the kata changed since it was judged",
-                    report.verdict
-                )));
-            }
-        };
         let selected: Vec<CaseInfo> = kata
             .case_list()
             .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?
             .into_iter()
             .filter(|c| Mode::Submit.includes(c.group))
             .collect();
-        let measured = match self.performance(kata, &binary, &selected)? {
+        let measured = match self.performance(kata, source, &selected)? {
             Ok(figure) => Measured::Figure(figure),
             Err(why) => Measured::Missing(why),
         };
@@ -337,6 +327,7 @@ impl Grader {
             &self.cache,
             kata.meta(),
             source,
+            Linking::Dynamic,
         )?;
         let (binary, resources, diagnostics) = match compiled {
             Compiled::Failed {
@@ -423,11 +414,12 @@ impl Judged {
     }
 }
 
-/// What measuring needs from the judging run: the same program, the same selection.
+/// What measuring needs from the judging run: the same source (compiled statically for the
+/// counter), the same selection.
 #[derive(Debug)]
 struct Owed {
     kata: &'static dyn Kata,
-    binary: Binary,
+    source: String,
     selected: Vec<CaseInfo>,
 }
 
@@ -494,6 +486,7 @@ impl Grader {
             &self.cache,
             kata.meta(),
             kata.package().reference,
+            Linking::Dynamic,
         )? {
             Compiled::Binary { path, .. } => path,
             Compiled::Failed { diagnostics, .. } => {
@@ -533,7 +526,7 @@ impl Grader {
     fn performance(
         &self,
         kata: &dyn Kata,
-        binary: &Path,
+        source: &str,
         selected: &[CaseInfo],
     ) -> Result<Result<Performance, String>, GradeError> {
         let cases: Vec<CaseInfo> = selected
@@ -550,11 +543,13 @@ impl Grader {
             )));
         };
         let seed = fresh_seed();
-        let learner = match self.count(kata, binary, &cases, seed, tool)? {
+        let program = self.measured_program(kata, source, "an accepted submission")?;
+        let learner = match self.count(kata, &program, &cases, seed, tool)? {
             Ok(n) => n,
             Err(why) => return Ok(Err(why)),
         };
-        let reference_program = self.reference_program(kata)?;
+        let reference_program =
+            self.measured_program(kata, kata.package().reference, "the reference")?;
         let harness = match self.harness(kata, &reference_program, tool)? {
             Ok(n) => n,
             Err(why) => return Ok(Err(why)),
@@ -579,18 +574,25 @@ impl Grader {
         }))
     }
 
-    /// The kata's reference, compiled as a submission is (a compile-cache hit after the first).
-    fn reference_program(&self, kata: &dyn Kata) -> Result<Binary, GradeError> {
+    /// `source` compiled for measuring: linked statically (a compile-cache hit after the
+    /// first). `whose` names it in our error when it does not compile.
+    fn measured_program(
+        &self,
+        kata: &dyn Kata,
+        source: &str,
+        whose: &str,
+    ) -> Result<Binary, GradeError> {
         match compile::compile(
             &self.sandbox,
             &self.toolchain,
             &self.cache,
             kata.meta(),
-            kata.package().reference,
+            source,
+            Linking::Static,
         )? {
             Compiled::Binary { path, .. } => Ok(path),
             Compiled::Failed { diagnostics, .. } => Err(GradeError::Internal(format!(
-                "the reference of `{}` does not compile: {diagnostics:?}",
+                "{whose} of `{}` does not compile for measuring: {diagnostics:?}",
                 kata.meta().slug
             ))),
         }

@@ -207,7 +207,10 @@ async fn an_unknown_slug_is_echoed_only_in_part() {
     let app = no_workers(|_| {}).await;
     let token = app.user("eve").await;
     let slug = "a".repeat(6_000);
-    for path in [format!("/api/katas/{slug}"), format!("/api/katas/{slug}/draft")] {
+    for path in [
+        format!("/api/katas/{slug}"),
+        format!("/api/katas/{slug}/draft"),
+    ] {
         let resp = app.get(&token, &path).await;
         assert_eq!(resp.status(), 404);
         let body = resp.text().await.unwrap();
