@@ -22,7 +22,10 @@ async fn drafts_follow_the_learner_and_are_bounded() {
         .json()
         .await
         .unwrap();
-    assert_eq!(empty, json!({ "source": null, "updated_at": null }));
+    assert_eq!(
+        empty,
+        json!({ "source": null, "updated_at": null, "kata_version": null, "api_changed": null })
+    );
 
     let draft = json!({ "source": "// half done <script>" });
     let refused = b
