@@ -108,7 +108,9 @@ pub async fn finish(
 }
 
 /// The best submit of `kata` by the user within the interview's window: accepted first, then
-/// most cases passed. `(verdict, passed, total, created_at)`.
+/// most cases passed. `(verdict, passed, total, created_at)`. The CASE rather than
+/// `verdict = 'accepted' DESC` because a pending submit's NULL sorts first on PostgreSQL and last
+/// on SQLite, and on PostgreSQL it would hide an accepted submit.
 pub async fn best_submit(
     db: &Db,
     user_id: i64,
@@ -119,7 +121,7 @@ pub async fn best_submit(
     sqlx::query_as(
         "SELECT verdict, passed, total, created_at FROM submissions
          WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND created_at >= $3 AND created_at <= $4
-         ORDER BY verdict = 'accepted' DESC, COALESCE(passed, 0) DESC, id LIMIT 1",
+         ORDER BY CASE WHEN verdict = 'accepted' THEN 0 ELSE 1 END, COALESCE(passed, 0) DESC, id LIMIT 1",
     )
     .bind(user_id)
     .bind(kata)
@@ -127,4 +129,23 @@ pub async fn best_submit(
     .bind(to)
     .fetch_optional(db)
     .await
+}
+
+/// Replaces a finished interview's report once its pending kata verdict has landed.
+pub async fn settle_report(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    report: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE interviews SET report = $1
+         WHERE id = $2 AND user_id = $3 AND finished_at IS NOT NULL",
+    )
+    .bind(report)
+    .bind(id)
+    .bind(user_id)
+    .execute(db)
+    .await?;
+    Ok(())
 }

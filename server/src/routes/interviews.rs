@@ -213,7 +213,18 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
 /// the stored report either way.
 pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError> {
     if let Some(r) = &i.report {
-        return serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()));
+        let stored: Report = serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()))?;
+        if stored.kata_verdict != "pending" {
+            return Ok(stored);
+        }
+        // The last submit was still queued when the clock stopped: its verdict belongs to the
+        // interview, so the report is rebuilt until it lands rather than saying "pending" for good.
+        let fresh = build_report(db, i).await?;
+        if fresh.kata_verdict != "pending" {
+            let text = serde_json::to_string(&fresh).map_err(|e| AppError::Internal(e.into()))?;
+            interviews::settle_report(db, i.id, i.user_id, &text).await?;
+        }
+        return Ok(fresh);
     }
     let now = now_ms();
     let closing = Interview {

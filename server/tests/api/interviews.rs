@@ -239,3 +239,45 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     let history = b.page("/interviews").await;
     assert!(history.contains(&format!("/interviews/{id}/report")));
 }
+
+/// The last submit still queued when the clock stops: the report waits for its verdict instead
+/// of keeping "pending" for good.
+#[tokio::test]
+async fn a_submit_queued_at_the_end_lands_in_the_report() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let kata = session["kata"].as_str().unwrap().to_string();
+    let submission = app.submit_id(&token, &kata, "fn main() {}", "submit").await;
+
+    time_up(&app, id).await;
+    let path = format!("/api/interviews/{id}");
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["report"]["kata_verdict"], "pending", "{shown}");
+
+    // The grader lands the queued submit after the end.
+    sqlx::query("UPDATE submissions SET verdict = 'accepted', passed = 3, total = 3 WHERE id = $1")
+        .bind(submission)
+        .execute(&app.app.state.db)
+        .await
+        .unwrap();
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["report"]["kata_verdict"], "accepted", "{shown}");
+    let stored: String = sqlx::query_scalar("SELECT report FROM interviews WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    assert!(stored.contains(r#""kata_verdict":"accepted""#), "{stored}");
+}
