@@ -149,3 +149,22 @@ pub async fn settle_report(
     .await?;
     Ok(())
 }
+
+/// The user's interview on `kata` whose clock is still running, if any.
+pub async fn running_on(
+    db: &Db,
+    user_id: i64,
+    kata: &str,
+    now: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM interviews
+         WHERE user_id = $1 AND kata = $2 AND finished_at IS NULL AND ends_at > $3
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(now)
+    .fetch_optional(db)
+    .await
+}

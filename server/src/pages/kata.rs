@@ -35,6 +35,8 @@ struct KataPage {
     topics: Vec<String>,
     statement: String,
     hints: Vec<Hint>,
+    /// A running interview on this kata: its hints are withheld here, where they would be free.
+    interview: Option<i64>,
     source: String,
     /// Where `source` came from: "submission", "draft", "last" or "starter".
     source_from: &'static str,
@@ -107,6 +109,7 @@ pub async fn show(
     let mut solved_set = std::collections::HashSet::new();
     let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
     let mut opened = Vec::new();
+    let mut interview = None;
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
             // Only the learner's own submissions open in their editor (the draft saves it).
@@ -131,6 +134,8 @@ pub async fn show(
         }
         solved_set = progress::solved(&state.db, u.id).await?;
         opened = drafts::opened_hints(&state.db, u.id, &slug).await?;
+        interview =
+            crate::db::interviews::running_on(&state.db, u.id, &slug, crate::db::now_ms()).await?;
     }
     let solved = solved_set.contains(&slug);
     let gpu_waiting =
@@ -148,6 +153,7 @@ pub async fn show(
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
+        interview,
         hints: statement
             .hints()
             .iter()

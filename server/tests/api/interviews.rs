@@ -281,3 +281,34 @@ async fn a_submit_queued_at_the_end_lands_in_the_report() {
         .unwrap();
     assert!(stored.contains(r#""kata_verdict":"accepted""#), "{stored}");
 }
+
+/// The kata page would hand out for free the hints the interview charges for, so it withholds
+/// them while the interview on that kata runs and gives them back once it is over.
+#[tokio::test]
+async fn the_kata_page_withholds_hints_while_its_interview_runs() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("grace", "long enough pw").await;
+    let page = b.page("/interviews").await;
+    let resp = b
+        .post_form(
+            "/interviews",
+            &[("csrf", &csrf_of(&page)), ("minutes", "45")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let (id, kata): (i64, String) =
+        sqlx::query_as("SELECT id, kata FROM interviews ORDER BY id DESC LIMIT 1")
+            .fetch_one(&app.app.state.db)
+            .await
+            .unwrap();
+    let during = b.page(&format!("/katas/{kata}")).await;
+    assert!(!during.contains("class=\"hint\""), "{during}");
+    assert!(
+        during.contains("data-hints-withheld") && during.contains(&format!("/interviews/{id}"))
+    );
+
+    time_up(&app, id).await;
+    let after = b.page(&format!("/katas/{kata}")).await;
+    assert!(after.contains("class=\"hint\"") && !after.contains("data-hints-withheld"));
+}
