@@ -168,3 +168,26 @@ pub async fn running_on(
     .fetch_optional(db)
     .await
 }
+
+/// Whether a running interview of the user asks the drill item `set`/`item`.
+pub async fn holds_item(
+    db: &Db,
+    user_id: i64,
+    set: &str,
+    item: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT a.id FROM drill_attempts a JOIN interviews i ON i.id = a.interview_id
+         WHERE a.user_id = $1 AND a.drill_set = $2 AND a.item = $3
+           AND i.finished_at IS NULL AND i.ends_at > $4
+         LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(set)
+    .bind(item)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(found.is_some())
+}

@@ -312,3 +312,62 @@ async fn the_kata_page_withholds_hints_while_its_interview_runs() {
     let after = b.page(&format!("/katas/{kata}")).await;
     assert!(after.contains("class=\"hint\"") && !after.contains("data-hints-withheld"));
 }
+
+/// An item the running interview asks, started and answered outside it, keeps its result (and
+/// explanation) back until the interview is over.
+#[tokio::test]
+async fn the_same_item_outside_the_interview_reveals_nothing_until_the_end() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let (set, item): (String, String) = sqlx::query_as(
+        "SELECT drill_set, item FROM drill_attempts WHERE interview_id = $1 ORDER BY id LIMIT 1",
+    )
+    .bind(id)
+    .fetch_one(&app.app.state.db)
+    .await
+    .unwrap();
+    let started: Value = app
+        .client
+        .post(app.url(&format!("/api/drills/{set}/{item}/attempts")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let outside = started["id"].as_i64().unwrap();
+    let right = key_of(&app, outside).await.model_response();
+    let answered: Value = app
+        .client
+        .post(app.url(&format!("/api/drill-attempts/{outside}/answer")))
+        .bearer_auth(&token)
+        .json(&json!({ "parts": right.parts }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answered["recorded"], true, "{answered}");
+    assert!(answered.get("result").is_none(), "{answered}");
+    let path = format!("/api/drill-attempts/{outside}");
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert!(shown["result"].is_null(), "{shown}");
+
+    time_up(&app, id).await;
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["result"]["correct"], true, "{shown}");
+}
