@@ -191,3 +191,35 @@ pub async fn holds_item(
     .await?;
     Ok(found.is_some())
 }
+
+/// The interview's editor draft, if one was saved.
+pub async fn draft_of(db: &Db, id: i64, user_id: i64) -> Result<Option<String>, sqlx::Error> {
+    let draft: Option<Option<String>> =
+        sqlx::query_scalar("SELECT draft FROM interviews WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(draft.flatten())
+}
+
+/// Keeps the interview's editor draft while its clock runs; false once it is over.
+pub async fn save_draft(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    source: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE interviews SET draft = $1
+         WHERE id = $2 AND user_id = $3 AND finished_at IS NULL AND ends_at > $4",
+    )
+    .bind(source)
+    .bind(id)
+    .bind(user_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

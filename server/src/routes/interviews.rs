@@ -323,3 +323,32 @@ pub async fn finish(
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     Ok(Json(session_json(&state.db, &i, Some(&report)).await?))
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewDraft {
+    source: String,
+}
+
+/// Keeps the interview editor's code on the server, so a reload or a drill answered in between
+/// never brings back the starter.
+pub async fn put_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<NewDraft>, JsonRejection>,
+) -> Result<StatusCode, AppError> {
+    let new = super::json_body(body, "request")?;
+    own_interview(&state.db, id, user.id).await?;
+    if new.source.len() > graders::MAX_SOURCE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "the draft is {} bytes; the limit is {} (64 KiB), as for a submission",
+            new.source.len(),
+            graders::MAX_SOURCE_BYTES
+        )));
+    }
+    if !interviews::save_draft(&state.db, id, user.id, &new.source, now_ms()).await? {
+        return Err(crate::routes::drills::interview_over());
+    }
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -371,3 +371,79 @@ async fn the_same_item_outside_the_interview_reveals_nothing_until_the_end() {
     let shown: Value = app.get(&token, &path).await.json().await.unwrap();
     assert_eq!(shown["result"]["correct"], true, "{shown}");
 }
+
+/// The interview's editor keeps its code on the server: the page shows the saved draft (or the
+/// code of the last no-script submit), never the starter again; nothing is kept after the end.
+#[tokio::test]
+async fn the_interview_keeps_its_code_across_reloads() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let put = |source: &str| {
+        app.client
+            .put(app.url(&format!("/api/interviews/{id}/draft")))
+            .bearer_auth(&token)
+            .json(&json!({ "source": source }))
+            .send()
+    };
+    assert_eq!(
+        put("// mine, typed during the interview")
+            .await
+            .unwrap()
+            .status(),
+        204
+    );
+    let (draft,): (Option<String>,) = sqlx::query_as("SELECT draft FROM interviews WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        draft.as_deref(),
+        Some("// mine, typed during the interview")
+    );
+    let big = "x".repeat(graders::MAX_SOURCE_BYTES + 1);
+    assert_eq!(put(&big).await.unwrap().status(), 413);
+
+    let b = Browser::new(&app);
+    b.signup("grace", "long enough pw").await;
+    let page = b.page("/interviews").await;
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
+        .await;
+    let at = location(&resp);
+    let mine: i64 = at
+        .trim_start_matches("/interviews/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let resp = b
+        .post_form(
+            &format!("/interviews/{mine}/submit"),
+            &[("csrf", &csrf), ("source", "// grace's own attempt")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let again = b.page(&format!("/interviews/{mine}")).await;
+    assert!(
+        again.contains("// grace&#x27;s own attempt") || again.contains("// grace's own attempt"),
+        "{again}"
+    );
+
+    time_up(&app, id).await;
+    assert_eq!(put("// too late").await.unwrap().status(), 409);
+}
