@@ -644,9 +644,16 @@
         keepalive: !!keepalive && source.length < 60000,
         headers: { "content-type": "application/json", "x-csrf-token": csrf() },
         body: JSON.stringify({ source }),
-      }).catch(() => { saved = null; });
+      }).then((resp) => {
+        if (resp.ok && saved === source) form.dataset.draft = "saved";
+        else if (!resp.ok) saved = null;
+      }, () => { saved = null; });
     };
-    const changed = () => { window.clearTimeout(timer); timer = window.setTimeout(save, 800); };
+    const changed = () => {
+      form.dataset.draft = "";
+      window.clearTimeout(timer);
+      timer = window.setTimeout(save, 800);
+    };
     editor = setupEditor(form, { onSubmit: go, onEscape: () => { if (button) button.focus(); }, onChange: changed });
     saved = editor.value;
     window.addEventListener("pagehide", () => save(true));
