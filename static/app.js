@@ -177,6 +177,16 @@
     } else if (fromSubmission) {
       save(); // the submission loaded into the editor becomes the draft
     }
+    // Opening a past submission replaced the draft: it stays one click away until then.
+    const restore = document.getElementById("restore-draft");
+    const replaced = document.getElementById("replaced-draft");
+    if (restore && replaced) {
+      restore.addEventListener("click", () => {
+        editor.value = replaced.content.textContent;
+        restore.remove();
+        changed();
+      });
+    }
     window.addEventListener("pagehide", () => { if (timer) { clearTimeout(timer); save(); } });
     return { changed, flush() { if (timer) { clearTimeout(timer); save(); } return saving; } };
   }

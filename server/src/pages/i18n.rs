@@ -340,6 +340,14 @@ impl Text {
     }
 
     /// `Hint 2 of 4`.
+    /// The button that brings back the draft a past submission replaced in the editor.
+    pub fn restore_draft(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "Bring back my draft",
+            Lang::Zh => "恢复我的草稿",
+        }
+    }
+
     /// Shown instead of the hints while an interview on this kata runs: there they cost points.
     pub fn hints_in_interview(&self, id: &i64) -> String {
         match self.lang {

@@ -37,6 +37,8 @@ struct KataPage {
     hints: Vec<Hint>,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
     interview: Option<i64>,
+    /// The draft that a past submission opened in the editor replaced, one click from coming back.
+    replaced_draft: Option<String>,
     source: String,
     /// Where `source` came from: "submission", "draft", "last" or "starter".
     source_from: &'static str,
@@ -110,6 +112,7 @@ pub async fn show(
     let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
     let mut opened = Vec::new();
     let mut interview = None;
+    let mut replaced_draft = None;
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
             // Only the learner's own submissions open in their editor (the draft saves it).
@@ -125,6 +128,8 @@ pub async fn show(
             draft_at = d.updated_at;
             if source.is_none() {
                 (source, source_from) = (Some(d.source), "draft");
+            } else if source.as_deref() != Some(d.source.as_str()) {
+                replaced_draft = Some(d.source);
             }
         }
         if source.is_none()
@@ -154,6 +159,7 @@ pub async fn show(
         topics: meta.topics.clone(),
         statement: to_html(body),
         interview,
+        replaced_draft,
         hints: statement
             .hints()
             .iter()
