@@ -180,7 +180,7 @@ async fn opening_a_past_submission_keeps_the_draft_one_click_away() {
     let page = b.page(&format!("/katas/fast-power?from={id}")).await;
     assert!(page.contains("// submitted earlier</textarea>"), "{page}");
     assert!(
-        page.contains(r#"<template id="replaced-draft">// the draft since &lt;b&gt;</template>"#)
+        page.contains(r#"<template id="replaced-draft">// the draft since &#60;b&#62;</template>"#)
     );
     assert!(page.contains(r#"id="restore-draft""#) && page.contains("Bring back my draft"));
     let plain = b.page("/katas/fast-power").await;
