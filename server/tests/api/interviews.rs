@@ -16,10 +16,16 @@ async fn key_of(app: &TestApp, id: i64) -> Key {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Runs the clock out now.
+/// Runs the clock out now. The end is this millisecond, and the call returns only once the
+/// clock has passed it: what happened before the call (a submit in the same millisecond) stays
+/// inside the window, and the interview is over when the call returns.
 async fn time_up(app: &TestApp, id: i64) {
+    let end = server::db::now_ms();
+    while server::db::now_ms() <= end {
+        tokio::task::yield_now().await;
+    }
     sqlx::query("UPDATE interviews SET ends_at = $1 WHERE id = $2")
-        .bind(server::db::now_ms() - 1)
+        .bind(end)
         .bind(id)
         .execute(&app.app.state.db)
         .await
@@ -230,7 +236,10 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     );
     assert_eq!(report.matches("data-outcome=\"unanswered\"").count(), 3);
     assert!(report.contains("Review next") && report.contains(r#"data-review="drill""#));
-    assert!(report.contains(r#"data-verdict="pending""#) && report.contains(">Pending<"));
+    assert!(
+        report.contains(r#"data-verdict="pending""#) && report.contains(">Pending<"),
+        "{report}"
+    );
     assert!(report.contains("<td class=\"num\">1</td>"), "one hint used");
     b.switch_lang("zh", &format!("/interviews/{id}/report"))
         .await;
