@@ -177,6 +177,16 @@
     } else if (fromSubmission) {
       save(); // the submission loaded into the editor becomes the draft
     }
+    // Opening a past submission replaced the draft: it stays one click away until then.
+    const restore = document.getElementById("restore-draft");
+    const replaced = document.getElementById("replaced-draft");
+    if (restore && replaced) {
+      restore.addEventListener("click", () => {
+        editor.value = replaced.content.textContent;
+        restore.remove();
+        changed();
+      });
+    }
     window.addEventListener("pagehide", () => { if (timer) { clearTimeout(timer); save(); } });
     return { changed, flush() { if (timer) { clearTimeout(timer); save(); } return saving; } };
   }
@@ -600,6 +610,7 @@
     const go = async () => {
       if (busy || !result) return;
       busy = true;
+      save(false);
       if (button) button.disabled = true;
       const release = () => { busy = false; if (button) button.disabled = false; };
       try {
@@ -626,7 +637,38 @@
         if (fresh) here.replaceChildren(...Array.from(fresh.childNodes).map((n) => document.importNode(n, true)));
       } catch (_) { /* the badge stays as it was; a reload shows it */ }
     };
-    editor = setupEditor(form, { onSubmit: go, onEscape: () => { if (button) button.focus(); } });
+    // The interview keeps its own draft on the server: a reload, a drill answered in between or
+    // reopening the interview brings this code back, never the starter.
+    const id = form.getAttribute("action").split("/")[2];
+    let timer = 0;
+    let saved = null;
+    const save = (keepalive) => {
+      window.clearTimeout(timer);
+      timer = 0;
+      if (!editor || editor.value === saved) return;
+      const source = editor.value;
+      saved = source;
+      fetch(`/api/interviews/${id}/draft`, {
+        method: "PUT",
+        credentials: "same-origin",
+        keepalive: !!keepalive && source.length < 60000,
+        headers: { "content-type": "application/json", "x-csrf-token": csrf() },
+        body: JSON.stringify({ source }),
+      }).then((resp) => {
+        if (resp.ok && saved === source) form.dataset.draft = "saved";
+        else if (!resp.ok) saved = null;
+      }, () => { saved = null; });
+    };
+    const changed = () => {
+      form.dataset.draft = "";
+      window.clearTimeout(timer);
+      timer = window.setTimeout(save, 800);
+    };
+    editor = setupEditor(form, { onSubmit: go, onEscape: () => { if (button) button.focus(); }, onChange: changed });
+    saved = editor.value;
+    window.addEventListener("pagehide", () => save(true));
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") save(true); });
+    form.saveDraft = () => save(false);
     form.editor = editor; // for scripted use (the browser checks)
     form.addEventListener("submit", (e) => { e.preventDefault(); go(); });
     if (result) {

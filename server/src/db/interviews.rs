@@ -111,7 +111,9 @@ pub async fn finish(
 }
 
 /// The best submit of `kata` by the user within the interview's window: accepted first, then
-/// most cases passed. `(verdict, passed, total, created_at)`.
+/// most cases passed. `(verdict, passed, total, created_at)`. The CASE rather than
+/// `verdict = 'accepted' DESC` because a pending submit's NULL sorts first on PostgreSQL and last
+/// on SQLite, and on PostgreSQL it would hide an accepted submit.
 pub async fn best_submit(
     db: &Db,
     user_id: i64,
@@ -122,7 +124,7 @@ pub async fn best_submit(
     sqlx::query_as(
         "SELECT verdict, passed, total, created_at FROM submissions
          WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND created_at >= $3 AND created_at <= $4
-         ORDER BY verdict = 'accepted' DESC, COALESCE(passed, 0) DESC, id LIMIT 1",
+         ORDER BY CASE WHEN verdict = 'accepted' THEN 0 ELSE 1 END, COALESCE(passed, 0) DESC, id LIMIT 1",
     )
     .bind(user_id)
     .bind(kata)
@@ -130,4 +132,97 @@ pub async fn best_submit(
     .bind(to)
     .fetch_optional(db)
     .await
+}
+
+/// Replaces a finished interview's report once its pending kata verdict has landed.
+pub async fn settle_report(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    report: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE interviews SET report = $1
+         WHERE id = $2 AND user_id = $3 AND finished_at IS NOT NULL",
+    )
+    .bind(report)
+    .bind(id)
+    .bind(user_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The user's interview on `kata` whose clock is still running, if any.
+pub async fn running_on(
+    db: &Db,
+    user_id: i64,
+    kata: &str,
+    now: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT id FROM interviews
+         WHERE user_id = $1 AND kata = $2 AND finished_at IS NULL AND ends_at > $3
+         ORDER BY id DESC LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(now)
+    .fetch_optional(db)
+    .await
+}
+
+/// Whether a running interview of the user asks the drill item `set`/`item`.
+pub async fn holds_item(
+    db: &Db,
+    user_id: i64,
+    set: &str,
+    item: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT a.id FROM drill_attempts a JOIN interviews i ON i.id = a.interview_id
+         WHERE a.user_id = $1 AND a.drill_set = $2 AND a.item = $3
+           AND i.finished_at IS NULL AND i.ends_at > $4
+         LIMIT 1",
+    )
+    .bind(user_id)
+    .bind(set)
+    .bind(item)
+    .bind(now)
+    .fetch_optional(db)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// The interview's editor draft, if one was saved.
+pub async fn draft_of(db: &Db, id: i64, user_id: i64) -> Result<Option<String>, sqlx::Error> {
+    let draft: Option<Option<String>> =
+        sqlx::query_scalar("SELECT draft FROM interviews WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(draft.flatten())
+}
+
+/// Keeps the interview's editor draft while its clock runs; false once it is over.
+pub async fn save_draft(
+    db: &Db,
+    id: i64,
+    user_id: i64,
+    source: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE interviews SET draft = $1
+         WHERE id = $2 AND user_id = $3 AND finished_at IS NULL AND ends_at > $4",
+    )
+    .bind(source)
+    .bind(id)
+    .bind(user_id)
+    .bind(now)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }

@@ -340,6 +340,26 @@ impl Text {
     }
 
     /// `Hint 2 of 4`.
+    /// The button that brings back the draft a past submission replaced in the editor.
+    pub fn restore_draft(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "Bring back my draft",
+            Lang::Zh => "恢复我的草稿",
+        }
+    }
+
+    /// Shown instead of the hints while an interview on this kata runs: there they cost points.
+    pub fn hints_in_interview(&self, id: &i64) -> String {
+        match self.lang {
+            Lang::En => format!(
+                "Hints for this kata are on the page of interview {id} while it runs; each one costs points."
+            ),
+            Lang::Zh => {
+                format!("面试 {id} 进行期间，本题的提示只在面试页面提供，每看一条都会扣分。")
+            }
+        }
+    }
+
     pub fn hint_of(&self, i: impl Borrow<usize>, n: impl Borrow<usize>) -> String {
         let (i, n) = (i.borrow(), n.borrow());
         match self.lang {

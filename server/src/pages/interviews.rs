@@ -122,7 +122,7 @@ struct SessionPage {
     hints: Vec<String>,
     hints_left: usize,
     hint_cost: u32,
-    /// The starter file, to edit in place.
+    /// The interview's saved draft, else the starter file, to edit in place.
     starter: String,
     /// The best submit so far: its stored verdict word (`pending` while graded) and label.
     submitted: Option<(String, String)>,
@@ -180,7 +180,9 @@ pub async fn show(
         hints: all_hints[..used].iter().map(|h| to_html(h)).collect(),
         hints_left: all_hints.len() - used,
         hint_cost: (HINT_COST * 100.0).round() as u32,
-        starter: kata.package().starter.to_string(),
+        starter: interviews::draft_of(&state.db, id, user.id)
+            .await?
+            .unwrap_or_else(|| kata.package().starter.to_string()),
         submitted: best.map(|b| {
             let word = b.0.unwrap_or_else(|| "pending".into());
             let label = verdict_words(t, &word);
@@ -256,6 +258,8 @@ pub async fn submit(
     if p.report.is_some() {
         return Err(interview_over());
     }
+    // The page shows this code again after the redirect, not the starter.
+    interviews::save_draft(&state.db, id, p.user.id, &p.form.source, now_ms()).await?;
     enqueue(
         &state,
         p.user.id,

@@ -35,6 +35,10 @@ struct KataPage {
     topics: Vec<String>,
     statement: String,
     hints: Vec<Hint>,
+    /// A running interview on this kata: its hints are withheld here, where they would be free.
+    interview: Option<i64>,
+    /// The draft that a past submission opened in the editor replaced, one click from coming back.
+    replaced_draft: Option<String>,
     source: String,
     /// Where `source` came from: "submission", "draft", "last" or "starter".
     source_from: &'static str,
@@ -111,6 +115,8 @@ pub async fn show(
     // The kata version the code shown was written for.
     let mut written_for = None;
     let mut opened = Vec::new();
+    let mut interview = None;
+    let mut replaced_draft = None;
     if let Some(u) = &viewer.user {
         if let Some(id) = query.from {
             // Only the learner's own submissions open in their editor (the draft saves it).
@@ -128,6 +134,8 @@ pub async fn show(
             if source.is_none() {
                 (source, source_from) = (Some(d.source), "draft");
                 written_for = d.kata_version;
+            } else if source.as_deref() != Some(d.source.as_str()) {
+                replaced_draft = Some(d.source);
             }
         }
         if source.is_none()
@@ -137,6 +145,8 @@ pub async fn show(
         }
         solved_set = progress::solved(&state.db, u.id).await?;
         opened = drafts::opened_hints(&state.db, u.id, &slug).await?;
+        interview =
+            crate::db::interviews::running_on(&state.db, u.id, &slug, crate::db::now_ms()).await?;
     }
     let api_changed = kata_versions::api_changed(&state.db, &slug, written_for).await?;
     let solved = solved_set.contains(&slug);
@@ -155,6 +165,8 @@ pub async fn show(
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
+        interview,
+        replaced_draft,
         hints: statement
             .hints()
             .iter()

@@ -198,6 +198,7 @@ fn outcome_label(o: Outcome, t: &Text) -> String {
 impl ReportView {
     /// The report's view, its words in `t`'s language.
     pub fn new(r: &GradeReport, t: &Text) -> Self {
+        let case_limit_ms = katas::catalogue::find(&r.kata).map(|k| k.meta().limits.case_time_ms);
         let cases: Vec<CaseView> = r
             .cases
             .iter()
@@ -210,7 +211,12 @@ impl ReportView {
                     Outcome::NotRun => "muted",
                     _ => "bad",
                 },
-                time: if c.time_ms < 0.05 {
+                // A case stopped by its limit has no time of its own worth showing (often 0):
+                // the limit it ran past says what happened.
+                time: if let (Outcome::TimeLimitExceeded, Some(limit)) = (c.outcome, case_limit_ms)
+                {
+                    format!("> {limit} ms")
+                } else if c.time_ms < 0.05 {
                     "<0.1 ms".into()
                 } else {
                     format!("{:.1} ms", c.time_ms)
@@ -374,6 +380,20 @@ mod tests {
                       "run_cpu_ms": 1.0, "peak_memory_bytes": 0},
         "message": "no answer within 1000 ms", "output": null
     }"#;
+
+    #[test]
+    fn a_timed_out_case_shows_the_limit_it_ran_past() {
+        let mut report: serde_json::Value = serde_json::from_str(OLD_REPORT).unwrap();
+        report["cases"][1]["time_ms"] = 0.0.into();
+        let limit = katas::catalogue::find("fast-power")
+            .unwrap()
+            .meta()
+            .limits
+            .case_time_ms;
+        let en = ReportView::from_json(&report, Text::of(Lang::En)).unwrap();
+        let timed_out = en.failed.iter().find(|c| c.name == "pow_mod").unwrap();
+        assert_eq!(timed_out.time, format!("> {limit} ms"));
+    }
 
     #[test]
     fn messages_show_in_the_viewer_s_language_with_english_where_there_is_no_other() {

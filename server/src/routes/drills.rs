@@ -176,7 +176,11 @@ pub async fn interview_closed(db: &Db, a: &Attempt) -> Result<bool, AppError> {
 
 /// Whether the attempt's result is withheld: during an interview, results wait for the report.
 pub async fn result_withheld(db: &Db, a: &Attempt) -> Result<bool, AppError> {
-    Ok(a.interview_id.is_some() && !interview_closed(db, a).await?)
+    if a.interview_id.is_some() {
+        return Ok(!interview_closed(db, a).await?);
+    }
+    // The same item answered outside a running interview would reveal what the interview withholds.
+    Ok(crate::db::interviews::holds_item(db, a.user_id, &a.drill_set, &a.item, now_ms()).await?)
 }
 
 /// An attempt as the API shows it: the result (with the explanation) only once answered, and

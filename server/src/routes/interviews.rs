@@ -213,7 +213,18 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
 /// the stored report either way.
 pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError> {
     if let Some(r) = &i.report {
-        return serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()));
+        let stored: Report = serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()))?;
+        if stored.kata_verdict != "pending" {
+            return Ok(stored);
+        }
+        // The last submit was still queued when the clock stopped: its verdict belongs to the
+        // interview, so the report is rebuilt until it lands rather than saying "pending" for good.
+        let fresh = build_report(db, i).await?;
+        if fresh.kata_verdict != "pending" {
+            let text = serde_json::to_string(&fresh).map_err(|e| AppError::Internal(e.into()))?;
+            interviews::settle_report(db, i.id, i.user_id, &text).await?;
+        }
+        return Ok(fresh);
     }
     let now = now_ms();
     let closing = Interview {
@@ -311,4 +322,33 @@ pub async fn finish(
     let report = finish_interview(&state.db, &i).await?;
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     Ok(Json(session_json(&state.db, &i, Some(&report)).await?))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewDraft {
+    source: String,
+}
+
+/// Keeps the interview editor's code on the server, so a reload or a drill answered in between
+/// never brings back the starter.
+pub async fn put_draft(
+    State(state): State<AppState>,
+    CurrentUser(user): CurrentUser,
+    Path(id): Path<i64>,
+    body: Result<Json<NewDraft>, JsonRejection>,
+) -> Result<StatusCode, AppError> {
+    let new = super::json_body(body, "request")?;
+    own_interview(&state.db, id, user.id).await?;
+    if new.source.len() > graders::MAX_SOURCE_BYTES {
+        return Err(AppError::TooLarge(format!(
+            "the draft is {} bytes; the limit is {} (64 KiB), as for a submission",
+            new.source.len(),
+            graders::MAX_SOURCE_BYTES
+        )));
+    }
+    if !interviews::save_draft(&state.db, id, user.id, &new.source, now_ms()).await? {
+        return Err(crate::routes::drills::interview_over());
+    }
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -32,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/interviews", post(interviews::create))
         .route("/api/interviews/{id}", get(interviews::show))
         .route("/api/interviews/{id}/finish", post(interviews::finish))
+        .route("/api/interviews/{id}/draft", put(interviews::put_draft))
         .route("/api/submissions", post(submissions::create))
         .route("/api/submissions/{id}", get(submissions::show))
         .route("/api/submissions/{id}/events", get(submissions::events))

@@ -359,6 +359,13 @@ pub fn document() -> Value {
                 "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
                 "responses": { "200": { "description": "The session with its report." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours.") }
             } },
+            "/api/interviews/{id}/draft": { "put": {
+                "summary": "Keeps the interview editor's code while the clock runs, so a reload never brings back the starter.",
+                "security": bearer,
+                "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["source"], "properties": { "source": { "type": "string" } } } } } },
+                "responses": { "204": { "description": "Kept." }, "401": error_response("No or unknown token."), "404": error_response("No such interview of yours."), "409": error_response("The interview is over."), "413": error_response("Over 64 KiB.") }
+            } },
             "/api/openapi.json": { "get": { "summary": "This document.", "responses": { "200": { "description": "OpenAPI 3.1." } } } }
         }
     })

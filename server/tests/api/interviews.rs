@@ -16,10 +16,16 @@ async fn key_of(app: &TestApp, id: i64) -> Key {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Runs the clock out now.
+/// Runs the clock out now. The end is this millisecond, and the call returns only once the
+/// clock has passed it: what happened before the call (a submit in the same millisecond) stays
+/// inside the window, and the interview is over when the call returns.
 async fn time_up(app: &TestApp, id: i64) {
+    let end = server::db::now_ms();
+    while server::db::now_ms() <= end {
+        tokio::task::yield_now().await;
+    }
     sqlx::query("UPDATE interviews SET ends_at = $1 WHERE id = $2")
-        .bind(server::db::now_ms() - 1)
+        .bind(end)
         .bind(id)
         .execute(&app.app.state.db)
         .await
@@ -230,7 +236,10 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     );
     assert_eq!(report.matches("data-outcome=\"unanswered\"").count(), 3);
     assert!(report.contains("Review next") && report.contains(r#"data-review="drill""#));
-    assert!(report.contains(r#"data-verdict="pending""#) && report.contains(">Pending<"));
+    assert!(
+        report.contains(r#"data-verdict="pending""#) && report.contains(">Pending<"),
+        "{report}"
+    );
     assert!(report.contains("<td class=\"num\">1</td>"), "one hint used");
     b.switch_lang("zh", &format!("/interviews/{id}/report"))
         .await;
@@ -238,4 +247,212 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     assert!(zh.contains("面试报告") && zh.contains("接下来复习") && zh.contains("未作答"));
     let history = b.page("/interviews").await;
     assert!(history.contains(&format!("/interviews/{id}/report")));
+}
+
+/// The last submit still queued when the clock stops: the report waits for its verdict instead
+/// of keeping "pending" for good.
+#[tokio::test]
+async fn a_submit_queued_at_the_end_lands_in_the_report() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let kata = session["kata"].as_str().unwrap().to_string();
+    let submission = app.submit_id(&token, &kata, "fn main() {}", "submit").await;
+
+    time_up(&app, id).await;
+    let path = format!("/api/interviews/{id}");
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["report"]["kata_verdict"], "pending", "{shown}");
+
+    // The grader lands the queued submit after the end.
+    sqlx::query("UPDATE submissions SET verdict = 'accepted', passed = 3, total = 3 WHERE id = $1")
+        .bind(submission)
+        .execute(&app.app.state.db)
+        .await
+        .unwrap();
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["report"]["kata_verdict"], "accepted", "{shown}");
+    let stored: String = sqlx::query_scalar("SELECT report FROM interviews WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    assert!(stored.contains(r#""kata_verdict":"accepted""#), "{stored}");
+}
+
+/// The kata page would hand out for free the hints the interview charges for, so it withholds
+/// them while the interview on that kata runs and gives them back once it is over.
+#[tokio::test]
+async fn the_kata_page_withholds_hints_while_its_interview_runs() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("grace", "long enough pw").await;
+    let page = b.page("/interviews").await;
+    let resp = b
+        .post_form(
+            "/interviews",
+            &[("csrf", &csrf_of(&page)), ("minutes", "45")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let (id, kata): (i64, String) =
+        sqlx::query_as("SELECT id, kata FROM interviews ORDER BY id DESC LIMIT 1")
+            .fetch_one(&app.app.state.db)
+            .await
+            .unwrap();
+    let during = b.page(&format!("/katas/{kata}")).await;
+    assert!(!during.contains("class=\"hint\""), "{during}");
+    assert!(
+        during.contains("data-hints-withheld") && during.contains(&format!("/interviews/{id}"))
+    );
+
+    time_up(&app, id).await;
+    let after = b.page(&format!("/katas/{kata}")).await;
+    assert!(after.contains("class=\"hint\"") && !after.contains("data-hints-withheld"));
+}
+
+/// An item the running interview asks, started and answered outside it, keeps its result (and
+/// explanation) back until the interview is over.
+#[tokio::test]
+async fn the_same_item_outside_the_interview_reveals_nothing_until_the_end() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let (set, item): (String, String) = sqlx::query_as(
+        "SELECT drill_set, item FROM drill_attempts WHERE interview_id = $1 ORDER BY id LIMIT 1",
+    )
+    .bind(id)
+    .fetch_one(&app.app.state.db)
+    .await
+    .unwrap();
+    let started: Value = app
+        .client
+        .post(app.url(&format!("/api/drills/{set}/{item}/attempts")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let outside = started["id"].as_i64().unwrap();
+    let right = key_of(&app, outside).await.model_response();
+    let answered: Value = app
+        .client
+        .post(app.url(&format!("/api/drill-attempts/{outside}/answer")))
+        .bearer_auth(&token)
+        .json(&json!({ "parts": right.parts }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answered["recorded"], true, "{answered}");
+    assert!(answered.get("result").is_none(), "{answered}");
+    let path = format!("/api/drill-attempts/{outside}");
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert!(shown["result"].is_null(), "{shown}");
+
+    time_up(&app, id).await;
+    let shown: Value = app.get(&token, &path).await.json().await.unwrap();
+    assert_eq!(shown["result"]["correct"], true, "{shown}");
+}
+
+/// The interview's editor keeps its code on the server: the page shows the saved draft (or the
+/// code of the last no-script submit), never the starter again; nothing is kept after the end.
+#[tokio::test]
+async fn the_interview_keeps_its_code_across_reloads() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let session: Value = app
+        .client
+        .post(app.url("/api/interviews"))
+        .bearer_auth(&token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = session["id"].as_i64().unwrap();
+    let put = |source: &str| {
+        app.client
+            .put(app.url(&format!("/api/interviews/{id}/draft")))
+            .bearer_auth(&token)
+            .json(&json!({ "source": source }))
+            .send()
+    };
+    assert_eq!(
+        put("// mine, typed during the interview")
+            .await
+            .unwrap()
+            .status(),
+        204
+    );
+    let (draft,): (Option<String>,) = sqlx::query_as("SELECT draft FROM interviews WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        draft.as_deref(),
+        Some("// mine, typed during the interview")
+    );
+    let big = "x".repeat(graders::MAX_SOURCE_BYTES + 1);
+    assert_eq!(put(&big).await.unwrap().status(), 413);
+
+    let b = Browser::new(&app);
+    b.signup("grace", "long enough pw").await;
+    let page = b.page("/interviews").await;
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
+        .await;
+    let at = location(&resp);
+    let mine: i64 = at
+        .trim_start_matches("/interviews/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let resp = b
+        .post_form(
+            &format!("/interviews/{mine}/submit"),
+            &[("csrf", &csrf), ("source", "// the attempt of grace")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let again = b.page(&format!("/interviews/{mine}")).await;
+    assert!(
+        again.contains("// the attempt of grace</textarea>"),
+        "{again}"
+    );
+
+    time_up(&app, id).await;
+    assert_eq!(put("// too late").await.unwrap().status(), 409);
 }

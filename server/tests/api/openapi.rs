@@ -2,7 +2,7 @@ use crate::helpers::spawn_idle;
 use server::domain::{JobKind, Word as _};
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 28] = [
+const ROUTES: [(&str, &str); 29] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -20,6 +20,7 @@ const ROUTES: [(&str, &str); 28] = [
     ("post", "/api/interviews"),
     ("get", "/api/interviews/{id}"),
     ("post", "/api/interviews/{id}/finish"),
+    ("put", "/api/interviews/{id}/draft"),
     ("post", "/api/submissions"),
     ("get", "/api/submissions/{id}"),
     ("get", "/api/submissions/{id}/events"),

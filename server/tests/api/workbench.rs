@@ -156,3 +156,39 @@ async fn opened_hints_stay_open_and_past_submissions_open_in_the_editor() {
         404
     );
 }
+
+/// "Open in the editor" on a past submission replaces the draft in the editor, but the page
+/// keeps that draft one click away.
+#[tokio::test]
+async fn opening_a_past_submission_keeps_the_draft_one_click_away() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("ada", "long enough pw").await;
+    let token = csrf_of(&b.page("/katas/fast-power").await);
+    let resp = b
+        .post_json(
+            "/api/submissions",
+            &json!({ "kata": "fast-power", "source": "// submitted earlier", "mode": "submit" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(resp.status(), 202);
+    let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let draft = json!({ "source": "// the draft since <b>" });
+    let saved = b
+        .put_json("/api/katas/fast-power/draft", &draft, Some(&token))
+        .await;
+    assert_eq!(saved.status(), 200);
+
+    let page = b.page(&format!("/katas/fast-power?from={id}")).await;
+    assert!(page.contains("// submitted earlier</textarea>"), "{page}");
+    assert!(
+        page.contains(r#"<template id="replaced-draft">// the draft since &#60;b&#62;</template>"#)
+    );
+    assert!(page.contains(r#"id="restore-draft""#) && page.contains("Bring back my draft"));
+    let plain = b.page("/katas/fast-power").await;
+    assert!(
+        !plain.contains("restore-draft"),
+        "nothing replaced without ?from"
+    );
+}

@@ -702,3 +702,40 @@ async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
     .await
     .unwrap();
 }
+
+/// The interview's editor keeps its code on the server: after answering a drill item, a reload,
+/// or reopening the interview from the list, the code typed is back, never the starter.
+#[tokio::test]
+async fn the_interview_editor_keeps_its_code() {
+    let Some(binary) = browser() else { return };
+    let app = crate::helpers::spawn_idle().await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::signed_up(binary, &base, "mei");
+        let at = b.start_interview(&base);
+        const FORM: &str = "document.getElementById('interview-form')";
+        b.eval(&format!(
+            "{FORM}.editor.value = ''; {FORM}.editor.focus(); true"
+        ));
+        b.type_text("// kept through the interview\n");
+        b.wait_for(&format!("{FORM}.dataset.draft === 'saved'"), WAIT);
+
+        let href =
+            b.eval("document.querySelector('a[href^=\"/drills/attempts/\"]').getAttribute('href')");
+        b.goto(&format!("{base}{}", href.as_str().unwrap()));
+        b.wait_for("!!document.querySelector('form.drill-form')", WAIT);
+        b.goto(&format!("{base}{at}"));
+        let value = format!("{FORM}.editor.value");
+        assert_eq!(b.eval(&value), "// kept through the interview\n");
+        b.reload();
+        assert_eq!(b.eval(&value), "// kept through the interview\n");
+        b.goto(&format!("{base}/interviews"));
+        b.navigate_by(
+            &format!("document.querySelector('a[href=\"{at}\"]').click()"),
+            "!!document.getElementById('interview-form')",
+        );
+        assert_eq!(b.eval(&value), "// kept through the interview\n");
+    })
+    .await
+    .unwrap();
+}
