@@ -112,12 +112,15 @@ impl HelperSpec {
 
 impl StageSpec {
     /// The frame: length (u32, little endian), then the postcard bytes.
-    pub fn frame(&self) -> Vec<u8> {
-        // Serializing plain data into a Vec cannot fail.
-        let bytes = postcard::to_allocvec(self).unwrap_or_default();
-        let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
+    /// An error rather than an empty frame: the stage would read an empty spec as a
+    /// different job, and a length past `u32` would be cut silently.
+    pub fn frame(&self) -> Result<Vec<u8>, String> {
+        let bytes = postcard::to_allocvec(self).map_err(|e| format!("stage spec: {e}"))?;
+        let len = u32::try_from(bytes.len())
+            .map_err(|_| format!("stage spec of {} bytes is too long", bytes.len()))?;
+        let mut frame = len.to_le_bytes().to_vec();
         frame.extend_from_slice(&bytes);
-        frame
+        Ok(frame)
     }
 
     /// Reads one frame with `read` (one call per chunk, never beyond the frame's end).
@@ -194,12 +197,12 @@ mod tests {
             env: vec![("K".into(), "v=w".into())],
         };
         // The frame is read in small pieces and not a byte beyond it.
-        let mut stream = spec.frame();
+        let mut stream = spec.frame().unwrap();
         stream.extend_from_slice(b"the program's stdin");
         let mut left = &stream[..];
         assert_eq!(StageSpec::read_frame(pieces(&mut left)), Ok(spec.clone()));
         assert_eq!(left, b"the program's stdin");
-        let short = spec.frame();
+        let short = spec.frame().unwrap();
         let mut left = &short[..short.len() - 1];
         assert!(
             StageSpec::read_frame(pieces(&mut left)).is_err(),

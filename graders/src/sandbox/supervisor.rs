@@ -262,7 +262,7 @@ impl Sandbox {
             argv: job.argv.clone(),
             env: job.env.clone(),
         };
-        let mut stdin = spec.frame();
+        let mut stdin = spec.frame().map_err(SandboxError::InvalidJob)?;
         stdin.extend_from_slice(&job.stdin);
 
         let child = &mut chain.child;

@@ -170,7 +170,9 @@ async fn write_report(
     state: State,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
-    let json = serde_json::to_string(report).unwrap_or_default();
+    // An empty report would read back as a decode error far from its cause; fail here instead.
+    let json = serde_json::to_string(report)
+        .map_err(|e| sqlx::Error::Encode(format!("submission {id}: its report: {e}").into()))?;
     let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
         "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,
