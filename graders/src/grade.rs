@@ -172,7 +172,7 @@ impl Grader {
         let seed = if mode == Mode::Run && !is_gpu {
             katas::DEFAULT_SEED
         } else {
-            fastrand::u64(..)
+            crate::secret::u64()
         };
         // The trusted side's cases and the reference's answers depend on the seed alone, and
         // rustc leaves the other core idle: made meanwhile, they are off the verdict's path.
@@ -450,7 +450,7 @@ impl Grader {
                 )));
             }
         };
-        let seed = fastrand::u64(..);
+        let seed = crate::secret::u64();
         let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
         let ran = run::run(
             &self.sandbox,
@@ -551,8 +551,8 @@ impl Grader {
             .unwrap_or_else(PoisonError::into_inner);
         let seeds = seeds
             .entry(slug.to_string())
-            .or_insert_with(|| (0..MEASURE_SETS).map(|_| fastrand::u64(..)).collect());
-        let set = fastrand::usize(..seeds.len());
+            .or_insert_with(|| (0..MEASURE_SETS).map(|_| crate::secret::u64()).collect());
+        let set = crate::secret::below(seeds.len());
         (set, seeds[set])
     }
 

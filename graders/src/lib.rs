@@ -12,6 +12,7 @@ pub mod grade;
 pub mod report;
 pub mod run;
 pub mod sandbox;
+mod secret;
 pub mod source;
 pub mod source_policy;
 pub mod toolchain;

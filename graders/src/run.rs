@@ -129,8 +129,7 @@ impl Executor for Sandboxed<'_> {
     fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
         let meta = self.kata.meta();
         let limits = &meta.limits;
-        let mut nonce = [0u8; 16];
-        nonce.iter_mut().for_each(|b| *b = fastrand::u8(..));
+        let nonce = crate::secret::bytes::<16>();
         let request = RunRequest {
             seed: plan.seed,
             cases: plan.selected.iter().map(|c| c.index as u32).collect(),
