@@ -1,13 +1,15 @@
 //! The per-user submission rate limit, held in the database so that every replica spends the
 //! same allowance (GCRA: `per_minute` sustained, `burst` at once). One statement reads and
 //! spends, so two replicas admitting the same user at once cannot both take the last unit.
+//! It runs in the caller's transaction, so the unit is spent only if what it pays for is
+//! written too.
 
-use super::Db;
+use super::Tx;
 
 /// Spends one submission of `user_id`'s allowance at `now_ms`; `false` (nothing spent) when
 /// the user is over the limit.
 pub async fn take(
-    db: &Db,
+    tx: &mut Tx<'_>,
     user_id: i64,
     now_ms: i64,
     per_minute: u32,
@@ -29,7 +31,7 @@ pub async fn take(
     .bind(now_ms)
     .bind(interval)
     .bind(tolerance)
-    .fetch_optional(db)
+    .fetch_optional(&mut **tx)
     .await?;
     Ok(spent.is_some())
 }

@@ -80,6 +80,21 @@ pub async fn create_with(
     custom_input: Option<&str>,
 ) -> Result<i64, sqlx::Error> {
     let mut tx = db.begin().await?;
+    let id = insert(&mut tx, user_id, kata, kind, mode, source, custom_input).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// [`create_with`] inside the caller's transaction (which may also spend an allowance).
+pub async fn insert(
+    tx: &mut Tx<'_>,
+    user_id: i64,
+    kata: &Slug,
+    kind: JobKind,
+    mode: Mode,
+    source: &str,
+    custom_input: Option<&str>,
+) -> Result<i64, sqlx::Error> {
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO submissions (user_id, kata, mode, source, state, created_at, custom_input)
@@ -91,7 +106,7 @@ pub async fn create_with(
     .bind(source)
     .bind(now)
     .bind(custom_input)
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await?;
     sqlx::query(
         "INSERT INTO jobs (submission_id, kind, state, priority, created_at)
@@ -101,9 +116,8 @@ pub async fn create_with(
     .bind(Stored(kind))
     .bind(super::jobs::priority(mode))
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    tx.commit().await?;
     Ok(id)
 }
 

@@ -78,9 +78,11 @@ async fn store(
             }
         }
     }
-    // Checked last: a malformed request does not use up the learner's allowance.
+    // Checked last: a malformed request does not use up the learner's allowance. One
+    // transaction spends the unit and writes the submission: a failed write spends nothing.
+    let mut tx = state.db.begin().await?;
     let allowed = crate::db::allowance::take(
-        &state.db,
+        &mut tx,
         user_id,
         crate::db::now_ms(),
         state.config.submissions_per_minute.get(),
@@ -101,7 +103,8 @@ async fn store(
     }
     let kind = JobKind::from(kata.meta().kind);
     let input = custom.map(|(input, _)| input);
-    let id = submissions::create_with(&state.db, user_id, &slug, kind, mode, source, input).await?;
+    let id = submissions::insert(&mut tx, user_id, &slug, kind, mode, source, input).await?;
+    tx.commit().await?;
     state.jobs_waiting.notify_waiters();
     state.publish(id, State::Queued);
     Ok(id)
