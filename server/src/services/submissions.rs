@@ -14,6 +14,8 @@ pub fn not_yours(id: i64) -> AppError {
 
 /// The refusal for a kata the catalogue does not have (`slug` as the learner wrote it).
 pub fn unknown_kata(slug: &str) -> AppError {
+    // Every caller echoes what the client sent; a megabyte path stays a short message.
+    let slug = truncated(slug);
     AppError::NotFound(format!("unknown kata `{slug}`")).zh(format!("没有名为 `{slug}` 的题目"))
 }
 /// Stores a submission with its job and wakes the workers. Refuses an over-long source (413),
@@ -62,7 +64,7 @@ async fn store(
             graders::MAX_SOURCE_BYTES
         )));
     }
-    let unknown = || unknown_kata(&truncated(slug));
+    let unknown = || unknown_kata(slug);
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
     let kata = slug.kata().ok_or_else(unknown)?;
     if let Some((input, lang)) = custom {
@@ -128,6 +130,6 @@ pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submissi
 }
 
 /// An attacker's text echoed in an error stays short.
-fn truncated(s: &str) -> String {
+pub(crate) fn truncated(s: &str) -> String {
     s.chars().take(80).collect()
 }
