@@ -118,11 +118,15 @@ impl HelperSpec {
 
 impl StageSpec {
     /// The frame: length (u32, little endian), then the postcard bytes.
-    /// An error here is ours; an empty spec must never reach the stage as if it were one.
+    /// An error here is ours; an empty spec must never reach the stage as if it were one, and
+    /// a length past `u32` would be cut silently.
     pub fn frame(&self) -> Result<Vec<u8>, SandboxError> {
         let bytes = postcard::to_allocvec(self)
             .map_err(|e| SandboxError::InvalidJob(format!("encoding the job's spec: {e}")))?;
-        let mut frame = (bytes.len() as u32).to_le_bytes().to_vec();
+        let len = u32::try_from(bytes.len()).map_err(|_| {
+            SandboxError::InvalidJob(format!("a job spec of {} bytes is too long", bytes.len()))
+        })?;
+        let mut frame = len.to_le_bytes().to_vec();
         frame.extend_from_slice(&bytes);
         Ok(frame)
     }

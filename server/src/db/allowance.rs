@@ -1,13 +1,15 @@
 //! The per-user submission rate limit, held in the database so that every replica spends the
 //! same allowance (GCRA: `per_minute` sustained, `burst` at once). One statement reads and
 //! spends, so two replicas admitting the same user at once cannot both take the last unit.
+//! It runs in the caller's transaction, so the unit is spent only if what it pays for is
+//! written too.
 
-use super::Db;
+use super::Tx;
 
 /// Spends one submission of `user_id`'s allowance at `now_ms`; `false` (nothing spent) when
 /// the user is over the limit.
 pub async fn take(
-    db: &Db,
+    tx: &mut Tx<'_>,
     user_id: i64,
     now_ms: i64,
     per_minute: u32,
@@ -29,19 +31,7 @@ pub async fn take(
     .bind(now_ms)
     .bind(interval)
     .bind(tolerance)
-    .fetch_optional(db)
+    .fetch_optional(&mut **tx)
     .await?;
     Ok(spent.is_some())
-}
-
-/// Gives back the unit [`take`] spent, for a submission that was then not stored (the insert
-/// failed): a learner's allowance pays only for submissions that exist.
-pub async fn give_back(db: &Db, user_id: i64, per_minute: u32) -> Result<(), sqlx::Error> {
-    let interval = 60_000 / i64::from(per_minute.max(1));
-    sqlx::query("UPDATE submission_allowance SET tat = tat - $1 WHERE user_id = $2")
-        .bind(interval)
-        .bind(user_id)
-        .execute(db)
-        .await?;
-    Ok(())
 }

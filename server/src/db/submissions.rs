@@ -84,6 +84,21 @@ pub async fn create_with(
     custom_input: Option<&str>,
 ) -> Result<i64, sqlx::Error> {
     let mut tx = db.begin().await?;
+    let id = insert(&mut tx, user_id, kata, kind, mode, source, custom_input).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// [`create_with`] inside the caller's transaction (which may also spend an allowance).
+pub async fn insert(
+    tx: &mut Tx<'_>,
+    user_id: i64,
+    kata: &Slug,
+    kind: JobKind,
+    mode: Mode,
+    source: &str,
+    custom_input: Option<&str>,
+) -> Result<i64, sqlx::Error> {
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO submissions
@@ -99,7 +114,7 @@ pub async fn create_with(
     .bind(now)
     .bind(custom_input)
     .bind(super::kata_versions::served_hash(kata))
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut **tx)
     .await?;
     sqlx::query(
         "INSERT INTO jobs (submission_id, kind, state, priority, created_at)
@@ -109,9 +124,8 @@ pub async fn create_with(
     .bind(Stored(kind))
     .bind(super::jobs::priority(mode))
     .bind(now)
-    .execute(&mut *tx)
+    .execute(&mut **tx)
     .await?;
-    tx.commit().await?;
     Ok(id)
 }
 
@@ -178,8 +192,9 @@ async fn write_report(
     state: State,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
-    // An empty report stored as if it were one would read back as corruption later.
-    let json = serde_json::to_string(report).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    // An empty report would read back as a decode error far from its cause; fail here instead.
+    let json = serde_json::to_string(report)
+        .map_err(|e| sqlx::Error::Encode(format!("submission {id}: its report: {e}").into()))?;
     let finished_at = (state == State::Done).then(now_ms);
     sqlx::query(
         "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,

@@ -26,7 +26,10 @@ pub async fn serve(Path(file): Path<String>) -> Result<Response, AppError> {
         "theme.js" => (THEME_JS, "text/javascript; charset=utf-8"),
         "interview.js" => (INTERVIEW_JS, "text/javascript; charset=utf-8"),
         "editor.js" if HAS_EDITOR => (EDITOR_JS.unwrap_or(""), "text/javascript; charset=utf-8"),
-        _ => return Err(AppError::NotFound(format!("no static file `{file}`"))),
+        _ => {
+            let file = crate::services::submissions::truncated(&file);
+            return Err(AppError::NotFound(format!("no static file `{file}`")));
+        }
     };
     Ok(([(CONTENT_TYPE, kind), (CACHE_CONTROL, "no-cache")], body).into_response())
 }

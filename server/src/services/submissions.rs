@@ -14,7 +14,7 @@ pub fn not_yours(id: i64) -> AppError {
 
 /// The refusal for a kata the catalogue does not have (`slug` as the learner wrote it).
 pub fn unknown_kata(slug: &str) -> AppError {
-    // Bounded: whatever was asked for is echoed only in part.
+    // Every caller echoes what the client sent; a megabyte path stays a short message.
     let slug = truncated(slug);
     AppError::NotFound(format!("unknown kata `{slug}`")).zh(format!("没有名为 `{slug}` 的题目"))
 }
@@ -64,7 +64,7 @@ async fn store(
             graders::MAX_SOURCE_BYTES
         )));
     }
-    let unknown = || unknown_kata(&truncated(slug));
+    let unknown = || unknown_kata(slug);
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
     let kata = slug.kata().ok_or_else(unknown)?;
     if let Some((input, lang)) = custom {
@@ -80,9 +80,11 @@ async fn store(
             }
         }
     }
-    // Checked last: a malformed request does not use up the learner's allowance.
+    // Checked last: a malformed request does not use up the learner's allowance. One
+    // transaction spends the unit and writes the submission: a failed write spends nothing.
+    let mut tx = state.db.begin().await?;
     let allowed = crate::db::allowance::take(
-        &state.db,
+        &mut tx,
         user_id,
         crate::db::now_ms(),
         state.config.submissions_per_minute.get(),
@@ -103,22 +105,8 @@ async fn store(
     }
     let kind = JobKind::from(kata.meta().kind);
     let input = custom.map(|(input, _)| input);
-    let id = match submissions::create_with(&state.db, user_id, &slug, kind, mode, source, input)
-        .await
-    {
-        Ok(id) => id,
-        Err(e) => {
-            // The unit was spent before the insert, which failed: nothing was stored, so
-            // nothing is charged.
-            let per_minute = state.config.submissions_per_minute.get();
-            if let Err(refund) =
-                crate::db::allowance::give_back(&state.db, user_id, per_minute).await
-            {
-                tracing::warn!("giving back a submission's allowance failed: {refund}");
-            }
-            return Err(e.into());
-        }
-    };
+    let id = submissions::insert(&mut tx, user_id, &slug, kind, mode, source, input).await?;
+    tx.commit().await?;
     state.jobs_waiting.notify_waiters();
     state.publish(id, State::Queued);
     Ok(id)
@@ -142,6 +130,6 @@ pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submissi
 }
 
 /// An attacker's text echoed in an error stays short.
-fn truncated(s: &str) -> String {
+pub(crate) fn truncated(s: &str) -> String {
     s.chars().take(80).collect()
 }

@@ -233,6 +233,24 @@ async fn bad_input_gets_a_clear_error_and_stores_nothing() {
             .unwrap()
             .contains("unknown kata `no-such-kata`")
     );
+    // A long unknown slug comes back cut short, wherever it is refused.
+    let long = "z".repeat(20_000);
+    let resp = app.submit(&token, &long, "x", "run").await;
+    assert_eq!(resp.status(), 404);
+    let body = resp.text().await.unwrap();
+    assert!(
+        body.contains("unknown kata `zzz") && body.len() < 1_000,
+        "{}",
+        body.len()
+    );
+    let resp = app.get(&token, &format!("/api/katas/{long}")).await;
+    assert_eq!(resp.status(), 404);
+    let body = resp.text().await.unwrap();
+    assert!(
+        body.contains("unknown kata `zzz") && body.len() < 1_000,
+        "{}",
+        body.len()
+    );
 
     let resp = app
         .submit(&token, "fast-power", &"x".repeat(65 << 10), "run")
