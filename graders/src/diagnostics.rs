@@ -84,6 +84,68 @@ impl RawSpan {
 
 /// Parses rustc's stderr (one JSON object a line); lines that are not diagnostics are skipped.
 pub fn parse(stderr: &str) -> Vec<Diagnostic> {
+    bounded(parse_all(stderr))
+}
+
+/// The most diagnostics a report keeps: a few lines of source can expand (macros) into
+/// thousands of them, and the report is stored.
+pub const MAX_DIAGNOSTICS: usize = 50;
+/// The most bytes of text the kept diagnostics hold together…
+pub const MAX_DIAGNOSTIC_BYTES: usize = 64 << 10;
+/// …and one rendering at most.
+const MAX_RENDERED_BYTES: usize = 4 << 10;
+
+/// The first diagnostics within [`MAX_DIAGNOSTICS`] and [`MAX_DIAGNOSTIC_BYTES`], each
+/// rendering cut to [`MAX_RENDERED_BYTES`], and a note saying how many were left out.
+fn bounded(all: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let total = all.len();
+    let mut kept = Vec::new();
+    let mut bytes = 0;
+    for mut d in all {
+        cut(&mut d.rendered, MAX_RENDERED_BYTES);
+        let size = d.rendered.len()
+            + d.message.en.len()
+            + d.message.zh.as_ref().map_or(0, String::len)
+            + d.labels.iter().map(String::len).sum::<usize>();
+        if kept.len() == MAX_DIAGNOSTICS || bytes + size > MAX_DIAGNOSTIC_BYTES {
+            break;
+        }
+        bytes += size;
+        kept.push(d);
+    }
+    let left_out = total - kept.len();
+    if left_out > 0 {
+        kept.push(Diagnostic {
+            level: "note".into(),
+            code: None,
+            message: Message::new(
+                format!("{left_out} more compiler messages are not shown (the first are above)"),
+                format!("另有 {left_out} 条编译器消息未显示（上面是最先的几条）"),
+            ),
+            line: None,
+            column: None,
+            end_line: None,
+            end_column: None,
+            rendered: String::new(),
+            labels: Vec::new(),
+        });
+    }
+    kept
+}
+
+/// `text` cut to at most `max` bytes, on a character boundary.
+fn cut(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+}
+
+fn parse_all(stderr: &str) -> Vec<Diagnostic> {
     stderr
         .lines()
         .filter_map(|l| serde_json::from_str::<Raw>(l).ok())
@@ -239,6 +301,42 @@ fn kernel_first_line(source: &str) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flood_of_diagnostics_is_bounded_by_count_and_bytes() {
+        let line = |i: usize| {
+            serde_json::json!({
+                "$message_type": "diagnostic",
+                "message": format!("flood {i} {}", "x".repeat(300)),
+                "level": "error",
+                "spans": [],
+                "rendered": format!("error: flood {i}\n{}", "y".repeat(10_000)),
+            })
+            .to_string()
+        };
+        let stderr: Vec<String> = (0..1_000).map(line).collect();
+        let kept = parse(&stderr.join("\n"));
+        assert!(kept.len() <= MAX_DIAGNOSTICS + 1, "{}", kept.len());
+        let note = kept.last().unwrap();
+        assert_eq!(note.level, "note");
+        assert!(
+            note.message
+                .en
+                .contains("more compiler messages are not shown")
+        );
+        let stored = serde_json::to_string(&kept).unwrap();
+        assert!(
+            stored.len() < MAX_DIAGNOSTIC_BYTES + (16 << 10),
+            "{} bytes",
+            stored.len()
+        );
+        assert!(
+            kept[0].message.en.starts_with("flood 0"),
+            "the first ones are kept"
+        );
+        let few = parse(&stderr[..3].join("\n"));
+        assert_eq!(few.len(), 3, "nothing is added when nothing was left out");
+    }
 
     #[test]
     fn keeps_learner_positions_and_explains_missing_entry_points() {
