@@ -1,6 +1,7 @@
 //! What every handler and the built-in workers share.
 
 use crate::db::Db;
+use crate::db::allowance::Budget;
 use crate::db::submissions::State;
 use crate::edge::EdgeConfig;
 use crate::login_throttle::{FailureQuota, LoginThrottle};
@@ -24,6 +25,10 @@ pub struct ServerConfig {
     pub submissions_per_minute: NonZeroU32,
     /// …and at once.
     pub submission_burst: NonZeroU32,
+    /// Drill attempts a user may start outside interviews: 20 at once, then 60 a minute.
+    pub drill_attempt_budget: Budget,
+    /// Interviews a user may start: 3 at once, then 10 an hour.
+    pub interview_budget: Budget,
     /// Live event streams (SSE) one user may hold at once.
     pub event_streams_per_user: usize,
     /// Failed log-ins per account name: 5 at once, then one a minute.
@@ -48,6 +53,8 @@ impl Default for ServerConfig {
             secure_cookies: false,
             submissions_per_minute: NonZeroU32::new(30).expect("non-zero"),
             submission_burst: NonZeroU32::new(10).expect("non-zero"),
+            drill_attempt_budget: Budget::per_minute(non_zero(60), non_zero(20)),
+            interview_budget: Budget::per_hour(non_zero(10), non_zero(3)),
             event_streams_per_user: 8,
             login_failures_per_account: FailureQuota {
                 burst: 5,
@@ -65,6 +72,10 @@ impl Default for ServerConfig {
             max_queue_wait: Duration::from_secs(15 * 60),
         }
     }
+}
+
+fn non_zero(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).expect("non-zero")
 }
 
 /// A submission moved on; SSE streams and long polls listen for these.

@@ -1,7 +1,7 @@
 //! Drill attempts. The attempt's key (expected answer, correct options, explanation) is stored
 //! here when the attempt starts and leaves the server only once the learner has answered.
 
-use super::{Db, now_ms};
+use super::{Db, Tx, now_ms};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Attempt {
@@ -22,17 +22,21 @@ pub struct Attempt {
     pub interview_id: Option<i64>,
 }
 
+/// Stores a started attempt (part of `interview_id`'s, if given) in the caller's transaction,
+/// which also spends the budget it is paid from.
 pub async fn create(
-    db: &Db,
+    tx: &mut Tx<'_>,
     user_id: i64,
     set: &str,
     item: &str,
     presented: &str,
     key: &str,
+    interview_id: Option<i64>,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO drill_attempts (user_id, drill_set, item, presented, answer_key, started_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        "INSERT INTO drill_attempts
+           (user_id, drill_set, item, presented, answer_key, started_at, interview_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(user_id)
     .bind(set)
@@ -40,28 +44,19 @@ pub async fn create(
     .bind(presented)
     .bind(key)
     .bind(now_ms())
-    .fetch_one(db)
+    .bind(interview_id)
+    .fetch_one(&mut **tx)
     .await
 }
 
 /// How many of the user's attempts await an answer.
-pub async fn open_count(db: &Db, user_id: i64) -> Result<i64, sqlx::Error> {
+pub async fn open_count(tx: &mut Tx<'_>, user_id: i64) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT COUNT(*) FROM drill_attempts WHERE user_id = $1 AND answered_at IS NULL",
     )
     .bind(user_id)
-    .fetch_one(db)
+    .fetch_one(&mut **tx)
     .await
-}
-
-/// Makes an attempt part of an interview.
-pub async fn join_interview(db: &Db, id: i64, interview_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE drill_attempts SET interview_id = $1 WHERE id = $2")
-        .bind(interview_id)
-        .bind(id)
-        .execute(db)
-        .await?;
-    Ok(())
 }
 
 /// An interview's attempts, in the order they were made.

@@ -1,7 +1,7 @@
 //! Interview sessions: one kata and drill items against a clock. Answers are locked once the
 //! clock runs out; the report is computed then and kept.
 
-use super::Db;
+use super::{Db, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Interview {
@@ -22,8 +22,10 @@ impl Interview {
     }
 }
 
+/// Stores a started interview in the caller's transaction, which also stores its attempts and
+/// spends the budget it is paid from.
 pub async fn create(
-    db: &Db,
+    tx: &mut Tx<'_>,
     user_id: i64,
     kata: &str,
     started_at: i64,
@@ -40,7 +42,7 @@ pub async fn create(
     .bind(started_at)
     .bind(ends_at)
     .bind(super::kata_versions::served_hash(kata))
-    .fetch_one(db)
+    .fetch_one(&mut **tx)
     .await
 }
 

@@ -132,7 +132,7 @@ pub async fn start(
     let user = viewer.require()?.clone();
     let f = fields(body)?;
     viewer.check_csrf(field(&f, "csrf"))?;
-    let (id, _) = start_attempt(&state.db, user.id, &set, &item).await?;
+    let (id, _) = start_attempt(&state, user.id, &set, &item).await?;
     Ok(Redirect::to(&format!("/drills/attempts/{id}")).into_response())
 }
 
@@ -195,7 +195,7 @@ pub async fn next(
         }
     };
     let first = queue.remove(0);
-    let (id, _) = start_attempt(&state.db, user.id, &set, &first).await?;
+    let (id, _) = start_attempt(&state, user.id, &set, &first).await?;
     Ok(Redirect::to(&attempt_url(id, &queue)).into_response())
 }
 

@@ -99,7 +99,7 @@ pub async fn start(
     let user = viewer.require()?.clone();
     let f = form(body)?;
     viewer.check_csrf(&f.csrf)?;
-    let id = start_interview(&state.db, user.id, f.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
+    let id = start_interview(&state, user.id, f.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
     Ok(Redirect::to(&format!("/interviews/{id}")).into_response())
 }
 

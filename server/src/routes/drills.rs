@@ -8,8 +8,10 @@
 use crate::auth::CurrentUser;
 use crate::db::drills::{self, Attempt};
 use crate::db::review::{self, Kind};
-use crate::db::{Db, now_ms};
+use crate::db::allowance::Write;
+use crate::db::{Db, Tx, now_ms};
 use crate::error::AppError;
+use crate::services::write_budget;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -113,32 +115,84 @@ fn secret_seed() -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// Unanswered attempts one learner may hold: every started attempt is a stored row, so a
-/// script cannot grow the database without bound.
+/// Unanswered attempts one learner may hold, whatever their budget: an interview's attempts
+/// are paid for by the interview, and a budget refills, so this is the bound on open rows.
 pub const MAX_OPEN_ATTEMPTS: i64 = 100;
 
-/// Starts an attempt: draws parameters and shuffles with a secret seed, stores the key.
+/// An attempt drawn but not yet stored: what the learner is shown and the key kept from them.
+pub struct Drawn {
+    set: String,
+    item: String,
+    shown: Presented,
+    presented: String,
+    key: String,
+}
+
+/// Without the key: it leaves the server only once answered, logs included.
+impl std::fmt::Debug for Drawn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Drawn")
+            .field("set", &self.set)
+            .field("item", &self.item)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Draws an attempt's parameters and shuffle with a secret seed; 404 for an unknown item.
+pub fn draw(set: &str, item: &str) -> Result<Drawn, AppError> {
+    let (shown, key) = catalogue()
+        .start(set, item, secret_seed())
+        .map_err(not_found)?;
+    Ok(Drawn {
+        set: set.to_string(),
+        item: item.to_string(),
+        presented: serde_json::to_string(&shown).map_err(|e| AppError::Internal(e.into()))?,
+        key: serde_json::to_string(&key).map_err(|e| AppError::Internal(e.into()))?,
+        shown,
+    })
+}
+
+/// Stores drawn attempts (an interview's, if `interview_id` is given) in `tx`; 429 when the
+/// learner would then hold more than [`MAX_OPEN_ATTEMPTS`] unanswered.
+pub async fn store_attempts(
+    tx: &mut Tx<'_>,
+    user_id: i64,
+    drawn: &[Drawn],
+    interview_id: Option<i64>,
+) -> Result<Vec<i64>, AppError> {
+    let open = drills::open_count(tx, user_id).await?;
+    if open + drawn.len() as i64 > MAX_OPEN_ATTEMPTS {
+        return Err(AppError::TooManyRequests(format!(
+            "you have {open} unanswered drill attempts (at most {MAX_OPEN_ATTEMPTS}); answer some first"
+        ))
+        .zh(format!(
+            "你有 {open} 道未作答的概念题（最多 {MAX_OPEN_ATTEMPTS} 道），请先回答其中一些"
+        )));
+    }
+    let mut ids = Vec::with_capacity(drawn.len());
+    for d in drawn {
+        let id =
+            drills::create(tx, user_id, &d.set, &d.item, &d.presented, &d.key, interview_id)
+                .await?;
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Starts an attempt paid from the learner's drill-attempt budget: the unit is spent and the
+/// attempt stored in one transaction, so a refusal (404, 429) stores nothing.
 pub async fn start_attempt(
-    db: &Db,
+    state: &AppState,
     user_id: i64,
     set: &str,
     item: &str,
 ) -> Result<(i64, Presented), AppError> {
-    if drills::open_count(db, user_id).await? >= MAX_OPEN_ATTEMPTS {
-        return Err(AppError::TooManyRequests(format!(
-            "you have {MAX_OPEN_ATTEMPTS} unanswered drill attempts; answer some first"
-        ))
-        .zh(format!(
-            "你有 {MAX_OPEN_ATTEMPTS} 道未作答的概念题，请先回答其中一些"
-        )));
-    }
-    let (shown, key) = catalogue()
-        .start(set, item, secret_seed())
-        .map_err(not_found)?;
-    let presented = serde_json::to_string(&shown).map_err(|e| AppError::Internal(e.into()))?;
-    let key = serde_json::to_string(&key).map_err(|e| AppError::Internal(e.into()))?;
-    let id = drills::create(db, user_id, set, item, &presented, &key).await?;
-    Ok((id, shown))
+    let drawn = draw(set, item)?;
+    let mut tx = state.db.begin().await?;
+    write_budget::spend(&mut tx, &state.config, user_id, Write::DrillAttempt).await?;
+    let ids = store_attempts(&mut tx, user_id, std::slice::from_ref(&drawn), None).await?;
+    tx.commit().await?;
+    Ok((ids[0], drawn.shown))
 }
 
 pub async fn start(
@@ -146,7 +200,7 @@ pub async fn start(
     CurrentUser(user): CurrentUser,
     Path((set, item)): Path<(String, String)>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    let (id, shown) = start_attempt(&state.db, user.id, &set, &item).await?;
+    let (id, shown) = start_attempt(&state, user.id, &set, &item).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": id, "presented": shown })),

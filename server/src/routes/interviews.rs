@@ -8,7 +8,9 @@ use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms, progress};
 use crate::error::AppError;
-use crate::routes::drills::{catalogue, start_attempt};
+use crate::db::allowance::Write;
+use crate::routes::drills::{catalogue, draw, store_attempts};
+use crate::services::write_budget;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -68,28 +70,38 @@ fn pick_items(kata: &dyn Kata) -> Vec<(String, String)> {
     out
 }
 
-/// Starts an interview of `minutes` for the user: the kata and its drill attempts.
-pub async fn start_interview(db: &Db, user_id: i64, minutes: u32) -> Result<i64, AppError> {
+/// Starts an interview of `minutes` for the user: the kata and its drill attempts, paid from
+/// the learner's interview budget (its attempts spend none of the drill-attempt budget). One
+/// transaction spends the unit and stores it all, so a refusal stores nothing.
+pub async fn start_interview(
+    state: &AppState,
+    user_id: i64,
+    minutes: u32,
+) -> Result<i64, AppError> {
     if !(1..=180).contains(&minutes) {
         return Err(
             AppError::BadRequest("an interview lasts 1 to 180 minutes".into())
                 .zh("面试时长为 1 到 180 分钟"),
         );
     }
-    let kata = pick_kata(db, user_id).await?;
+    let kata = pick_kata(&state.db, user_id).await?;
+    let drawn = pick_items(kata)
+        .iter()
+        .map(|(set, item)| draw(set, item))
+        .collect::<Result<Vec<_>, _>>()?;
     let now = now_ms();
+    let mut tx = state.db.begin().await?;
+    write_budget::spend(&mut tx, &state.config, user_id, Write::Interview).await?;
     let id = interviews::create(
-        db,
+        &mut tx,
         user_id,
         &kata.meta().slug,
         now,
         now + i64::from(minutes) * 60_000,
     )
     .await?;
-    for (set, item) in pick_items(kata) {
-        let (attempt, _) = start_attempt(db, user_id, &set, &item).await?;
-        attempts::join_interview(db, attempt, id).await?;
-    }
+    store_attempts(&mut tx, user_id, &drawn, Some(id)).await?;
+    tx.commit().await?;
     Ok(id)
 }
 
@@ -276,7 +288,7 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let Json(new) =
         body.map_err(|e| AppError::BadRequest(format!("malformed request: {}", e.body_text())))?;
-    let id = start_interview(&state.db, user.id, new.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
+    let id = start_interview(&state, user.id, new.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     Ok((
         StatusCode::CREATED,

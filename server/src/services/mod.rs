@@ -2,3 +2,4 @@
 //! (`pages/`) both call these and never each other.
 
 pub mod submissions;
+pub mod write_budget;

@@ -1,6 +1,7 @@
 //! The two rules about submissions: what may be stored and queued (`enqueue`), and who may see
 //! one (`visible`).
 
+use crate::db::allowance::Write;
 use crate::db::submissions::{self, State, Submission};
 use crate::domain::{JobKind, Slug};
 use crate::error::AppError;
@@ -83,26 +84,8 @@ async fn store(
     // Checked last: a malformed request does not use up the learner's allowance. One
     // transaction spends the unit and writes the submission: a failed write spends nothing.
     let mut tx = state.db.begin().await?;
-    let allowed = crate::db::allowance::take(
-        &mut tx,
-        user_id,
-        crate::db::now_ms(),
-        state.config.submissions_per_minute.get(),
-        state.config.submission_burst.get(),
-    )
-    .await?;
-    if !allowed {
-        let (per_minute, burst) = (
-            state.config.submissions_per_minute,
-            state.config.submission_burst,
-        );
-        return Err(AppError::TooManyRequests(format!(
-            "too many submissions: at most {per_minute} a minute (bursts of {burst}); try again shortly"
-        ))
-        .zh(format!(
-            "提交太频繁了：每分钟最多 {per_minute} 次（连续最多 {burst} 次），请稍后再试"
-        )));
-    }
+    crate::services::write_budget::spend(&mut tx, &state.config, user_id, Write::Submission)
+        .await?;
     let kind = JobKind::from(kata.meta().kind);
     let input = custom.map(|(input, _)| input);
     let id = submissions::insert(&mut tx, user_id, &slug, kind, mode, source, input).await?;

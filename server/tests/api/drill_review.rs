@@ -1,9 +1,9 @@
 //! One learner answering one item over and over in a day: every answer is stored and the
 //! review card stays a finite, bounded schedule on whichever database the suite runs on. The
-//! answers go through the server's own attempt functions (the ones the HTTP handlers call), so
-//! the count does not depend on the request budgets at the edge.
+//! answers go through the server's own attempt functions (the ones the HTTP handlers call), with
+//! a drill-attempt budget large enough for them all.
 
-use crate::helpers::spawn_idle;
+use crate::helpers::{Options, spawn_app};
 use katas::drills::{Key, KeyBody, Response};
 use server::routes::drills::{answer_attempt, start_attempt};
 
@@ -29,16 +29,25 @@ async fn card(db: &server::db::Db, user: i64, subject: &str) -> (f64, f64) {
 
 #[tokio::test]
 async fn over_a_hundred_answers_of_one_item_in_a_day_keep_the_card_sound() {
-    let app = spawn_idle().await;
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            configure: |c| c.drill_attempt_budget.burst = std::num::NonZeroU32::new(300).unwrap(),
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
     let token = app.user("ada").await;
-    let db = &app.app.state.db;
+    let state = &app.app.state;
+    let db = &state.db;
     let user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
         .fetch_one(db)
         .await
         .unwrap();
 
     for _ in 0..110 {
-        let (id, _) = start_attempt(db, user, "allreduce-cost", "ring-time")
+        let (id, _) = start_attempt(state, user, "allreduce-cost", "ring-time")
             .await
             .unwrap();
         let right = key_of(db, id).await.model_response();
@@ -53,7 +62,7 @@ async fn over_a_hundred_answers_of_one_item_in_a_day_keep_the_card_sound() {
 
     // Misses and hits in turn wear stability down fastest; it stays bounded all the same.
     for i in 0..150 {
-        let (id, _) = start_attempt(db, user, "python-gil", "why-gil")
+        let (id, _) = start_attempt(state, user, "python-gil", "why-gil")
             .await
             .unwrap();
         let key = key_of(db, id).await;

@@ -3,7 +3,7 @@
 //! follow.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{TestApp, spawn_idle};
+use crate::helpers::{Options, TestApp, spawn_app, spawn_idle};
 use katas::drills::{AnswerSpec, Drills, Key};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
@@ -495,7 +495,16 @@ async fn a_solved_kata_enters_the_review_queue() {
 
 #[tokio::test]
 async fn unanswered_attempts_are_bounded_per_learner() {
-    let app = spawn_idle().await;
+    // A budget that lets the cap, not the rate, refuse.
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            configure: |c| c.drill_attempt_budget.burst = std::num::NonZeroU32::new(200).unwrap(),
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
     let token = app.user("ada").await;
     let cap = server::routes::drills::MAX_OPEN_ATTEMPTS;
     for _ in 0..cap {

@@ -32,3 +32,4 @@ mod versions;
 mod withdraw;
 mod workbench;
 mod workbench_browser;
+mod write_budgets;
