@@ -175,7 +175,10 @@ mod tests {
             Budget::per_minute(n(30), n(10)).every,
             Duration::from_secs(2)
         );
-        assert_eq!(Budget::per_hour(n(10), n(3)).every, Duration::from_secs(360));
+        assert_eq!(
+            Budget::per_hour(n(10), n(3)).every,
+            Duration::from_secs(360)
+        );
         assert_eq!(Budget::per_hour(n(10), n(3)).hourly(), 10);
     }
 }

@@ -228,6 +228,7 @@ async fn interview_post(
     })
 }
 
+/// No write budget: a counter on the interview, stopped at the kata's number of hints.
 pub async fn hint(
     State(state): State<AppState>,
     viewer: Viewer,

@@ -46,7 +46,7 @@ pub async fn get(
 }
 
 /// Replaces the draft. A draft is bounded like a submission (64 KiB), so it can always be
-/// submitted as it stands.
+/// submitted as it stands. No write budget: a save overwrites the one row per learner and kata.
 pub async fn put(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -66,6 +66,7 @@ pub async fn put(
     Ok(Json(json!({ "updated_at": at })))
 }
 
+/// No write budget: at most one row per hint of a known kata, and opening it again adds none.
 pub async fn open_hint(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

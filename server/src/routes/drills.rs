@@ -6,9 +6,9 @@
 //! answer is stored; the first answer stands.
 
 use crate::auth::CurrentUser;
+use crate::db::allowance::Write;
 use crate::db::drills::{self, Attempt};
 use crate::db::review::{self, Kind};
-use crate::db::allowance::Write;
 use crate::db::{Db, Tx, now_ms};
 use crate::error::AppError;
 use crate::services::write_budget;
@@ -171,9 +171,16 @@ pub async fn store_attempts(
     }
     let mut ids = Vec::with_capacity(drawn.len());
     for d in drawn {
-        let id =
-            drills::create(tx, user_id, &d.set, &d.item, &d.presented, &d.key, interview_id)
-                .await?;
+        let id = drills::create(
+            tx,
+            user_id,
+            &d.set,
+            &d.item,
+            &d.presented,
+            &d.key,
+            interview_id,
+        )
+        .await?;
         ids.push(id);
     }
     Ok(ids)
@@ -267,7 +274,8 @@ pub async fn show_attempt(
 }
 
 /// Grades and stores an answer, updates the review card and the streak. A response that cannot
-/// be graded is a 400 and leaves the attempt open; a second answer is a 409.
+/// be graded is a 400 and leaves the attempt open; a second answer is a 409. No write budget:
+/// it fills a budgeted attempt once, and the card and streak are one row per item and learner.
 pub async fn answer_attempt(
     db: &Db,
     user_id: i64,

@@ -4,11 +4,11 @@
 //! API: `POST /api/interviews`, `GET /api/interviews/{id}`, `POST /api/interviews/{id}/finish`.
 
 use crate::auth::CurrentUser;
+use crate::db::allowance::Write;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms, progress};
 use crate::error::AppError;
-use crate::db::allowance::Write;
 use crate::routes::drills::{catalogue, draw, store_attempts};
 use crate::services::write_budget;
 use crate::state::AppState;
@@ -343,7 +343,7 @@ pub struct NewDraft {
 }
 
 /// Keeps the interview editor's code on the server, so a reload or a drill answered in between
-/// never brings back the starter.
+/// never brings back the starter. No write budget: it overwrites the interview's one draft.
 pub async fn put_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

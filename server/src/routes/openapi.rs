@@ -313,7 +313,7 @@ pub fn document() -> Value {
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
                     "404": error_response("Unknown set or item."),
-                    "429": error_response("100 unanswered attempts already: answer some first.")
+                    "429": error_response("Too many attempts started by this user (20 at once, then 60 a minute, by default), or 100 unanswered already: answer some first. Nothing is stored.")
                 }
             } },
             "/api/drill-attempts/{id}": { "get": {
@@ -345,7 +345,7 @@ pub fn document() -> Value {
                 "summary": "Starts a timed mock interview: one kata picked for your history (difficulty hidden) and 5 drill attempts on the same topics. Drill results are withheld until the interview ends; answers lock at the end.",
                 "security": bearer,
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "additionalProperties": false, "properties": { "minutes": { "type": "integer", "minimum": 1, "maximum": 180, "default": 45 } } } } } },
-                "responses": { "201": { "description": "The session: id, kata, started_ms, ends_ms, items (attempt ids)." }, "400": error_response("Minutes out of range or a malformed body."), "401": error_response("No or unknown token."), "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`.") }
+                "responses": { "201": { "description": "The session: id, kata, started_ms, ends_ms, items (attempt ids)." }, "400": error_response("Minutes out of range or a malformed body."), "401": error_response("No or unknown token."), "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."), "429": error_response("Too many interviews started by this user (3 at once, then 10 an hour, by default), or too many unanswered drill attempts to hold its 5 items. Nothing is stored.") }
             } },
             "/api/interviews/{id}": { "get": {
                 "summary": "One of your interviews; once over (finished, or the clock ran out), with its kept report: per item outcome, time, explanation; the kata's verdict and hints used; score of 100; what to review next.",

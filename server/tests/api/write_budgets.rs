@@ -131,7 +131,9 @@ async fn a_refused_interview_start_stores_nothing_and_budgets_are_per_user() {
     let app = app_with(|c| c.interview_budget = only(1)).await;
     let ada = app.user("ada").await;
     assert_eq!(
-        post(&app, &ada, "/api/interviews", json!({})).await.status(),
+        post(&app, &ada, "/api/interviews", json!({}))
+            .await
+            .status(),
         201
     );
     let (interviews, attempts) = (
@@ -150,7 +152,12 @@ async fn a_refused_interview_start_stores_nothing_and_budgets_are_per_user() {
                 .contains("too many interviews"),
             "{body}"
         );
-        assert!(body["error_zh"].as_str().unwrap().contains("开始面试太频繁"));
+        assert!(
+            body["error_zh"]
+                .as_str()
+                .unwrap()
+                .contains("开始面试太频繁")
+        );
     }
     assert_eq!(count(&app, "interviews", "ada").await, interviews);
     assert_eq!(count(&app, "drill_attempts", "ada").await, attempts);
@@ -160,7 +167,9 @@ async fn a_refused_interview_start_stores_nothing_and_budgets_are_per_user() {
 
     let bob = app.user("bob").await;
     assert_eq!(
-        post(&app, &bob, "/api/interviews", json!({})).await.status(),
+        post(&app, &bob, "/api/interviews", json!({}))
+            .await
+            .status(),
         201
     );
     app.app.stop();
@@ -195,7 +204,9 @@ async fn an_interview_refused_by_the_open_attempt_cap_stores_nothing_nor_spends(
         .await
         .unwrap();
     assert_eq!(
-        post(&app, &ada, "/api/interviews", json!({})).await.status(),
+        post(&app, &ada, "/api/interviews", json!({}))
+            .await
+            .status(),
         201
     );
     app.app.stop();
