@@ -54,11 +54,6 @@ impl Budget {
         }
     }
 
-    /// The sustained rate in writes per hour, for messages.
-    pub fn hourly(self) -> u64 {
-        3_600_000 / self.interval_ms().max(1) as u64
-    }
-
     fn interval_ms(self) -> i64 {
         i64::try_from(self.every.as_millis()).unwrap_or(i64::MAX / 4)
     }
@@ -179,6 +174,5 @@ mod tests {
             Budget::per_hour(n(10), n(3)).every,
             Duration::from_secs(360)
         );
-        assert_eq!(Budget::per_hour(n(10), n(3)).hourly(), 10);
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! Writes with no budget are bounded otherwise: a draft or a saved language overwrites one row,
 //! an opened hint is one row per hint of a kata, an answer fills its attempt once, an
-//! interview's hints stop at the kata's count, a cancel or a finish changes a row once.
+//! interview's hints stop at the kata's count, a cancel or a finish changes a row once, and a
+//! log-in beyond a user's 20 sessions ends the oldest (`db::sessions`). Sign-ups are throttled
+//! per address (`login_throttle`); workers and admins are not learners to budget.
 
 use crate::db::Tx;
 use crate::db::allowance::{self, Budget, Write};
