@@ -210,7 +210,7 @@ fn account_key(name: &str) -> String {
 }
 
 /// One IPv6 client usually owns a whole /64: count it as one address.
-fn address_key(ip: IpAddr) -> IpAddr {
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => {
             let s = v6.segments();

@@ -5,7 +5,7 @@ use crate::db::allowance::Budget;
 use crate::db::submissions::State;
 use crate::edge::EdgeConfig;
 use crate::login_throttle::{FailureQuota, LoginThrottle};
-use crate::stream_limit::StreamLimit;
+use crate::stream_limit::{StreamLimit, StreamQuota};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,8 +29,11 @@ pub struct ServerConfig {
     pub drill_attempt_budget: Budget,
     /// Interviews a user may start: 3 at once, then 10 an hour.
     pub interview_budget: Budget,
-    /// Live event streams (SSE) one user may hold at once.
+    /// Live event streams (SSE) one user may hold at once…
     pub event_streams_per_user: usize,
+    /// …and one client address (an IPv6 /64), whatever accounts it uses. In all, streams may
+    /// hold at most half of `edge.max_connections`.
+    pub event_streams_per_address: usize,
     /// Failed log-ins per account name: 5 at once, then one a minute.
     pub login_failures_per_account: FailureQuota,
     /// Failed log-ins per client address (an IPv6 /64): 20 at once, then one every 10 s.
@@ -56,6 +59,7 @@ impl Default for ServerConfig {
             drill_attempt_budget: Budget::per_minute(non_zero(60), non_zero(20)),
             interview_budget: Budget::per_hour(non_zero(10), non_zero(3)),
             event_streams_per_user: 8,
+            event_streams_per_address: 32,
             login_failures_per_account: FailureQuota {
                 burst: 5,
                 every: Duration::from_secs(60),
@@ -101,7 +105,11 @@ pub struct AppState {
 impl AppState {
     pub fn new(db: Db, config: ServerConfig) -> Self {
         Self {
-            event_streams: Arc::new(StreamLimit::new(config.event_streams_per_user)),
+            event_streams: Arc::new(StreamLimit::new(StreamQuota {
+                per_user: config.event_streams_per_user,
+                per_address: config.event_streams_per_address,
+                total: (config.edge.max_connections / 2).max(1),
+            })),
             login_throttle: Arc::new(LoginThrottle::new(
                 db.clone(),
                 config.login_failures_per_account,

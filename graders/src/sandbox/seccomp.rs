@@ -15,6 +15,15 @@
 //! with the learner's code: no exec'd look-alike can print a count after it. `execveat` is
 //! never allowed.
 //!
+//! The run profile makes no new machine code: a mapping may be executable only if it is a
+//! read-only view of a file (`mmap` with `PROT_EXEC` needs no `PROT_WRITE` and no
+//! `MAP_ANONYMOUS`, and `mprotect` never adds `PROT_EXEC`). The only writable places, `/tmp` and
+//! writable binds, are mounted `noexec`, `memfd_create` is not listed and `/proc/self/mem` is
+//! read-only under Landlock, so a program that forges pointers through a soundness hole can jump
+//! only to code that was compiled (issue 22 §1). The dynamic loader's mappings fit that rule.
+//! The measuring profile cannot have it (valgrind translates into anonymous executable memory,
+//! and counts whatever the program jumps to), nor can the GPU profile (the CUDA driver).
+//!
 //! `kill` is allowed in the run profile: the program's targets are then refused by the
 //! lower layers, which the tests prove (pid 1 and every helper run as another uid, in a pid
 //! namespace of their own, outside the Landlock signal scope).
@@ -237,15 +246,34 @@ const NAMESPACE_FLAGS: u64 = (libc::CLONE_NEWUSER
     | libc::CLONE_NEWTIME) as u64;
 
 /// `(arg & mask) == value` on syscall argument `arg`.
-fn masked(arg: u8, mask: u64, value: u64) -> Result<SeccompRule, String> {
+fn condition(arg: u8, mask: u64, value: u64) -> Result<SeccompCondition, String> {
     SeccompCondition::new(
         arg,
         SeccompCmpArgLen::Qword,
         SeccompCmpOp::MaskedEq(mask),
         value,
     )
-    .and_then(|c| SeccompRule::new(vec![c]))
     .map_err(|e| e.to_string())
+}
+
+/// A rule of the one condition `(arg & mask) == value`.
+fn masked(arg: u8, mask: u64, value: u64) -> Result<SeccompRule, String> {
+    SeccompRule::new(vec![condition(arg, mask, value)?]).map_err(|e| e.to_string())
+}
+
+/// Executable mappings only as read-only views of files (see the module doc).
+fn no_new_code(rules: &mut BTreeMap<i64, Vec<SeccompRule>>) -> Result<(), String> {
+    let exec = libc::PROT_EXEC as u64;
+    let write = libc::PROT_WRITE as u64;
+    let anonymous = libc::MAP_ANONYMOUS as u64;
+    let file_view = SeccompRule::new(vec![
+        condition(2, exec | write, exec)?,
+        condition(3, anonymous, 0)?,
+    ])
+    .map_err(|e| e.to_string())?;
+    rules.insert(libc::SYS_mmap, vec![masked(2, exec, 0)?, file_view]);
+    rules.insert(libc::SYS_mprotect, vec![masked(2, exec, 0)?]);
+    Ok(())
 }
 
 /// The allow-list for `syscalls`. `exec_path` is the address of the pathname the stage passes
@@ -280,6 +308,9 @@ pub(crate) fn program(syscalls: Syscalls, exec_path: Option<u64>) -> Result<BpfP
             );
         }
         Syscalls::Run | Syscalls::Gpu => {
+            if syscalls == Syscalls::Run {
+                no_new_code(&mut rules)?;
+            }
             // Threads only: CLONE_THREAD set and no namespace flag, so no fork.
             rules.insert(
                 libc::SYS_clone,

@@ -2,8 +2,10 @@
 //! no request is in flight on it (new, or keep-alive between requests) and *busy* from a
 //! request head until its response body is finished. At the cap a new connection evicts the
 //! connection that has been waiting longest: half-open connections cannot crowd out a client
-//! that sends its request at once, and a request being answered is never cut off. When every
-//! connection is busy the newcomer is refused.
+//! that sends its request at once, and a request being answered is never cut off. A connection
+//! carrying an event stream is busy for as long as the stream lives, so when none is waiting
+//! the oldest stream is closed instead (the page's script reconnects, or polls). Only when every
+//! connection is answering an ordinary request is the newcomer refused.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -22,12 +24,15 @@ struct Inner {
     open: HashMap<u64, Slot>,
     /// Waiting connections, oldest first.
     waiting: BTreeSet<(Instant, u64)>,
+    /// Connections answering with an event stream, oldest stream first.
+    streams: BTreeSet<(Instant, u64)>,
 }
 
 #[derive(Debug)]
 struct Slot {
     in_flight: usize,
     waiting_since: Instant,
+    streaming_since: Option<Instant>,
     close: Arc<Notify>,
 }
 
@@ -45,12 +50,15 @@ impl Connections {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A ticket for a new connection, evicting the longest-waiting one at the cap; `None` when
-    /// every open connection is busy.
+    /// A ticket for a new connection, evicting at the cap the longest-waiting one, else the
+    /// oldest event stream; `None` when every open connection is answering a request.
     pub fn admit(self: &Arc<Self>) -> Option<Ticket> {
         let mut inner = self.lock();
         if inner.open.len() >= self.max {
-            let (_, victim) = inner.waiting.pop_first()?;
+            let (_, victim) = match inner.waiting.pop_first() {
+                Some(waiting) => waiting,
+                None => inner.streams.pop_first()?,
+            };
             if let Some(slot) = inner.open.remove(&victim) {
                 slot.close.notify_one();
             }
@@ -64,6 +72,7 @@ impl Connections {
             Slot {
                 in_flight: 0,
                 waiting_since: now,
+                streaming_since: None,
                 close: Arc::clone(&close),
             },
         );
@@ -117,6 +126,9 @@ impl Drop for Ticket {
         let mut inner = self.connections.lock();
         if let Some(slot) = inner.open.remove(&self.id) {
             inner.waiting.remove(&(slot.waiting_since, self.id));
+            if let Some(since) = slot.streaming_since {
+                inner.streams.remove(&(since, self.id));
+            }
         }
     }
 }
@@ -128,11 +140,30 @@ pub struct Busy {
     connections: Arc<Connections>,
 }
 
+impl Busy {
+    /// The response is an event stream: until it ends, this connection may be evicted at the cap
+    /// when no connection is waiting.
+    pub fn streaming(&self) {
+        let mut inner = self.connections.lock();
+        let inner = &mut *inner;
+        if let Some(slot) = inner.open.get_mut(&self.id)
+            && slot.streaming_since.is_none()
+        {
+            let now = Instant::now();
+            slot.streaming_since = Some(now);
+            inner.streams.insert((now, self.id));
+        }
+    }
+}
+
 impl Drop for Busy {
     fn drop(&mut self) {
         let mut inner = self.connections.lock();
         let inner = &mut *inner;
         if let Some(slot) = inner.open.get_mut(&self.id) {
+            if let Some(since) = slot.streaming_since.take() {
+                inner.streams.remove(&(since, self.id));
+            }
             slot.in_flight = slot.in_flight.saturating_sub(1);
             if slot.in_flight == 0 {
                 slot.waiting_since = Instant::now();
@@ -194,5 +225,41 @@ mod tests {
         assert!(c.admit().is_none(), "a and the third are busy");
         drop(busy_a);
         assert!(c.admit().is_some());
+    }
+
+    #[test]
+    fn with_none_waiting_the_oldest_event_stream_makes_room() {
+        let c = Arc::new(Connections::new(3));
+        let (old, new, plain) = (c.admit().unwrap(), c.admit().unwrap(), c.admit().unwrap());
+        let old_stream = old.request_started();
+        old_stream.streaming();
+        let new_stream = new.request_started();
+        new_stream.streaming();
+        let _answering = plain.request_started();
+        let old_closed = old.close_signal();
+        let fourth = c.admit().expect("the oldest stream makes room");
+        let _fourth_answering = fourth.request_started();
+        assert!(
+            tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .unwrap()
+                .block_on(async {
+                    tokio::time::timeout(std::time::Duration::from_secs(5), old_closed.notified())
+                        .await
+                        .is_ok()
+                })
+        );
+        // The stream that ended no longer counts: the next one evicted is the newer stream.
+        drop(new_stream);
+        let fifth = c.admit().expect("`new` waits again after its stream ended");
+        let _fifth_answering = fifth.request_started();
+        assert!(
+            c.admit().is_none(),
+            "every connection is answering a request"
+        );
+        drop(old_stream);
+        drop(old);
+        assert_eq!(c.open(), 3);
     }
 }

@@ -3,8 +3,8 @@
 //! every file descriptor and the service stopped answering. Here every connection:
 //!
 //! - is admitted by [`Connections`] (at most `max_connections`; at the cap a new connection
-//!   replaces the one that has waited longest for a request head, or is answered 503 and closed
-//!   when every connection is busy with a request),
+//!   replaces the one that has waited longest for a request head, else the oldest event stream,
+//!   or is answered 503 and closed when every connection is answering an ordinary request),
 //! - must deliver each request head within `header_read_timeout` (hyper's timer, which also
 //!   closes a keep-alive connection idle that long),
 //! - is closed after `idle_timeout` without a byte moving either way ([`activity`]),
@@ -154,6 +154,9 @@ async fn connection(
         let response = router.clone().oneshot(req.map(Body::new));
         async move {
             let response = response.await?;
+            if is_event_stream(&response) {
+                busy.streaming();
+            }
             Ok::<_, Infallible>(response.map(move |body| {
                 Body::new(body.map_frame(move |frame| {
                     let _still_busy = &busy;
@@ -172,6 +175,13 @@ async fn connection(
         () = close.notified() => tracing::debug!("connection from {peer} evicted at the cap"),
         () = activity.idle_for(idle_timeout) => tracing::debug!("connection from {peer} idle"),
     }
+}
+
+fn is_event_stream<B>(response: &hyper::Response<B>) -> bool {
+    response
+        .headers()
+        .get(hyper::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"))
 }
 
 #[cfg(test)]

@@ -6,9 +6,10 @@ use crate::db::{jobs, kata_versions};
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, enqueue_custom, not_yours, visible};
 use crate::state::AppState;
+use crate::stream_limit::StreamRefusal;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State as Extract};
+use axum::extract::{ConnectInfo, Path, State as Extract};
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures_util::Stream;
@@ -16,6 +17,7 @@ use katas::Mode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::time::Duration;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::BroadcastStream;
@@ -128,20 +130,18 @@ pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), A
     Ok(())
 }
 
-/// Server-sent events: the current state at once, then every change until the verdict. A user
-/// holds at most `event_streams_per_user` streams at once (429 beyond).
+/// Server-sent events: the current state at once, then every change until the verdict. Streams
+/// are bounded per user, per client address and in all (429 beyond; see [`crate::stream_limit`]).
 pub async fn events(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
-    let slot = state.event_streams.open(user.id).ok_or_else(|| {
-        AppError::TooManyRequests(format!(
-            "too many live event streams: at most {} at once per user; close one (another tab?) \
-             or poll GET /api/submissions/{id}",
-            state.event_streams.per_user()
-        ))
-    })?;
+    let slot = state
+        .event_streams
+        .open(user.id, peer.ip())
+        .map_err(|refusal| stream_refused(refusal, id))?;
     // Subscribed before reading the state: a change in between is seen twice, never missed.
     let changes = BroadcastStream::new(state.events.subscribe());
     let first = visible(&state, user.id, id).await?;
@@ -206,6 +206,29 @@ fn updates(
             }
         },
     )
+}
+
+fn stream_refused(refusal: StreamRefusal, id: i64) -> AppError {
+    let (en, zh) = match refusal {
+        StreamRefusal::User(n) => (
+            format!("at most {n} at once per user; close one (another tab?)"),
+            format!("每位用户同时最多 {n} 个；请关掉一个（别的标签页？）"),
+        ),
+        StreamRefusal::Address(n) => (
+            format!("at most {n} at once from one network address"),
+            format!("同一网络地址同时最多 {n} 个"),
+        ),
+        StreamRefusal::Total(n) => (
+            format!("this server holds {n} already"),
+            format!("服务器已有 {n} 个"),
+        ),
+    };
+    AppError::TooManyRequests(format!(
+        "too many live event streams: {en}; or poll GET /api/submissions/{id}"
+    ))
+    .zh(format!(
+        "实时事件流太多：{zh}；也可以轮询 GET /api/submissions/{id}"
+    ))
 }
 
 fn sse(v: &Value) -> SseEvent {

@@ -74,6 +74,83 @@ async fn a_user_holds_at_most_eight_event_streams() {
     app.app.stop();
 }
 
+/// Issue 22 §6: free accounts from one address, or from many, cannot take every connection
+/// with event streams; pages and health stay answered.
+#[tokio::test]
+async fn event_streams_are_bounded_per_address_and_in_all() {
+    let app = no_workers(|c| {
+        c.event_streams_per_address = 5;
+        c.edge.max_connections = 16;
+    })
+    .await;
+    let mut tokens = Vec::new();
+    let mut paths = Vec::new();
+    for name in ["ada", "bob", "cy"] {
+        let token = app.user(name).await;
+        let id = app.submit_id(&token, "fast-power", "// later", "run").await;
+        paths.push(format!("/api/submissions/{id}/events"));
+        tokens.push(token);
+    }
+    let mut held = Vec::new();
+    let mut refusals = Vec::new();
+    for (token, path) in tokens.iter().zip(&paths) {
+        for _ in 0..3 {
+            let resp = app.get(token, path).await;
+            match resp.status().as_u16() {
+                200 => held.push(resp),
+                429 => refusals.push(resp.json::<serde_json::Value>().await.unwrap()),
+                other => panic!("a stream answered {other}"),
+            }
+        }
+    }
+    assert_eq!(held.len(), 5, "five streams from one address, then no more");
+    let error = refusals[0]["error"].as_str().unwrap();
+    assert!(error.contains("network address"), "{error}");
+    assert!(
+        refusals[0]["error_zh"]
+            .as_str()
+            .is_some_and(|zh| zh.contains("网络地址")),
+        "{}",
+        refusals[0]
+    );
+
+    // Loopback has more than one address: 127.0.0.2 is another client. In all, streams hold at
+    // most half of the 16 connections.
+    let other = reqwest::Client::builder()
+        .local_address(IpAddr::from([127, 0, 0, 2]))
+        .build()
+        .unwrap();
+    let mut total_refusal = None;
+    for _ in 0..5 {
+        let resp = other
+            .get(app.url(&paths[2]))
+            .bearer_auth(&tokens[2])
+            .send()
+            .await
+            .unwrap();
+        match resp.status().as_u16() {
+            200 => held.push(resp),
+            429 => total_refusal = Some(resp.json::<serde_json::Value>().await.unwrap()),
+            other => panic!("a stream answered {other}"),
+        }
+    }
+    assert_eq!(held.len(), 8, "half of the connection cap");
+    let total_refusal = total_refusal.expect("the ninth stream is refused");
+    assert!(
+        total_refusal["error"]
+            .as_str()
+            .unwrap()
+            .contains("this server holds 8"),
+        "{total_refusal}"
+    );
+    let health = app.client.get(app.url("/api/health")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let page = app.client.get(app.url("/")).send().await.unwrap();
+    assert_eq!(page.status(), 200, "the catalogue page");
+    drop(held);
+    app.app.stop();
+}
+
 fn small_throttle(c: &mut server::state::ServerConfig) {
     // Nothing drains during the test: every failure counts until the end.
     let every = Duration::from_secs(600);
