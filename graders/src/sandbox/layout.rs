@@ -6,7 +6,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 use super::spec::{Access, Mount, Syscalls};
-use super::toolchain::{BUILD_INSIDE, SYSROOT_INSIDE, Toolchain};
+use super::toolchain::{BUILD_INSIDE, LLD_DIR_INSIDE, SYSROOT_INSIDE, Toolchain};
 use super::{Job, Profile, SandboxError};
 
 /// The ELF interpreter of dynamically linked x86_64 programs.
@@ -31,6 +31,8 @@ pub(crate) struct Layout {
     pub mounts: Vec<Mount>,
     pub landlock: Vec<(PathBuf, Access)>,
     pub syscalls: Syscalls,
+    /// Variables the profile itself needs, after the job's own.
+    pub env: Vec<(String, String)>,
 }
 
 impl Layout {
@@ -93,14 +95,19 @@ impl Layout {
         Ok(())
     }
 
-    /// tmpfs `/tmp` (its pages count against the group's memory, so its size is the
-    /// memory limit) and the job's own `/proc`.
-    fn tmp_and_proc(&mut self, memory_bytes: u64) {
+    /// tmpfs `/tmp`: its pages count against the group's memory, so its size is the memory
+    /// limit.
+    fn tmp(&mut self, memory_bytes: u64) {
         self.mounts.push(Mount::Tmpfs {
             inside: "/tmp".into(),
             bytes: memory_bytes,
         });
         self.landlock.push(("/tmp".into(), Access::ReadWrite));
+    }
+
+    /// [`Self::tmp`] and the job's own `/proc`.
+    fn tmp_and_proc(&mut self, memory_bytes: u64) {
+        self.tmp(memory_bytes);
         self.mounts.push(Mount::Proc {
             inside: "/proc".into(),
         });
@@ -113,6 +120,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
         mounts: Vec::new(),
         landlock: Vec::new(),
         syscalls: Syscalls::Run,
+        env: Vec::new(),
     };
     match &job.profile {
         Profile::Run { program } => {
@@ -127,13 +135,24 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             let toolchain = toolchain.ok_or_else(|| invalid("compile job without toolchain"))?;
             l.syscalls = Syscalls::Compile;
             l.bind(&toolchain.sysroot, SYSROOT_INSIDE, Access::ReadExec);
+            l.bind(
+                &toolchain.lld_host(),
+                &format!("{LLD_DIR_INSIDE}/ld.lld"),
+                Access::ReadExec,
+            );
             l.usr_and_links(Access::ReadExec)?;
             l.bind(build_dir, BUILD_INSIDE, Access::ReadWrite);
             for (host, inside) in read_only {
                 let inside = inside_path(inside)?;
                 l.bind(host, &inside, Access::Read);
             }
-            l.tmp_and_proc(job.limits.memory_bytes);
+            // No `/proc`: its mountinfo names every bind's host path (the toolchain's, the build
+            // folder's), and `include_bytes!` would bake it into the program. rustc is given
+            // its sysroot; the dynamic loader, which finds rustc's libraries through `$ORIGIN`
+            // (read from /proc/self/exe), is told where they are instead.
+            l.tmp(job.limits.memory_bytes);
+            l.env
+                .push(("LD_LIBRARY_PATH".into(), format!("{SYSROOT_INSIDE}/lib")));
         }
         Profile::Measure { program, tool } => {
             l.syscalls = Syscalls::Measure;

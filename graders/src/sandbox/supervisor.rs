@@ -268,7 +268,7 @@ impl Sandbox {
             },
             cwd: job.cwd.clone(),
             argv: job.argv.clone(),
-            env: job.env.clone(),
+            env: job.env.iter().cloned().chain(layout.env).collect(),
         };
         let mut stdin = spec.frame()?;
         stdin.extend_from_slice(&job.stdin);

@@ -1,5 +1,8 @@
 //! The Rust toolchain as compile jobs see it: the host sysroot bound read-only at `/rust`,
-//! the C driver from `/usr` as linker, rust-lld through rustc's own `gcc-ld` wrapper.
+//! the C driver from `/usr` as linker, and rust-lld bound at `/lld/ld.lld`, where the C
+//! driver's `-fuse-ld=lld` finds it and the name alone makes it the ELF linker. (rustc's own
+//! `gcc-ld/ld.lld` is a wrapper that locates rust-lld through /proc/self/exe, and compile jobs
+//! have no /proc.)
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +14,8 @@ use super::SandboxError;
 pub const SYSROOT_INSIDE: &str = "/rust";
 /// Where `Profile::Compile`'s `build_dir` appears inside.
 pub const BUILD_INSIDE: &str = "/build";
+/// The folder holding rust-lld as `ld.lld` inside compile jobs.
+pub const LLD_DIR_INSIDE: &str = "/lld";
 
 /// Resolved once per [`Sandbox`](super::Sandbox), on the first compile job (or adopted from
 /// what an earlier grader start resolved, see `graders::toolchain`).
@@ -49,7 +54,7 @@ impl Toolchain {
             sysroot,
             target: target.trim().to_string(),
         };
-        for needed in [toolchain.sysroot.join("bin/rustc"), toolchain.gcc_ld_host()] {
+        for needed in [toolchain.sysroot.join("bin/rustc"), toolchain.lld_host()] {
             if !needed.exists() {
                 return Err(err(format!("{} missing", needed.display())));
             }
@@ -68,9 +73,10 @@ impl Toolchain {
         self.sysroot.join("bin/rustc")
     }
 
-    fn gcc_ld_host(&self) -> PathBuf {
+    /// rust-lld on the host, bound at [`LLD_DIR_INSIDE`]`/ld.lld`.
+    pub(crate) fn lld_host(&self) -> PathBuf {
         self.sysroot
-            .join(format!("lib/rustlib/{}/bin/gcc-ld/ld.lld", self.target))
+            .join(format!("lib/rustlib/{}/bin/rust-lld", self.target))
     }
 
     /// `rustc` inside the sandbox.
@@ -83,9 +89,9 @@ impl Toolchain {
     /// the run sandbox holds exactly the loader and the runtime libraries (`layout.rs`), and
     /// linking against `libc.so` instead of `libc.a` is the cheaper link. An explicit
     /// `-C linker` makes rustc drop its own `-fuse-ld=lld -B<gcc-ld>`, so both come back by
-    /// hand (without them collect2 looks for `ld` on a PATH the empty environment lacks).
+    /// hand, pointing at [`LLD_DIR_INSIDE`] (without them collect2 looks for `ld` on a PATH the
+    /// empty environment lacks).
     pub fn rustc_flags(&self) -> Vec<String> {
-        let gcc_ld = format!("{SYSROOT_INSIDE}/lib/rustlib/{}/bin/gcc-ld", self.target);
         [
             "--sysroot",
             SYSROOT_INSIDE,
@@ -94,7 +100,7 @@ impl Toolchain {
             "-C",
             "link-arg=-fuse-ld=lld",
             "-C",
-            &format!("link-arg=-B{gcc_ld}"),
+            &format!("link-arg=-B{LLD_DIR_INSIDE}/"),
         ]
         .map(String::from)
         .to_vec()

@@ -1,7 +1,7 @@
 //! expected-verdict: compile_error
 //! mode: run
 //! attack: include_bytes!("/proc/self/pagemap"): an endless read (rustc's whole address space, ~256 GiB of entries) to exhaust the compiler
-//! defence: rustc keeps reading into one buffer until the compile job's memory cgroup (1.5 GiB) stops it (or RLIMIT/allocation failure) -> compile_error with the limit named; never internal_error, never a hung grader
+//! defence: compile jobs have no /proc, so the file does not exist -> compile_error; behind that, the compile job's memory cgroup (1.5 GiB) stops an endless read; never internal_error, never a hung grader
 
 static PAGEMAP: &[u8] = include_bytes!("/proc/self/pagemap");
 

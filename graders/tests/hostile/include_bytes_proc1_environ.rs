@@ -1,7 +1,7 @@
 //! expected-verdict: compile_error
 //! mode: run
 //! attack: bakes /proc/1/environ (the compile sandbox's init, or the host's init) into the binary with include_bytes!
-//! defence: the compile sandbox's own /proc is mounted hidepid=invisible, so pid 1 (root, another user namespace) does not exist for rustc -> compile_error; if it compiled, the bytes are printed and the answers wrong
+//! defence: compile jobs have no /proc -> compile_error; behind that, a /proc mounted hidepid=invisible would hide pid 1 (root, another user namespace); if it compiled, the bytes are printed and the answers wrong
 
 static ENVIRON: &[u8] = include_bytes!("/proc/1/environ");
 

@@ -1,7 +1,8 @@
-//! expected-verdict: accepted
+//! expected-verdict: compile_error
+//! expected-message: /proc/self/environ
 //! mode: run
 //! attack: bakes rustc's own environment into the binary (include_bytes!("/proc/self/environ") is readable to rustc) and prints every variable other than PATH
-//! defence: rustc is exec'd with exactly the job's environment (PATH only): nothing else is baked in -> accepted; any other variable (e.g. INFRAKATA_HOSTILE_SECRET) is printed into the report and answered wrong -> wrong_answer
+//! defence: compile jobs have no /proc (its mountinfo would name host paths), so there is nothing to read -> compile_error naming the file; were /proc back, rustc's environment (PATH, and LD_LIBRARY_PATH=/rust/lib for the loader) is all it would find, and anything beyond PATH is printed and answered wrong
 
 static ENVIRON: &[u8] = include_bytes!("/proc/self/environ");
 

@@ -1,7 +1,7 @@
 //! expected-verdict: compile_error
 //! mode: run
 //! attack: include_bytes! through a symlink that exists in the compile sandbox: /proc/self/root/etc/shadow (rustc's root link)
-//! defence: /proc/self/root is the sandbox's own root, which has no /etc -> compile_error; if it compiled, the bytes are printed and the answers wrong
+//! defence: compile jobs have no /proc, and the sandbox's own root has no /etc -> compile_error; if it compiled, the bytes are printed and the answers wrong
 
 static SHADOW: &[u8] = include_bytes!("/proc/self/root/etc/shadow");
 
