@@ -46,6 +46,16 @@ impl Layout {
         self.landlock.push((inside.into(), access));
     }
 
+    /// The program at `/prog`, copied rather than bound: a bind would show its host path in
+    /// `/proc/self/mountinfo`.
+    fn program(&mut self, host: &Path, access: Access) {
+        self.mounts.push(Mount::Copy {
+            host: host.into(),
+            inside: "/prog".into(),
+        });
+        self.landlock.push(("/prog".into(), access));
+    }
+
     /// `/usr` read-only and the host's `/lib`, `/lib64`, `/bin`: links into `/usr` on
     /// merged-/usr systems (Debian since bookworm), read-only directories elsewhere.
     fn usr_and_links(&mut self, access: Access) -> Result<(), SandboxError> {
@@ -124,7 +134,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
     };
     match &job.profile {
         Profile::Run { program } => {
-            l.bind(program, "/prog", Access::ReadExec);
+            l.program(program, Access::ReadExec);
             l.dynamic_runtime(Access::ReadExec)?;
             l.tmp_and_proc(job.limits.memory_bytes);
         }
@@ -156,7 +166,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
         }
         Profile::Measure { program, tool } => {
             l.syscalls = Syscalls::Measure;
-            l.bind(program, "/prog", Access::Read);
+            l.program(program, Access::Read);
             l.bind(tool, super::MEASURE_TOOL_INSIDE, Access::ReadExec);
             // valgrind maps the program's loader and libraries itself: read, never execute.
             l.dynamic_runtime(Access::Read)?;
@@ -176,7 +186,7 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             devices,
         } => {
             l.syscalls = Syscalls::Gpu;
-            l.bind(program, "/prog", Access::ReadExec);
+            l.program(program, Access::ReadExec);
             // Libraries are mapped, never executed: only the dynamic loader (which Landlock
             // treats as executed along with /prog) gets the execute right.
             l.usr_and_links(Access::Read)?;

@@ -19,6 +19,7 @@
 //! | user namespace, created after the drop | capabilities in any namespace that owns something |
 //! | pid namespace, program under a small init, `/proc` with `hidepid=invisible,subset=pid` | seeing or signalling host processes; kernel/hardware info in `/proc` |
 //! | no `/proc` at all in compile jobs (rustc gets `--sysroot`, the loader `LD_LIBRARY_PATH`, rust-lld is bound as `ld.lld`) | `include_bytes!` of `/proc/self/mountinfo`, which names the host path of every bind |
+//! | the program copied into the root (`Mount::Copy`), not bound | a run reading its build folder's host path from `/proc/self/mountinfo` |
 //! | net namespace (no interfaces up) + Landlock TCP rules + no socket syscalls | any network |
 //! | ipc and uts namespaces | SysV IPC with the host; hostname changes |
 //! | Landlock (fs ABI 5 hard requirement; signal/abstract-socket scopes when ABI ≥ 6) | opening anything outside the listed paths even if a mount slipped; writing outside `/tmp` and `/build`; executing anything written |

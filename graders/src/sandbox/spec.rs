@@ -49,6 +49,10 @@ pub(crate) enum Mount {
         inside: PathBuf,
         writable: bool,
     },
+    /// `host` copied into the read-only root at `inside` (mode 0555). Unlike a bind, its host
+    /// path appears nowhere inside, not even in `/proc/self/mountinfo`; its pages count
+    /// against the job's memory.
+    Copy { host: PathBuf, inside: PathBuf },
     /// A fresh tmpfs (nosuid, nodev, noexec, mode 1777).
     Tmpfs { inside: PathBuf, bytes: u64 },
     /// procfs of the sandbox's pid namespace, showing only the caller's own processes.

@@ -3,7 +3,7 @@
 //! the host's root is detached, so nothing else is reachable even by path tricks.
 
 use std::fs;
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{PermissionsExt as _, symlink};
 use std::path::{Path, PathBuf};
 
 use nix::mount::{MntFlags, MsFlags, mount, umount2};
@@ -55,6 +55,21 @@ fn bind(host: &Path, target: &Path, writable: bool) -> Result<(), String> {
     )
 }
 
+/// The root's own room: folders, mount points and symlinks.
+const ROOT_BYTES: u64 = 1 << 20;
+
+/// What the [`Mount::Copy`] files need in the root, a page more each for rounding.
+fn copied_bytes(spec: &StageSpec) -> Result<u64, String> {
+    let mut total = 0;
+    for m in &spec.mounts {
+        if let Mount::Copy { host, .. } = m {
+            let meta = step(fs::metadata(host), &format!("stat {}", host.display()))?;
+            total += meta.len() + 4096;
+        }
+    }
+    Ok(total)
+}
+
 pub(super) fn build_root(spec: &StageSpec) -> Result<(), String> {
     let root = &spec.root_dir;
     // Nothing we mount may propagate back to the host.
@@ -63,13 +78,14 @@ pub(super) fn build_root(spec: &StageSpec) -> Result<(), String> {
         "make / private",
     )?;
     let root_flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
+    let root_size = format!("size={},mode=0755", ROOT_BYTES + copied_bytes(spec)?);
     step(
         mount(
             Some("tmpfs"),
             root,
             Some("tmpfs"),
             root_flags,
-            Some("size=1m,mode=0755"),
+            Some(root_size.as_str()),
         ),
         "root tmpfs",
     )?;
@@ -82,6 +98,18 @@ pub(super) fn build_root(spec: &StageSpec) -> Result<(), String> {
                 writable,
             } => {
                 bind(host, &inside(root, dst), *writable)?;
+            }
+            Mount::Copy { host, inside: dst } => {
+                let dst = inside(root, dst);
+                mkdirs(dst.parent().unwrap_or(root))?;
+                step(
+                    fs::copy(host, &dst),
+                    &format!("copy {} to {}", host.display(), dst.display()),
+                )?;
+                step(
+                    fs::set_permissions(&dst, fs::Permissions::from_mode(0o555)),
+                    &format!("chmod {}", dst.display()),
+                )?;
             }
             Mount::Tmpfs { inside: dst, bytes } => {
                 let dst = inside(root, dst);
