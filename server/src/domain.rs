@@ -138,6 +138,30 @@ impl Word for Verdict {
     }
 }
 
+/// Whether learners see a kata: the status of the version served (`kata_versions.status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Availability {
+    /// In the catalogue, open to everyone.
+    Listed,
+    /// Hidden from learners: only instructors and admins open it or submit to it (a preview).
+    Unlisted,
+    /// Readable by everyone, past work kept, but no new submissions and out of the catalogue.
+    Retired,
+}
+
+impl Word for Availability {
+    const WHAT: &'static str = "kata availability";
+    const ALL: &'static [Self] = &[Self::Listed, Self::Unlisted, Self::Retired];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Listed => "listed",
+            Self::Unlisted => "unlisted",
+            Self::Retired => "retired",
+        }
+    }
+}
+
 /// A [`Word`] as a column value. `Mode` and `Verdict` belong to the `katas` crate, which knows
 /// nothing of databases; this wrapper gives every word the same encode and strict decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

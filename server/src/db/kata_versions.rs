@@ -70,10 +70,15 @@ pub fn served_hash(slug: &str) -> Option<&'static str> {
 /// number. Callers hold the catalogue sync's lock, so numbers are handed out one at a time.
 pub async fn publish(tx: &mut Tx<'_>, slug: &str, version: &Published) -> Result<i64, sqlx::Error> {
     let api = serde_json::to_string(&version.api).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    // A new version starts as the live one was: an unlisted or retired kata stays so when a
+    // fix to it is published.
     sqlx::query(
         "INSERT INTO kata_versions
-           (slug, number, content_hash, api_hash, api, starter, published_at)
-         SELECT $1, COALESCE(MAX(number), 0) + 1, $2, $3, $4, $5, $6
+           (slug, number, content_hash, api_hash, api, starter, published_at, status)
+         SELECT $1, COALESCE(MAX(number), 0) + 1, $2, $3, $4, $5, $6,
+                COALESCE((SELECT v.status FROM kata_versions v JOIN katas k
+                            ON k.slug = v.slug AND k.live_version = v.number
+                           WHERE v.slug = $1), 'listed')
            FROM kata_versions WHERE slug = $1
          ON CONFLICT (slug, content_hash) DO NOTHING",
     )

@@ -10,6 +10,7 @@ pub mod drafts;
 pub mod drills;
 pub mod interviews;
 pub mod jobs;
+pub mod kata_availability;
 pub mod kata_stats;
 pub mod kata_versions;
 pub mod katas;

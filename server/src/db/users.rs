@@ -20,6 +20,11 @@ impl Role {
         }
     }
 
+    /// Instructors and admins: they see unlisted katas and the instructor pages.
+    pub fn is_staff(self) -> bool {
+        matches!(self, Self::Instructor | Self::Admin)
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
         [Self::Learner, Self::Instructor, Self::Admin]
             .into_iter()
@@ -162,6 +167,18 @@ pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
         .bind(id)
         .fetch_optional(db)
         .await
+}
+
+/// Whether user `id` is an instructor or admin (`false` for no such user).
+pub async fn is_staff(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
+    let role: Option<String> = sqlx::query_scalar("SELECT role FROM users WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(role
+        .as_deref()
+        .and_then(Role::parse)
+        .is_some_and(Role::is_staff))
 }
 
 /// An account as `infrakata user list` shows it.

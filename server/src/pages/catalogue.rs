@@ -27,6 +27,8 @@ struct Card {
     kind: &'static str,
     topics: Vec<String>,
     solved: bool,
+    /// Shown to staff only: learners do not see this kata.
+    unlisted: bool,
 }
 
 /// A filter chip: a link that sets (or clears) one parameter and keeps the other.
@@ -75,7 +77,14 @@ pub async fn index(
     };
     let topic = filter.topic.as_deref().filter(|t| !t.is_empty());
     let difficulty = filter.difficulty.as_deref().filter(|d| !d.is_empty());
-    let all = katas::catalogue::all();
+    let staff = viewer.user.as_ref().is_some_and(|u| u.role.is_staff());
+    let listing = crate::services::catalogue::listing(&state, staff).await?;
+    let all: Vec<&'static dyn katas::Kata> = listing.iter().map(|(k, _)| *k).collect();
+    let unlisted: HashSet<&str> = listing
+        .iter()
+        .filter(|(_, a)| *a == crate::domain::Availability::Unlisted)
+        .map(|(k, _)| k.meta().slug.as_str())
+        .collect();
     let lang = viewer.lang;
     let t = Text::of(lang);
     let cards: Vec<Card> = all
@@ -91,6 +100,7 @@ pub async fn index(
             kind: m.kind.as_str(),
             topics: m.topics.clone(),
             solved: solved.contains(&m.slug),
+            unlisted: unlisted.contains(m.slug.as_str()),
         })
         .collect();
     let all_topics: BTreeSet<&str> = all

@@ -7,6 +7,7 @@
 //! Which language a request gets is decided in `auth::Viewer` (saved setting, then the
 //! `ik_lang` cookie, then `Accept-Language`, then English).
 
+use crate::domain::Availability;
 use katas::{Difficulty, Kata, Lang, Verdict};
 use std::borrow::Borrow;
 
@@ -455,6 +456,65 @@ impl Text {
             (Lang::Zh, Some(v)) => format!("第 {v} 版"),
             (Lang::En, None) => "before versions".into(),
             (Lang::Zh, None) => "版本记录之前".into(),
+        }
+    }
+
+    /// What the kata page says of a kata that is not listed: a preview only staff see, or a
+    /// retired kata that takes no submissions.
+    pub fn availability_note(&self, a: Availability) -> Option<&'static str> {
+        match (self.lang, a) {
+            (_, Availability::Listed) => None,
+            (Lang::En, Availability::Unlisted) => Some(
+                "Unlisted: learners cannot see this kata. You are previewing it as a learner would; your submissions are graded as theirs would be.",
+            ),
+            (Lang::Zh, Availability::Unlisted) => Some(
+                "未公开：学习者看不到这道题。你正在以学习者的视角预览它；你的提交会像学习者的一样评测。",
+            ),
+            (Lang::En, Availability::Retired) => Some(
+                "Retired: this kata takes no new submissions. Its statement and your past work stay here to read.",
+            ),
+            (Lang::Zh, Availability::Retired) => {
+                Some("已停用：这道题不再接受新的提交。题面和你过去的代码仍然可以在这里查看。")
+            }
+        }
+    }
+
+    /// The catalogue's mark on a kata only staff see.
+    pub fn unlisted_badge(&self) -> &'static str {
+        match self.lang {
+            Lang::En => "unlisted",
+            Lang::Zh => "未公开",
+        }
+    }
+
+    /// The instructor view's availability control: its label, each choice's name, and the
+    /// button.
+    pub fn availability_words(
+        &self,
+    ) -> (
+        &'static str,
+        [(&'static str, &'static str); 3],
+        &'static str,
+    ) {
+        match self.lang {
+            Lang::En => (
+                "Who sees this kata",
+                [
+                    ("listed", "listed (everyone)"),
+                    ("unlisted", "unlisted (instructors only)"),
+                    ("retired", "retired (readable, no submissions)"),
+                ],
+                "Save",
+            ),
+            Lang::Zh => (
+                "谁能看到这道题",
+                [
+                    ("listed", "公开（所有人）"),
+                    ("unlisted", "未公开（仅教师）"),
+                    ("retired", "已停用（可查看，不可提交）"),
+                ],
+                "保存",
+            ),
         }
     }
 

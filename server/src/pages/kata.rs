@@ -35,6 +35,8 @@ struct KataPage {
     topics: Vec<String>,
     statement: String,
     hints: Vec<Hint>,
+    /// Said of a kata that is not listed (a staff preview, or retired).
+    availability_note: Option<&'static str>,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
     interview: Option<i64>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
@@ -106,7 +108,8 @@ pub async fn show(
     Path(slug): Path<String>,
     Query(query): Query<ShowQuery>,
 ) -> Result<Response, AppError> {
-    let kata = find(&slug)?;
+    let staff = viewer.user.as_ref().is_some_and(|u| u.role.is_staff());
+    let (kata, availability) = crate::services::catalogue::open(&state, &slug, staff).await?;
     let meta = kata.meta();
     let statement = kata.statement_in(viewer.lang);
     let starter = kata.package().starter;
@@ -189,6 +192,7 @@ pub async fn show(
         codemirror: super::assets::HAS_EDITOR,
         custom_sample: kata.sample_input(),
         api_changed,
+        availability_note: Text::of(viewer.lang).availability_note(availability),
     })
 }
 

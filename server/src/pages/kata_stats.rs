@@ -1,19 +1,24 @@
 //! `/admin/katas/{slug}`: an instructor's view of one kata, per version (attempts, learners,
 //! accept rate, verdicts, the case most often failed first, median time to a first accept), and
-//! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file.
+//! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file; `POST
+//! /admin/katas/{slug}/availability` lists, unlists or retires the version served.
 
 use super::admin::require_staff;
 use super::i18n::{Text, kata_title};
 use super::{Layout, render};
 use crate::auth::Viewer;
+use crate::db::kata_availability;
 use crate::db::kata_stats::{self, VersionStats};
+use crate::domain::{Availability, Word as _};
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use askama::Template;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
 use axum::http::header;
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 
 struct Row {
     version: String,
@@ -35,6 +40,14 @@ struct KataStatsPage {
     rows: Vec<Row>,
     /// The empty note, the CSV link's label and what counts as an attempt.
     words: (&'static str, &'static str, &'static str),
+    /// The availability control's label, its choices (stored word, label) and its button.
+    availability_words: (
+        &'static str,
+        [(&'static str, &'static str); 3],
+        &'static str,
+    ),
+    /// The served version's availability, as stored.
+    availability: &'static str,
 }
 
 fn percent(rate: f64) -> String {
@@ -90,6 +103,8 @@ pub async fn show(
         heading: t.kata_stats_heading(&kata_title(kata, viewer.lang)),
         columns: t.kata_stats_columns(),
         words: t.kata_stats_words(),
+        availability_words: t.availability_words(),
+        availability: kata_availability::of(&state.db, &slug).await?.name(),
         slug,
         rows,
     })
@@ -162,4 +177,41 @@ pub async fn csv(
         body,
     )
         .into_response())
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct AvailabilityForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    status: String,
+}
+
+/// Lists, unlists or retires the version of `slug` this service serves; every replica reads
+/// the change from the database at once.
+pub async fn set_availability(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(slug): Path<String>,
+    body: Result<Form<AvailabilityForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    require_staff(&viewer)?;
+    let f = super::accounts::form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    let status = Availability::from_name(&f.status).ok_or_else(|| {
+        let shown = crate::services::submissions::truncated(&f.status);
+        AppError::BadRequest(format!(
+            "unknown availability `{shown}`: listed, unlisted or retired"
+        ))
+        .zh(format!(
+            "未知的状态 `{shown}`：应为 listed、unlisted 或 retired"
+        ))
+    })?;
+    if !kata_availability::set(&state.db, &slug, status).await? {
+        return Err(AppError::Conflict(format!(
+            "the kata `{slug}` has no published version yet"
+        )));
+    }
+    Ok(Redirect::to(&format!("/admin/katas/{slug}")).into_response())
 }

@@ -71,6 +71,10 @@ pub fn router() -> Router<AppState> {
         .route("/admin/submissions/{id}/{action}", post(admin::act))
         .route("/admin/katas/{slug}", get(kata_stats::show))
         .route("/admin/katas/{slug}/stats.csv", get(kata_stats::csv))
+        .route(
+            "/admin/katas/{slug}/availability",
+            post(kata_stats::set_availability),
+        )
         .route("/admin/drills", get(drill_stats::show))
         .route("/admin/drills/reload", post(drill_stats::reload_from_disk))
         .route("/static/{file}", get(assets::serve))

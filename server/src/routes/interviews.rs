@@ -32,10 +32,17 @@ pub const HINT_COST: f64 = 0.1;
 /// have not solved; when all are solved, a random solved one.
 async fn pick_kata(db: &Db, user_id: i64) -> Result<&'static dyn Kata, AppError> {
     let solved = progress::solved(db, user_id).await?;
+    // Only listed katas: an interview is never on a preview or a retired kata.
+    let availability = crate::db::kata_availability::all(db).await?;
     let cpu: Vec<&'static dyn Kata> = katas::catalogue::all()
         .iter()
         .copied()
         .filter(|k| k.meta().kind == KataKind::Cpu)
+        .filter(|k| {
+            availability
+                .get(&k.meta().slug)
+                .is_none_or(|a| *a == crate::domain::Availability::Listed)
+        })
         .collect();
     cpu.iter()
         .find(|k| !solved.contains(&k.meta().slug))

@@ -2,7 +2,7 @@
 
 use crate::db::kata_versions;
 use crate::error::AppError;
-use crate::services::submissions::unknown_kata;
+use crate::services::catalogue;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -21,20 +21,19 @@ fn summary(k: &dyn Kata) -> Value {
     })
 }
 
-pub async fn list() -> Json<Value> {
-    Json(Value::Array(
-        katas::catalogue::all()
-            .iter()
-            .map(|k| summary(*k))
-            .collect(),
-    ))
+/// The listed katas (the API is anonymous: unlisted ones are for staff, on the pages).
+pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
+    let listing = catalogue::listing(&state, false).await?;
+    Ok(Json(Value::Array(
+        listing.iter().map(|(k, _)| summary(*k)).collect(),
+    )))
 }
 
 pub async fn show(
     State(state): State<AppState>,
     Path(slug): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    let (kata, availability) = catalogue::open(&state, &slug, false).await?;
     // The version served: what the statement, starter and grading below belong to.
     let version = match kata_versions::served_number(&state.db, &slug).await? {
         Some(number) => kata_versions::get(&state.db, &slug, number).await?,
@@ -48,6 +47,7 @@ pub async fn show(
     body["entry_points"] = json!(kata.meta().entry_points);
     // A sample input to start a custom input from; null where none is offered (GPU katas).
     body["custom_input"] = json!(kata.sample_input());
+    body["availability"] = json!(availability);
     body["version"] = json!(version.map(|v| json!({
         "number": v.number,
         "content_hash": v.content_hash,

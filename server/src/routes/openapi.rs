@@ -153,13 +153,13 @@ pub fn document() -> Value {
         "paths": {
             "/api/health": { "get": { "summary": "Liveness.", "responses": { "200": { "description": "ok" } } } },
             "/api/katas": { "get": {
-                "summary": "The catalogue, in order.",
-                "responses": { "200": { "description": "Every kata.", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/KataSummary" } } } } } }
+                "summary": "The catalogue, in order: the listed katas (unlisted ones are previewed by staff on the pages; retired ones take no submissions).",
+                "responses": { "200": { "description": "Every listed kata.", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/KataSummary" } } } } } }
             } },
             "/api/katas/{slug}": { "get": {
-                "summary": "One kata: summary, statement (without hints and concept), starter, entry points, and `version` (`number`, `content_hash`: the SHA-256 of the package's files, `api_hash`, `published_at`) of the package served.",
+                "summary": "One kata: summary, statement (without hints and concept), starter, entry points, and `version` (`number`, `content_hash`: the SHA-256 of the package's files, `api_hash`, `published_at`) of the package served, and its `availability`: `listed`, or `retired` (readable, takes no submissions).",
                 "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
-                "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown kata.") }
+                "responses": { "200": { "description": "The kata." }, "404": error_response("Unknown or unlisted kata.") }
             } },
             "/api/katas/{slug}/draft": {
                 "get": {
@@ -211,7 +211,8 @@ pub fn document() -> Value {
                     "400": error_response("Malformed request body, a missing or unknown field."),
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
-                    "404": error_response("Unknown kata."),
+                    "404": error_response("Unknown kata, or unlisted."),
+                    "409": error_response("The kata is retired."),
                     "413": error_response("Source or input over 64 KiB, or body too large."),
                     "422": error_response("The input is not this kata's input as JSON, or is outside the statement's constraints (the kata's message, in the `Accept-Language`'s language), or the kata offers no custom input (GPU katas). Nothing is queued."),
                     "429": error_response("Too many submissions for this user.")
@@ -226,7 +227,8 @@ pub fn document() -> Value {
                     "400": error_response("Malformed JSON, invalid UTF-8, a missing or unknown field."),
                     "401": error_response("No or unknown token."),
                     "403": error_response("Session cookie without the session's CSRF token in `X-CSRF-Token`."),
-                    "404": error_response("Unknown kata."),
+                    "404": error_response("Unknown kata, or unlisted (only instructors and admins submit to an unlisted kata)."),
+                    "409": error_response("The kata is retired: it takes no new submissions."),
                     "413": error_response("Source over 64 KiB or body too large."),
                     "429": error_response("Too many submissions for this user.")
                 }

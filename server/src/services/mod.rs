@@ -1,5 +1,6 @@
 //! Domain rules that more than one surface applies: the JSON API (`routes/`) and the pages
 //! (`pages/`) both call these and never each other.
 
+pub mod catalogue;
 pub mod submissions;
 pub mod write_budget;

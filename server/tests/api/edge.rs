@@ -145,12 +145,42 @@ async fn half_open_connections_beyond_the_cap_do_not_stop_the_service() {
     app.app.stop();
 }
 
+/// A worker's long poll for a GPU job (none is queued): an ordinary request that stays busy
+/// until the poll ends.
+fn long_poll(app: &TestApp) -> tokio::task::JoinHandle<()> {
+    let url = app.url("/api/worker/claim");
+    tokio::spawn(async move {
+        let _ = reqwest::Client::new()
+            .post(url)
+            .bearer_auth(crate::helpers::WORKER_TOKEN)
+            .json(&serde_json::json!({
+                "worker_id": "edge", "name": "edge",
+                "capabilities": { "cores": 1, "kinds": ["gpu"] }
+            }))
+            .send()
+            .await;
+    })
+}
+
+async fn refused_at_once(app: &TestApp) -> String {
+    let mut s = TcpStream::connect(app.app.addr).await.unwrap();
+    let mut answer = String::new();
+    tokio::time::timeout(Duration::from_secs(20), s.read_to_string(&mut answer))
+        .await
+        .expect("refused without waiting for a timeout")
+        .ok();
+    answer
+}
+
 #[tokio::test]
 async fn when_every_connection_is_busy_a_newcomer_is_refused_at_once() {
     let app = spawn_app(
         Options {
             workers: 0,
-            configure: |c| c.edge.max_connections = 3,
+            configure: |c| {
+                c.edge.max_connections = 3;
+                c.long_poll = Duration::from_secs(10);
+            },
             ..Options::default()
         },
         None,
@@ -160,31 +190,35 @@ async fn when_every_connection_is_busy_a_newcomer_is_refused_at_once() {
     let id = app
         .submit_id(&token, "fast-power", "// nothing yet", "run")
         .await;
-    // Three event streams: three connections busy answering.
-    let mut streams = Vec::new();
-    for _ in 0..3 {
-        let client = reqwest::Client::new();
-        let resp = client
-            .get(app.url(&format!("/api/submissions/{id}/events")))
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(resp.status(), 200);
-        streams.push((client, resp));
-    }
-    let mut s = TcpStream::connect(app.app.addr).await.unwrap();
-    let mut answer = String::new();
-    tokio::time::timeout(Duration::from_secs(20), s.read_to_string(&mut answer))
+    // An event stream and two long polls: every connection busy.
+    let stream_client = reqwest::Client::new();
+    let mut stream = stream_client
+        .get(app.url(&format!("/api/submissions/{id}/events")))
+        .bearer_auth(&token)
+        .send()
         .await
-        .expect("refused without waiting for a timeout")
-        .ok();
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let mut polls = vec![long_poll(&app), long_poll(&app)];
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    // The stream gives way: the newcomer is answered, the stream ends (the page reconnects).
+    assert_eq!(health(&app).await.as_deref(), Ok("ok"));
+    let ended = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Ok(Some(_)) = stream.chunk().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the evicted stream was closed");
+
+    // Three ordinary requests in flight: a newcomer is refused at once.
+    polls.push(long_poll(&app));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let answer = refused_at_once(&app).await;
     assert!(
         answer.starts_with("HTTP/1.1 503") && answer.contains("too many connections"),
         "{answer:?}"
     );
-    // A stream that ends frees its connection's place.
-    drop(streams.pop());
+    // Long polls end (10 s): their places come free.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(40);
     loop {
         if health(&app).await.as_deref() == Ok("ok") {
@@ -192,6 +226,9 @@ async fn when_every_connection_is_busy_a_newcomer_is_refused_at_once() {
         }
         assert!(tokio::time::Instant::now() < deadline, "no place came free");
         tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for poll in polls {
+        poll.abort();
     }
     app.app.stop();
 }

@@ -2,6 +2,7 @@
 //! `INFRAKATA_TEST_DB=postgres`, a fresh database on a throwaway PostgreSQL cluster), the real
 //! grader in the real sandbox (zero2prod's `spawn_app`).
 
+mod availability;
 mod browser;
 mod cdp;
 mod chromium;
