@@ -20,6 +20,11 @@ impl Role {
         }
     }
 
+    /// Instructors and admins see the admin pages; learners do not.
+    pub fn is_staff(self) -> bool {
+        matches!(self, Self::Instructor | Self::Admin)
+    }
+
     pub fn parse(s: &str) -> Option<Self> {
         [Self::Learner, Self::Instructor, Self::Admin]
             .into_iter()

@@ -2,10 +2,9 @@
 //! accept rate, verdicts, the case most often failed first, median time to a first accept), and
 //! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file.
 
-use super::admin::require_staff;
 use super::i18n::{Text, kata_title};
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::Staff;
 use crate::db::kata_stats::{self, VersionStats};
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
@@ -41,22 +40,17 @@ fn percent(rate: f64) -> String {
     format!("{:.0}%", rate * 100.0)
 }
 
-async fn stats(
-    state: &AppState,
-    viewer: &Viewer,
-    slug: &str,
-) -> Result<Vec<VersionStats>, AppError> {
-    require_staff(viewer)?;
+async fn stats(state: &AppState, slug: &str) -> Result<Vec<VersionStats>, AppError> {
     katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))?;
     Ok(kata_stats::for_kata(&state.db, slug).await?)
 }
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Staff(viewer): Staff,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let versions = stats(&state, &viewer, &slug).await?;
+    let versions = stats(&state, &slug).await?;
     let t = Text::of(viewer.lang);
     let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
     let rows = versions
@@ -99,10 +93,10 @@ pub async fn show(
 /// spreadsheet can sum and sort them whatever the viewer's language.
 pub async fn csv(
     State(state): State<AppState>,
-    viewer: Viewer,
+    _: Staff,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let versions = stats(&state, &viewer, &slug).await?;
+    let versions = stats(&state, &slug).await?;
     let mut out = csv::Writer::from_writer(Vec::new());
     let write = |out: &mut csv::Writer<Vec<u8>>, record: &[String]| {
         out.write_record(record)
