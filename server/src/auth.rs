@@ -146,6 +146,35 @@ pub fn page_lang(saved: Option<Lang>, headers: &HeaderMap) -> Lang {
         .unwrap_or_default()
 }
 
+/// An instructor or admin looking at a staff page. Anyone else is refused before the handler
+/// runs: 401 when signed out (which pages turn into the log-in redirect), 403 for a learner.
+#[derive(Debug, Clone)]
+pub struct Staff(pub Viewer);
+
+impl Staff {
+    fn admit(viewer: Viewer) -> Result<Self, AppError> {
+        if viewer.require()?.role.is_staff() {
+            Ok(Self(viewer))
+        } else {
+            Err(
+                AppError::Forbidden("This page is for instructors and admins.".into())
+                    .zh("这个页面只对教师和管理员开放。"),
+            )
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Staff {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Self::admit(Viewer::from_request_parts(parts, state).await?)
+    }
+}
+
 /// The pre-session token minted for a browser that had none; set as a cookie on the response.
 #[derive(Debug, Clone)]
 pub struct FreshCsrf(pub String);

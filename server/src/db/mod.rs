@@ -29,6 +29,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 use std::time::Duration;
+use url::Url;
 
 pub type Db = sqlx::AnyPool;
 /// A transaction on either backend.
@@ -75,31 +76,53 @@ impl fmt::Display for Location {
     }
 }
 
-/// The URL with its password (in the user info or a `password=` parameter) replaced by `***`.
-fn redacted(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    let authority = match authority.rsplit_once('@') {
-        Some((user_info, host)) => match user_info.split_once(':') {
-            Some((user, _)) => format!("{user}:***@{host}"),
-            None => authority.to_string(),
-        },
-        None => authority.to_string(),
+/// The URL with its password (in the user info or a `password=` parameter) replaced by `***`;
+/// anything with no password to hide comes back exactly as given.
+fn redacted(location: &str) -> String {
+    let mut url = match Url::parse(location) {
+        Ok(url) => url,
+        // A path is not a URL and holds no password; a string with a scheme that `url` cannot
+        // read might, and which part is the password is then anyone's guess.
+        Err(_) if !location.contains("://") => return location.to_string(),
+        Err(_) => return hidden(location),
     };
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let query: Vec<String> = query
-                .split('&')
-                .map(|kv| match kv.split_once('=') {
-                    Some(("password", _)) => "password=***".to_string(),
-                    _ => kv.to_string(),
-                })
-                .collect();
-            format!("{path}?{}", query.join("&"))
-        }
-        None => tail.to_string(),
-    };
-    format!("{scheme}://{authority}{tail}")
+    let in_user_info = url.password().is_some();
+    let in_query = url.query_pairs().any(|(k, _)| k == "password");
+    if !in_user_info && !in_query {
+        // Serialising re-encodes; what needs no redaction is shown as the operator wrote it.
+        return location.to_string();
+    }
+    if in_user_info && url.set_password(Some("***")).is_err() {
+        return hidden(location);
+    }
+    if in_query {
+        let query = url.query().unwrap_or_default().to_string();
+        url.set_query(Some(&redact_password_parameter(&query)));
+    }
+    url.into()
+}
+
+/// A URL whose password cannot be told apart from the rest: only its scheme is shown.
+fn hidden(location: &str) -> String {
+    let scheme = location.split_once("://").map_or("", |(s, _)| s);
+    format!("{scheme}://(not a valid URL; hidden in case it holds a password)")
+}
+
+/// Every `password=` pair of a query string replaced by `password=***`, the others untouched
+/// (`query_pairs_mut` would re-encode them all).
+fn redact_password_parameter(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| {
+            let key = pair.split_once('=').map_or(pair, |(k, _)| k);
+            let decoded = url::form_urlencoded::parse(key.as_bytes()).next();
+            match decoded {
+                Some((k, _)) if k == "password" => "password=***",
+                _ => pair,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 impl fmt::Debug for Location {
@@ -190,5 +213,49 @@ mod tests {
             "postgres://kata:***@db:5432/kata?sslmode=disable&password=***"
         );
         assert!(!format!("{pg:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn redaction_hides_passwords_and_leaves_the_rest_as_written() {
+        let cases = [
+            // No password: exactly as given, encoding included.
+            (
+                "postgres://kata@db/kata?options=-c%20search_path%3Dx",
+                "postgres://kata@db/kata?options=-c%20search_path%3Dx",
+            ),
+            ("postgresql://db/kata", "postgresql://db/kata"),
+            (
+                "postgres:///kata?host=/run/pg",
+                "postgres:///kata?host=/run/pg",
+            ),
+            ("postgres://kata:pw@db/kata", "postgres://kata:***@db/kata"),
+            ("postgres://:pw@db", "postgres://:***@db"),
+            // The last `@` ends the user info.
+            (
+                "postgres://kata:p@ss@db/kata",
+                "postgres://kata:***@db/kata",
+            ),
+            (
+                "postgres://kata@db/kata?user=kata&password=pw&sslmode=require",
+                "postgres://kata@db/kata?user=kata&password=***&sslmode=require",
+            ),
+            // Not URLs: SQLite paths, untouched.
+            ("data/infrakata.db", "data/infrakata.db"),
+            (
+                "/var/lib/infrakata/kata@host:1.db",
+                "/var/lib/infrakata/kata@host:1.db",
+            ),
+            ("sqlite://data/infrakata.db", "sqlite://data/infrakata.db"),
+        ];
+        for (given, shown) in cases {
+            assert_eq!(redacted(given), shown, "{given}");
+        }
+    }
+
+    #[test]
+    fn an_unreadable_url_is_hidden_whole() {
+        let shown = redacted("postgres://kata:s3cret@db:99999/kata");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.starts_with("postgres://"), "{shown}");
     }
 }

@@ -20,7 +20,7 @@ impl Role {
         }
     }
 
-    /// Instructors and admins: they see unlisted katas and the instructor pages.
+    /// Instructors and admins: they see the admin pages and unlisted katas; learners do not.
     pub fn is_staff(self) -> bool {
         matches!(self, Self::Instructor | Self::Admin)
     }

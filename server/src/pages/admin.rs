@@ -2,9 +2,8 @@
 //! can grade, the queue, and each kata package's static check (`katas::lint`).
 
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::Staff;
 use crate::db::submissions::State as SubState;
-use crate::db::users::Role;
 use crate::db::{jobs, now_ms, workers};
 use crate::domain::JobKind;
 use crate::error::AppError;
@@ -61,19 +60,10 @@ struct PendingRow {
     waited: String,
 }
 
-pub(super) fn require_staff(viewer: &Viewer) -> Result<(), AppError> {
-    let user = viewer.require()?;
-    if !matches!(user.role, Role::Instructor | Role::Admin) {
-        return Err(
-            AppError::Forbidden("This page is for instructors and admins.".into())
-                .zh("这个页面只对教师和管理员开放。"),
-        );
-    }
-    Ok(())
-}
-
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
-    require_staff(&viewer)?;
+pub async fn show(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+) -> Result<Response, AppError> {
     let now = now_ms();
     let t = super::i18n::Text::of(viewer.lang);
     let fresh_ms = 2 * state.config.long_poll.as_millis() as i64 + 5_000;
@@ -156,11 +146,10 @@ pub struct ActForm {
 /// and not an attempt), or put it back in the queue with fresh attempts.
 pub async fn act(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Staff(viewer): Staff,
     Path((id, action)): Path<(i64, String)>,
     body: Result<Form<ActForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    require_staff(&viewer)?;
     let f = super::accounts::form(body)?;
     viewer.check_csrf(&f.csrf)?;
     let done = match action.as_str() {

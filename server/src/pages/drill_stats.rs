@@ -5,9 +5,8 @@
 
 use super::i18n::Text;
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::{Staff, Viewer};
 use crate::db::drills::item_stats;
-use crate::db::users::{Role, User};
 use crate::error::AppError;
 use crate::routes::drills::{catalogue, kind_of, reload};
 use crate::state::AppState;
@@ -39,18 +38,6 @@ struct StatsPage {
     items: usize,
     message: Option<String>,
     problems: Vec<String>,
-}
-
-fn staff(viewer: &Viewer) -> Result<&User, AppError> {
-    let user = viewer.require()?;
-    if matches!(user.role, Role::Instructor | Role::Admin) {
-        Ok(user)
-    } else {
-        Err(
-            AppError::Forbidden("This page is for instructors and admins.".into())
-                .zh("这个页面只对教师和管理员开放。"),
-        )
-    }
 }
 
 async fn page(
@@ -100,8 +87,10 @@ async fn page(
     })
 }
 
-pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
-    staff(&viewer)?;
+pub async fn show(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+) -> Result<Response, AppError> {
     page(&state, &viewer, None, Vec::new()).await
 }
 
@@ -113,10 +102,9 @@ pub struct ReloadForm {
 
 pub async fn reload_from_disk(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Staff(viewer): Staff,
     body: Result<Form<ReloadForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    staff(&viewer)?;
     let Form(f) =
         body.map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))?;
     viewer.check_csrf(&f.csrf)?;

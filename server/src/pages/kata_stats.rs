@@ -3,10 +3,9 @@
 //! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file; `POST
 //! /admin/katas/{slug}/availability` lists, unlists or retires the version served.
 
-use super::admin::require_staff;
 use super::i18n::{Text, kata_title};
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::Staff;
 use crate::db::kata_availability;
 use crate::db::kata_stats::{self, VersionStats};
 use crate::domain::{Availability, Word as _};
@@ -54,22 +53,17 @@ fn percent(rate: f64) -> String {
     format!("{:.0}%", rate * 100.0)
 }
 
-async fn stats(
-    state: &AppState,
-    viewer: &Viewer,
-    slug: &str,
-) -> Result<Vec<VersionStats>, AppError> {
-    require_staff(viewer)?;
+async fn stats(state: &AppState, slug: &str) -> Result<Vec<VersionStats>, AppError> {
     katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))?;
     Ok(kata_stats::for_kata(&state.db, slug).await?)
 }
 
 pub async fn show(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Staff(viewer): Staff,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let versions = stats(&state, &viewer, &slug).await?;
+    let versions = stats(&state, &slug).await?;
     let t = Text::of(viewer.lang);
     let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
     let rows = versions
@@ -114,10 +108,10 @@ pub async fn show(
 /// spreadsheet can sum and sort them whatever the viewer's language.
 pub async fn csv(
     State(state): State<AppState>,
-    viewer: Viewer,
+    _: Staff,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let versions = stats(&state, &viewer, &slug).await?;
+    let versions = stats(&state, &slug).await?;
     let mut out = csv::Writer::from_writer(Vec::new());
     let write = |out: &mut csv::Writer<Vec<u8>>, record: &[String]| {
         out.write_record(record)
@@ -191,11 +185,10 @@ pub struct AvailabilityForm {
 /// the change from the database at once.
 pub async fn set_availability(
     State(state): State<AppState>,
-    viewer: Viewer,
+    Staff(viewer): Staff,
     Path(slug): Path<String>,
     body: Result<Form<AvailabilityForm>, FormRejection>,
 ) -> Result<Response, AppError> {
-    require_staff(&viewer)?;
     let f = super::accounts::form(body)?;
     viewer.check_csrf(&f.csrf)?;
     katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;

@@ -21,7 +21,7 @@ mod submissions;
 pub mod view;
 
 use crate::auth::Viewer;
-use crate::db::users::{Role, User};
+use crate::db::users::User;
 use crate::error::{AppError, ErrorInfo};
 use crate::state::AppState;
 use askama::Template;
@@ -97,10 +97,7 @@ pub struct Layout {
 impl Layout {
     pub fn new(viewer: &Viewer, active: &'static str) -> Self {
         Self {
-            staff: viewer
-                .user
-                .as_ref()
-                .is_some_and(|u| matches!(u.role, Role::Instructor | Role::Admin)),
+            staff: viewer.user.as_ref().is_some_and(|u| u.role.is_staff()),
             user: viewer.user.clone(),
             csrf: viewer.csrf.clone(),
             active,

@@ -2,35 +2,27 @@
 //! no logic beyond loops and conditions (and askama escapes every string they print).
 
 use super::i18n::Text;
+use chrono::DateTime;
 use graders::GradeReport;
 use katas::{Outcome, Verdict};
 
 /// `2026-12-02 11:20 UTC` for a Unix-epoch millisecond timestamp.
 pub fn datetime(ms: i64) -> String {
-    let full = datetime_seconds(ms);
-    format!("{} UTC", &full[..16])
+    formatted(ms, "%Y-%m-%d %H:%M UTC")
 }
 
 /// `2026-12-02 11:20:07 UTC`: a learner's submissions minutes apart must stay apart.
 pub fn datetime_seconds(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    formatted(ms, "%Y-%m-%d %H:%M:%S UTC")
+}
+
+/// chrono covers ±262,000 years; a stored time beyond that is corrupt, and showing the raw
+/// number tells an admin so where a made-up date would not.
+fn formatted(ms: i64, format: &str) -> String {
+    match DateTime::from_timestamp_millis(ms) {
+        Some(t) => t.format(format).to_string(),
+        None => format!("{ms} ms"),
+    }
 }
 
 /// `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 days ago`.
@@ -429,6 +421,14 @@ mod tests {
             super::datetime_seconds(1_796_210_407_000),
             "2026-12-02 11:20:07 UTC"
         );
+        // Before the epoch, a leap day, the last millisecond of a year.
+        assert_eq!(super::datetime_seconds(-1), "1969-12-31 23:59:59 UTC");
+        assert_eq!(super::datetime(1_709_208_000_000), "2024-02-29 12:00 UTC");
+        assert_eq!(
+            super::datetime_seconds(1_735_689_599_999),
+            "2024-12-31 23:59:59 UTC"
+        );
+        assert_eq!(super::datetime(i64::MAX), format!("{} ms", i64::MAX));
         assert_eq!(super::thousands(1_234_567), "1\u{202f}234\u{202f}567");
         assert_eq!(super::thousands(999), "999");
         assert_eq!(super::ago(0, 125_000), "2 min ago");

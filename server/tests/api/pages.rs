@@ -344,6 +344,37 @@ async fn pages_enforce_who_may_see_what() {
             .unwrap()
             .contains("instructors and admins")
     );
+    // Every staff page and action refuses a learner the same way (one `Staff` extractor).
+    let staff_gets = [
+        "/admin/katas/fast-power",
+        "/admin/katas/fast-power/stats.csv",
+        "/admin/drills",
+    ];
+    let staff_posts = [
+        format!("/admin/submissions/{id}/cancel"),
+        format!("/admin/submissions/{id}/requeue"),
+        "/admin/drills/reload".to_string(),
+    ];
+    for path in staff_gets {
+        let resp = mallory.get(path).await;
+        assert_eq!(resp.status(), 403, "{path}");
+        assert!(
+            resp.text()
+                .await
+                .unwrap()
+                .contains("instructors and admins")
+        );
+    }
+    for path in &staff_posts {
+        let resp = mallory.post_form(path, &[]).await;
+        assert_eq!(resp.status(), 403, "{path}");
+        assert!(
+            resp.text()
+                .await
+                .unwrap()
+                .contains("instructors and admins")
+        );
+    }
     let locked = mallory.get("/katas/fast-power/solution").await;
     assert_eq!(locked.status(), 403, "the reference is locked until solved");
     assert!(
@@ -356,6 +387,9 @@ async fn pages_enforce_who_may_see_what() {
 
     let anonymous = Browser::new(&app);
     assert_eq!(anonymous.get("/admin").await.status(), 303);
+    for path in staff_gets {
+        assert_eq!(anonymous.get(path).await.status(), 303, "{path}");
+    }
     assert_eq!(
         anonymous.get(&format!("/submissions/{id}")).await.status(),
         303
