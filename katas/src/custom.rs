@@ -23,8 +23,15 @@ pub use crate::runner::CUSTOM_CASE as CASE_NAME;
 pub enum CustomError {
     #[error("the input is {bytes} bytes; the limit is {limit}")]
     TooLarge { bytes: usize, limit: usize },
-    #[error("the input is not valid JSON for this kata: {0}")]
-    Json(String),
+    /// The text is not JSON, or not this kata's input; where, and serde's detail for a wrong
+    /// shape (it names the field or variant).
+    #[error("{}", json_message(*.fault, *.line, *.column, .detail, Lang::En))]
+    Json {
+        fault: JsonFault,
+        line: usize,
+        column: usize,
+        detail: String,
+    },
     #[error("{}", .0.en)]
     Refused(Refusal),
     /// The reference failed on an admitted input: the kata's `admit` let through what it
@@ -47,11 +54,83 @@ impl CustomError {
             (Self::TooLarge { bytes, limit }, Lang::Zh) => {
                 format!("输入为 {bytes} 字节；上限为 {limit} 字节")
             }
-            (Self::Json(why), Lang::Zh) => format!("输入不是此题可用的 JSON：{why}"),
+            (
+                Self::Json {
+                    fault,
+                    line,
+                    column,
+                    detail,
+                },
+                Lang::Zh,
+            ) => json_message(*fault, *line, *column, detail, Lang::Zh),
             (Self::Reference(why), Lang::Zh) => {
                 format!("参考解在此输入上失败（是我们的问题，不是你的）：{why}")
             }
         }
+    }
+}
+
+/// What is wrong with a custom input's JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonFault {
+    /// Not JSON at all at that point (a missing comma, quote or bracket).
+    Syntax,
+    /// The text stops while something is still open.
+    Eof,
+    /// Valid JSON of the wrong shape for this kata (a misspelt variant, a string for a number).
+    Shape,
+}
+
+impl CustomError {
+    fn json(e: &serde_json::Error) -> Self {
+        use serde_json::error::Category;
+        let fault = match e.classify() {
+            Category::Eof => JsonFault::Eof,
+            Category::Data => JsonFault::Shape,
+            Category::Syntax | Category::Io => JsonFault::Syntax,
+        };
+        // serde's text ends with its own " at line L column C", said again in our words.
+        let text = e.to_string();
+        let detail = text
+            .rsplit_once(" at line ")
+            .map_or(text.as_str(), |(detail, _)| detail)
+            .to_string();
+        Self::Json {
+            fault,
+            line: e.line(),
+            column: e.column(),
+            detail: cut(detail),
+        }
+    }
+}
+
+/// Serde's "expected value at line 1 column 2" in the learner's terms, in `lang`.
+fn json_message(fault: JsonFault, line: usize, column: usize, detail: &str, lang: Lang) -> String {
+    match (fault, lang) {
+        (JsonFault::Syntax, Lang::En) => format!(
+            "the input is not valid JSON at line {line}, column {column}: look there for a \
+             missing comma, quote or bracket"
+        ),
+        (JsonFault::Syntax, Lang::Zh) => {
+            format!(
+                "输入在第 {line} 行第 {column} 列处不是合法的 JSON：请检查那里是否缺了逗号、引号或括号"
+            )
+        }
+        (JsonFault::Eof, Lang::En) => format!(
+            "the input ends too early, at line {line}, column {column}: a bracket, brace or \
+             quote is still open"
+        ),
+        (JsonFault::Eof, Lang::Zh) => {
+            format!("输入在第 {line} 行第 {column} 列处提前结束：还有括号、花括号或引号没有闭合")
+        }
+        (JsonFault::Shape, Lang::En) => format!(
+            "the input is JSON but not this kata's input (line {line}, column {column}): \
+             {detail}; start from the sample input to see its shape"
+        ),
+        (JsonFault::Shape, Lang::Zh) => format!(
+            "输入是 JSON，但不符合此题的输入格式（第 {line} 行第 {column} 列）：{detail}；\
+             可以从示例输入出发，照着它的结构修改"
+        ),
     }
 }
 
@@ -87,8 +166,7 @@ pub fn parse<S: KataSpec>(json: &str) -> Result<S::Input, CustomError> {
             limit: MAX_INPUT_BYTES,
         });
     }
-    let input: S::Input =
-        serde_json::from_str(json).map_err(|e| CustomError::Json(cut(e.to_string())))?;
+    let input: S::Input = serde_json::from_str(json).map_err(|e| CustomError::json(&e))?;
     S::admit(&input).map_err(CustomError::Refused)?;
     Ok(input)
 }
@@ -295,14 +373,39 @@ mod tests {
 
     #[test]
     fn bad_json_and_oversized_inputs_are_refused_before_admitting() {
+        let syntax = refusal("fast-power", "{not json");
         assert!(matches!(
-            refusal("fast-power", "{not json"),
-            CustomError::Json(_)
+            syntax,
+            CustomError::Json {
+                fault: JsonFault::Syntax,
+                line: 1,
+                column: 2,
+                ..
+            }
         ));
+        assert_eq!(
+            syntax.to_string(),
+            "the input is not valid JSON at line 1, column 2: look there for a missing comma, \
+             quote or bracket"
+        );
+        assert!(syntax.message(Lang::Zh).contains("第 1 行第 2 列"));
+        let open = refusal("fast-power", "{\"Power\": [[2.0, 3]");
         assert!(matches!(
-            refusal("fast-power", r#"{"Cube":[1]}"#),
-            CustomError::Json(_)
+            open,
+            CustomError::Json {
+                fault: JsonFault::Eof,
+                ..
+            }
         ));
+        assert!(open.message(Lang::Zh).contains("没有闭合"), "{open:?}");
+        let shape = refusal("fast-power", r#"{"Cube":[1]}"#);
+        let en = shape.to_string();
+        assert!(
+            en.contains("not this kata's input") && en.contains("Cube") && en.contains("sample"),
+            "{en}"
+        );
+        assert!(!en.contains(" at line "), "said once, in our words: {en}");
+        assert!(shape.message(Lang::Zh).contains("示例输入"));
         let big = format!(
             r#"{{"Power":[{}]}}"#,
             "[1.0,1],".repeat(MAX_INPUT_BYTES / 4)

@@ -89,8 +89,19 @@ async fn refused_inputs_get_the_kata_message_and_store_nothing() {
             Some("zh-CN"),
             "模数 0 不在",
         ),
-        ("fast-power", "{not json", None, "not valid JSON"),
-        ("fast-power", r#"{"Cube":[[1,2]]}"#, None, "not valid JSON"),
+        (
+            "fast-power",
+            "{not json",
+            None,
+            "not valid JSON at line 1, column 2",
+        ),
+        ("fast-power", "{not json", Some("zh-CN"), "第 1 行第 2 列"),
+        (
+            "fast-power",
+            r#"{"Cube":[[1,2]]}"#,
+            None,
+            "not this kata's input",
+        ),
         ("gpu-pow-mod", "{}", None, "not offered"),
     ];
     for (slug, input, lang, says) in cases {
