@@ -351,7 +351,7 @@ mod tests {
             (
                 "view-contiguous",
                 r#"{"storage_len":6,"layout":{"shape":[2,3],"strides":[3,1],"offset":0},"ops":[{"Permute":[0,0]}]}"#,
-                "operation 0",
+                "operation 1",
             ),
             (
                 "graph-fusion",

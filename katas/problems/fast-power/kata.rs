@@ -87,9 +87,11 @@ impl KataSpec for Spec {
             Input::Power(qs) => {
                 if let Some((i, (base, _))) = qs.iter().enumerate().find(|(_, q)| !q.0.is_finite())
                 {
+                    // Numbered from 1, as a learner counts the queries they wrote.
+                    let n = i + 1;
                     return Err(Refusal::new(
-                        format!("query {i}: base {base} is not finite"),
-                        format!("第 {i} 个查询：底数 {base} 不是有限数"),
+                        format!("query {n}: base {base} is not finite"),
+                        format!("第 {n} 个查询：底数 {base} 不是有限数"),
                     ));
                 }
             }
@@ -99,9 +101,10 @@ impl KataSpec for Spec {
                     .enumerate()
                     .find(|(_, q)| !(1..=1u64 << 63).contains(&q.2))
                 {
+                    let n = i + 1;
                     return Err(Refusal::new(
-                        format!("query {i}: modulus {m} is outside 1..=2^63"),
-                        format!("第 {i} 个查询：模数 {m} 不在 1..=2^63 范围内"),
+                        format!("query {n}: modulus {m} is outside 1..=2^63"),
+                        format!("第 {n} 个查询：模数 {m} 不在 1..=2^63 范围内"),
                     ));
                 }
             }

@@ -928,9 +928,11 @@ impl KataSpec for Spec {
                 Op::Contiguous => false,
             };
             if bad {
+                // Numbered from 1, as a learner counts the operations they wrote.
+                let n = i + 1;
                 return Err(Refusal::new(
-                    format!("operation {i} ({op}) is outside the statement's constraints"),
-                    format!("第 {i} 个操作（{op}）超出了题目的约束"),
+                    format!("operation {n} ({op}) is outside the statement's constraints"),
+                    format!("第 {n} 个操作（{op}）超出了题目的约束"),
                 ));
             }
         }

@@ -436,7 +436,7 @@ fn changed_input(
                 at,
                 Message::new(
                     format!("input buffer {buf} was modified at element {i}; inputs are read-only"),
-                    format!("输入缓冲区 {buf} 的第 {i} 个元素被改动了；输入是只读的"),
+                    format!("输入缓冲区 {buf} 中下标为 {i} 的元素被改动了；输入是只读的"),
                 ),
             ),
             before,
