@@ -207,7 +207,7 @@ impl<S: KataSpec> Executor for InProcess<S> {
 fn run_one<S: KataSpec>(solution: S::Solution, input: &S::Input) -> CaseResult {
     let output =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| S::solve(solution, input)))
-            .map_err(|payload| panic_message(payload.as_ref()))?;
+            .map_err(|payload| learner_panic_message(payload.as_ref()))?;
     wire::encode(&output).map_err(|e| e.to_string())
 }
 
@@ -346,11 +346,69 @@ fn with_input<S: KataSpec>(case: &Case<S::Input>, mut report: CaseReport) -> Cas
 }
 
 /// A frame's failure text as the learner reads it: a panic keeps its own words after a
-/// prefix of ours; anything else came from the runner (ours, English only).
+/// prefix of ours, with the line of their code it came from when the runner knew it
+/// ([`learner_panic_message`]); anything else came from the runner (ours, English only).
 fn runtime_error(text: &str) -> Message {
-    match text.strip_prefix(PANICKED) {
-        Some(said) => Message::new(text, format!("程序 panic：{said}")),
-        None => Message::verbatim(text),
+    let Some(said) = text.strip_prefix(PANICKED) else {
+        return Message::verbatim(text);
+    };
+    let located = said
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once("] "))
+        .and_then(|(at, said)| {
+            let mut parts = at.rsplitn(3, ':');
+            let (column, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+            Some((file, line, column, said))
+        });
+    match located {
+        Some((file, line, column, said)) => Message::new(
+            format!("panicked at {file}, line {line}, column {column}: {said}"),
+            format!("程序在 {file} 第 {line} 行第 {column} 列 panic：{said}"),
+        ),
+        None => Message::new(text, format!("程序 panic：{said}")),
+    }
+}
+
+thread_local! {
+    /// Where the last panic on this thread happened, when it was in the learner's code.
+    static PANIC_AT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// For the panic hook of a process or thread that runs learners' code: remembers the line of
+/// theirs a panic came from (`track_caller` makes an index or an `unwrap` point at it), for
+/// [`learner_panic_message`]. Library and harness locations are not the learner's line.
+pub fn note_panic_location(info: &std::panic::PanicHookInfo<'_>) {
+    let at = info
+        .location()
+        .filter(|l| is_learner_file(l.file()))
+        .map(|l| {
+            let name = l.file().rsplit('/').next().unwrap_or(l.file());
+            format!("{name}:{}:{}", l.line(), l.column())
+        });
+    PANIC_AT.with(|p| *p.borrow_mut() = at);
+}
+
+fn is_learner_file(path: &str) -> bool {
+    let ours = [
+        "/rustc/",
+        "/katas-source",
+        "/cargo/",
+        "/.cargo/",
+        "/.rustup/",
+    ];
+    !ours.iter().any(|p| path.starts_with(p) || path.contains(p))
+        && !path.contains("katas/src/")
+        && !path.ends_with("/kata.rs")
+}
+
+/// [`panic_message`] with the learner's line it came from, when the hook noted one on this
+/// thread ([`note_panic_location`]).
+pub fn learner_panic_message(payload: &(dyn Any + Send)) -> String {
+    let at = PANIC_AT.with(|p| p.borrow_mut().take());
+    let text = panic_message(payload);
+    match (at, text.strip_prefix(PANICKED)) {
+        (Some(at), Some(said)) => format!("{PANICKED}[{at}] {said}"),
+        _ => text,
     }
 }
 
@@ -378,9 +436,49 @@ fn silence_solution_panics() {
             let quiet = std::thread::current()
                 .name()
                 .is_some_and(|n| n.starts_with(SOLUTION_THREAD_PREFIX));
-            if !quiet {
+            if quiet {
+                note_panic_location(info);
+            } else {
                 default(info);
             }
         }));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_learner_file, runtime_error};
+    use crate::Lang;
+
+    #[test]
+    fn a_panic_names_the_learners_line_in_both_languages() {
+        let m = runtime_error("panicked: [solution.rs:3:6] index out of bounds: the len is 0");
+        assert_eq!(
+            m.in_lang(Lang::En),
+            "panicked at solution.rs, line 3, column 6: index out of bounds: the len is 0"
+        );
+        assert_eq!(
+            m.in_lang(Lang::Zh),
+            "程序在 solution.rs 第 3 行第 6 列 panic：index out of bounds: the len is 0"
+        );
+        // Without a location, or with text that only looks like one, the words stay as said.
+        let plain = runtime_error("panicked: [not a place] boom");
+        assert_eq!(plain.in_lang(Lang::En), "panicked: [not a place] boom");
+        assert_eq!(
+            runtime_error("the program exited").in_lang(Lang::Zh),
+            "the program exited"
+        );
+    }
+
+    #[test]
+    fn library_and_harness_lines_are_not_the_learners() {
+        assert!(is_learner_file("solution.rs"));
+        assert!(is_learner_file("katas/workspace/fast-power.rs"));
+        assert!(!is_learner_file("/rustc/abc/library/core/src/option.rs"));
+        assert!(!is_learner_file("/katas-source/src/runner.rs"));
+        assert!(!is_learner_file("katas/problems/fast-power/kata.rs"));
+        assert!(!is_learner_file(
+            "/root/.cargo/registry/src/serde-1/src/de.rs"
+        ));
+    }
 }

@@ -6,7 +6,7 @@
 //! waiting only once it has looked at the state as it is now — no false alarms from a wake-up
 //! that has not been scheduled yet.
 
-use crate::evaluate::{SOLUTION_THREAD_PREFIX, panic_message};
+use crate::evaluate::{SOLUTION_THREAD_PREFIX, learner_panic_message};
 use std::fmt::{Display, Write as _};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
@@ -26,7 +26,8 @@ pub fn run_ranks<T: Send>(n: usize, body: impl Fn(usize) -> T + Sync) -> Result<
                     .spawn_scoped(scope, move || {
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(rank)))
                             .map_err(|p| {
-                                let msg = format!("rank {rank} {}", panic_message(p.as_ref()));
+                                let msg =
+                                    format!("rank {rank} {}", learner_panic_message(p.as_ref()));
                                 lock(panics).push(msg);
                             })
                             .ok()

@@ -10,7 +10,7 @@
 //! the trusted side decodes and checks. Forging a frame can only change the forger's own
 //! answer.
 
-use crate::evaluate::panic_message;
+use crate::evaluate::{learner_panic_message, note_panic_location};
 use crate::spec::KataSpec;
 use serde::{Deserialize, Serialize};
 use std::io::{Read as _, Write as _};
@@ -221,7 +221,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// process on every thread, and the grader subtracts what a run with no case costs (the empty
 /// harness), measured on the reference's program.
 pub fn serve<S: KataSpec>(solution: S::Solution) {
-    std::panic::set_hook(Box::new(|_| {}));
+    std::panic::set_hook(Box::new(note_panic_location));
     let mut raw = Vec::new();
     if std::io::stdin().read_to_end(&mut raw).is_err() {
         std::process::exit(3);
@@ -251,7 +251,7 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
             },
             Err(payload) => Frame::Panicked {
                 case: i,
-                message: cut(panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
+                message: cut(learner_panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
             },
         };
         emit(&frame, &request.nonce);
