@@ -4,6 +4,7 @@
 //! ([`crate::login_throttle`]): beyond the allowance the form answers 429 with `Retry-After`.
 
 use super::i18n::Text;
+use super::markdown::code_spans;
 use super::next::local_path;
 use super::{Layout, render};
 use crate::auth::{SESSION_COOKIE, Viewer, make_cookie};
@@ -44,6 +45,7 @@ struct LoginPage {
     layout: Layout,
     next: String,
     name: String,
+    /// HTML: messages quote names in backticks, shown as code.
     error: Option<String>,
 }
 
@@ -52,6 +54,7 @@ struct LoginPage {
 struct SignupPage {
     layout: Layout,
     name: String,
+    /// HTML: messages quote names and characters in backticks, shown as code.
     error: Option<String>,
 }
 
@@ -109,7 +112,7 @@ pub async fn login(
         layout: Layout::new(&viewer, "login"),
         next: next.clone(),
         name: f.name.clone(),
-        error: Some(error),
+        error: Some(code_spans(&error)),
     };
     let attempt = match state.login_throttle.attempt(&f.name, peer.ip()).await? {
         Ok(attempt) => attempt,
@@ -177,7 +180,7 @@ pub async fn signup(
         let page = SignupPage {
             layout: Layout::new(&viewer, "signup"),
             name: f.name.clone(),
-            error: Some(error),
+            error: Some(code_spans(&error)),
         };
         Ok((status, render(&page)?).into_response())
     };
@@ -190,7 +193,7 @@ pub async fn signup(
         let page = SignupPage {
             layout: Layout::new(&viewer, "signup"),
             name: f.name.clone(),
-            error: Some(refusal.message(viewer.lang)),
+            error: Some(code_spans(&refusal.message(viewer.lang))),
         };
         return Ok((StatusCode::TOO_MANY_REQUESTS, retry, render(&page)?).into_response());
     }
