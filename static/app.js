@@ -694,6 +694,16 @@
     if (interview) setupInterview(interview);
     const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));
     document.querySelectorAll("[data-hints]").forEach((s) => setupHints(s, signedIn));
+    // A form that acts for good (the admin page's Requeue and Cancel) asks first. Registered
+    // before the handlers below and in the capture phase, so a "no" stops them too; without
+    // this script the form simply posts.
+    document.addEventListener("submit", (e) => {
+      const f = e.target.closest("form[data-confirm]");
+      if (f && !window.confirm(f.dataset.confirm)) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }, true);
     // Cancel a waiting submission through the API; the live stream then shows its end.
     document.addEventListener("submit", async (e) => {
       const f = e.target.closest(".cancel-form");

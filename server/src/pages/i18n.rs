@@ -307,6 +307,34 @@ impl Text {
         }
     }
 
+    /// What the admin page's Requeue asks before it acts (a mistaken click re-grades).
+    pub fn requeue_confirm(&self, id: impl Borrow<i64>) -> String {
+        let id = id.borrow();
+        match self.lang {
+            Lang::En => format!(
+                "Put submission #{id} back in the queue? It is graded again from the start, \
+                 with fresh attempts."
+            ),
+            Lang::Zh => {
+                format!("把提交 #{id} 重新放回队列吗？它会从头重新评测，尝试次数重新计算。")
+            }
+        }
+    }
+
+    /// What the admin page's Cancel asks before it acts: a cancelled job cannot be resumed.
+    pub fn cancel_confirm(&self, id: impl Borrow<i64>) -> String {
+        let id = id.borrow();
+        match self.lang {
+            Lang::En => format!(
+                "Cancel submission #{id}? It will not be graded, and the learner reads that an \
+                 administrator cancelled it (it does not count as an attempt)."
+            ),
+            Lang::Zh => format!(
+                "取消提交 #{id} 吗？它不会被评测，学员会看到是管理员取消的（不算一次尝试）。"
+            ),
+        }
+    }
+
     /// The kind of worker a queued job waits for (`gpu worker` → `GPU worker`).
     pub fn worker_kind(&self, waiting_for: &str) -> String {
         match (self.lang, waiting_for.split_once(' ')) {
