@@ -36,7 +36,16 @@
       const chosen = document.documentElement.dataset.theme;
       return chosen ? chosen === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
     };
-    const show = () => toggle.setAttribute("aria-pressed", String(dark()));
+    // The switch names what a click does ("Light mode" while dark), in the page's words from
+    // its data attributes. A label that changes rules out aria-pressed, which would then say
+    // the opposite of the label.
+    const show = () => {
+      const to = dark() ? "Light" : "Dark";
+      const name = toggle.dataset[`to${to}Name`];
+      toggle.textContent = toggle.dataset[`to${to}`];
+      toggle.setAttribute("aria-label", name);
+      toggle.title = name;
+    };
     toggle.addEventListener("click", () => {
       const next = dark() ? "light" : "dark";
       document.documentElement.dataset.theme = next;
