@@ -36,7 +36,16 @@
       const chosen = document.documentElement.dataset.theme;
       return chosen ? chosen === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
     };
-    const show = () => toggle.setAttribute("aria-pressed", String(dark()));
+    // The switch names what a click does ("Light mode" while dark), in the page's words from
+    // its data attributes. A label that changes rules out aria-pressed, which would then say
+    // the opposite of the label.
+    const show = () => {
+      const to = dark() ? "Light" : "Dark";
+      const name = toggle.dataset[`to${to}Name`];
+      toggle.textContent = toggle.dataset[`to${to}`];
+      toggle.setAttribute("aria-label", name);
+      toggle.title = name;
+    };
     toggle.addEventListener("click", () => {
       const next = dark() ? "light" : "dark";
       document.documentElement.dataset.theme = next;
@@ -694,6 +703,16 @@
     if (interview) setupInterview(interview);
     const signedIn = !!(form ? form.dataset.user : document.querySelector(".who"));
     document.querySelectorAll("[data-hints]").forEach((s) => setupHints(s, signedIn));
+    // A form that acts for good (the admin page's Requeue and Cancel) asks first. Registered
+    // before the handlers below and in the capture phase, so a "no" stops them too; without
+    // this script the form simply posts.
+    document.addEventListener("submit", (e) => {
+      const f = e.target.closest("form[data-confirm]");
+      if (f && !window.confirm(f.dataset.confirm)) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    }, true);
     // Cancel a waiting submission through the API; the live stream then shows its end.
     document.addEventListener("submit", async (e) => {
       const f = e.target.closest(".cancel-form");

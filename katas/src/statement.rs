@@ -114,8 +114,7 @@ impl Statement {
             } else if let Some(last) = hints.last_mut()
                 && !line.trim().is_empty()
             {
-                last.push(' ');
-                last.push_str(line.trim());
+                join_wrapped(last, line.trim());
             }
         }
         hints
@@ -139,6 +138,45 @@ impl Statement {
     }
 }
 
+/// Appends `next`, a continuation line of wrapped text, to `text`. English words are split at
+/// spaces, so the line break becomes one; Chinese is written without spaces between characters
+/// or around its full-width punctuation, so a break there joins without one (else `kata show
+/// --lang zh` prints "的 部分和"). Between Chinese and Latin text the statements do write a
+/// space, so that break keeps one.
+pub fn join_wrapped(text: &mut String, next: &str) {
+    let (Some(before), Some(after)) = (text.chars().next_back(), next.chars().next()) else {
+        text.push_str(next);
+        return;
+    };
+    let spaced = !(is_wide(before) && is_wide(after)
+        || is_wide_punctuation(before)
+        || is_wide_punctuation(after));
+    if spaced {
+        text.push(' ');
+    }
+    text.push_str(next);
+}
+
+/// Characters written without spaces between them: CJK ideographs, kana, Hangul, and the
+/// full-width forms and punctuation.
+fn is_wide(c: char) -> bool {
+    matches!(c,
+        '\u{1100}'..='\u{115F}'
+        | '\u{2E80}'..='\u{A4CF}'
+        | '\u{AC00}'..='\u{D7A3}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{FE30}'..='\u{FE4F}'
+        | '\u{FF00}'..='\u{FF60}'
+        | '\u{FFE0}'..='\u{FFE6}'
+        | '\u{20000}'..='\u{3FFFD}')
+}
+
+/// Full-width punctuation (，。：；（）「」、…), which takes no space on either side.
+fn is_wide_punctuation(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF01}'..='\u{FF0F}' | '\u{FF1A}'..='\u{FF20}'
+        | '\u{FF3B}'..='\u{FF40}' | '\u{FF5B}'..='\u{FF65}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +193,20 @@ mod tests {
         assert_eq!(s.hints(), vec!["one more".to_string(), "two".to_string()]);
         assert_eq!(s.concept(), Some("Idea."));
         assert!(!s.public_markdown().contains("Idea."));
+    }
+
+    #[test]
+    fn wrapped_chinese_hints_join_without_stray_spaces() {
+        let md = "# 标题\n\n## 提示\n- 第 s+1 步要转发的\n  部分和，就是收到的缓冲区加上\n  (r − s − 1) mod N 的值。\n- 先相加，\n  (r + 1) mod N 再发出\n  去。\n- one\n  more\n";
+        let hints = Statement::parse(md).hints();
+        assert_eq!(
+            hints,
+            [
+                "第 s+1 步要转发的部分和，就是收到的缓冲区加上 (r − s − 1) mod N 的值。",
+                "先相加，(r + 1) mod N 再发出去。",
+                "one more",
+            ]
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! ([`crate::login_throttle`]): beyond the allowance the form answers 429 with `Retry-After`.
 
 use super::i18n::Text;
+use super::markdown::code_spans;
 use super::next::local_path;
 use super::{Layout, render};
 use crate::auth::{SESSION_COOKIE, Viewer, make_cookie};
@@ -38,12 +39,25 @@ pub struct NextQuery {
     next: Option<String>,
 }
 
+/// `?next=…` for a link between log-in and sign-up, so the way back survives the switch;
+/// empty when `next` is the home page anyway.
+fn next_query(next: &str) -> String {
+    if next == "/" {
+        String::new()
+    } else {
+        format!("?next={}", super::encode(next))
+    }
+}
+
 #[derive(Template)]
 #[template(path = "login.html")]
 struct LoginPage {
     layout: Layout,
     next: String,
+    /// For the link to sign-up.
+    next_query: String,
     name: String,
+    /// HTML: messages quote names in backticks, shown as code.
     error: Option<String>,
 }
 
@@ -51,22 +65,32 @@ struct LoginPage {
 #[template(path = "signup.html")]
 struct SignupPage {
     layout: Layout,
+    /// Where a new account goes once made: the page that sent the visitor to log in.
+    next: String,
+    /// For the link to log-in.
+    next_query: String,
     name: String,
+    /// HTML: messages quote names and characters in backticks, shown as code.
     error: Option<String>,
 }
 
 pub async fn login_form(viewer: Viewer, Query(q): Query<NextQuery>) -> Result<Response, AppError> {
+    let next = local_path(q.next.as_deref());
     render(&LoginPage {
         layout: Layout::new(&viewer, "login"),
-        next: local_path(q.next.as_deref()),
+        next_query: next_query(&next),
+        next,
         name: String::new(),
         error: None,
     })
 }
 
-pub async fn signup_form(viewer: Viewer) -> Result<Response, AppError> {
+pub async fn signup_form(viewer: Viewer, Query(q): Query<NextQuery>) -> Result<Response, AppError> {
+    let next = local_path(q.next.as_deref());
     render(&SignupPage {
         layout: Layout::new(&viewer, "signup"),
+        next_query: next_query(&next),
+        next,
         name: String::new(),
         error: None,
     })
@@ -107,9 +131,10 @@ pub async fn login(
     let next = local_path(f.next.as_deref());
     let page = |error: String| LoginPage {
         layout: Layout::new(&viewer, "login"),
+        next_query: next_query(&next),
         next: next.clone(),
         name: f.name.clone(),
-        error: Some(error),
+        error: Some(code_spans(&error)),
     };
     let attempt = match state.login_throttle.attempt(&f.name, peer.ip()).await? {
         Ok(attempt) => attempt,
@@ -150,6 +175,7 @@ pub struct SignupForm {
     password: String,
     #[serde(default)]
     confirm: String,
+    next: Option<String>,
 }
 
 pub async fn signup(
@@ -162,6 +188,7 @@ pub async fn signup(
     let f = form(body)?;
     viewer.check_csrf(&f.csrf)?;
     let t = Text::of(viewer.lang);
+    let next = local_path(f.next.as_deref());
     let problem = if !users::valid_name(&f.name) {
         Some(t.bad_name.to_string())
     } else if f.password.chars().count() < password::MIN_LEN {
@@ -176,8 +203,10 @@ pub async fn signup(
     let refuse = |error: String, status: StatusCode| -> Result<Response, AppError> {
         let page = SignupPage {
             layout: Layout::new(&viewer, "signup"),
+            next_query: next_query(&next),
+            next: next.clone(),
             name: f.name.clone(),
-            error: Some(error),
+            error: Some(code_spans(&error)),
         };
         Ok((status, render(&page)?).into_response())
     };
@@ -189,8 +218,10 @@ pub async fn signup(
         let retry = [(RETRY_AFTER, refusal.retry_after_secs().to_string())];
         let page = SignupPage {
             layout: Layout::new(&viewer, "signup"),
+            next_query: next_query(&next),
+            next: next.clone(),
             name: f.name.clone(),
-            error: Some(refusal.message(viewer.lang)),
+            error: Some(code_spans(&refusal.message(viewer.lang))),
         };
         return Ok((StatusCode::TOO_MANY_REQUESTS, retry, render(&page)?).into_response());
     }
@@ -200,7 +231,7 @@ pub async fn signup(
         .map_err(|e| AppError::Internal(e.into()))?
         .map_err(AppError::Internal)?;
     match users::create(&state.db, &f.name, Role::Learner, Some(&hash)).await {
-        Ok(user) => start_session(&state, jar, &user, "/").await,
+        Ok(user) => start_session(&state, jar, &user, &next).await,
         Err(UserError::Taken(name)) => refuse(t.name_taken(&name), StatusCode::CONFLICT),
         Err(UserError::BadName) => refuse(t.bad_name.into(), StatusCode::CONFLICT),
         Err(UserError::Db(e)) => Err(e.into()),

@@ -202,12 +202,14 @@ pub async fn next(
 #[derive(Debug)]
 struct Choice {
     label: String,
+    /// HTML: authors mark code in option text with backticks, as in prompts.
     text: String,
 }
 
 #[derive(Debug)]
 struct PartView {
     index: usize,
+    /// HTML, backticks shown as code.
     label: String,
     hint: &'static str,
     choices: Vec<String>,
@@ -219,6 +221,7 @@ struct ResultPart {
     ok: bool,
     given: String,
     expected: String,
+    /// HTML, backticks shown as code.
     feedback: String,
 }
 
@@ -237,6 +240,7 @@ struct AttemptPage {
     left: Vec<Choice>,
     right: Vec<Choice>,
     parts: Vec<PartView>,
+    /// HTML: why the answer could not be graded, quoting it in backticks shown as code.
     error: Option<String>,
     answered: bool,
     correct: bool,
@@ -256,7 +260,7 @@ fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
     list.iter()
         .map(|o| Choice {
             label: o.label.clone(),
-            text: o.text.get(l).to_string(),
+            text: code_spans(o.text.get(l)),
         })
         .collect()
 }
@@ -294,7 +298,7 @@ fn attempt_page(
         left: Vec::new(),
         right: Vec::new(),
         parts: Vec::new(),
-        error,
+        error: error.as_deref().map(code_spans),
         answered: a.answered_at.is_some(),
         correct: false,
         score: String::new(),
@@ -334,7 +338,7 @@ fn attempt_page(
                 .enumerate()
                 .map(|(index, p)| PartView {
                     index,
-                    label: p.label.get(l).to_string(),
+                    label: code_spans(p.label.get(l)),
                     hint: match p.form {
                         PartForm::Tuple => "(a, b, …)",
                         PartForm::Number => "n",
@@ -360,7 +364,7 @@ fn attempt_page(
                 feedback: p
                     .feedback
                     .as_ref()
-                    .map_or(String::new(), |f| f.get(l).to_string()),
+                    .map_or(String::new(), |f| code_spans(f.get(l))),
             })
             .collect();
     }

@@ -185,8 +185,12 @@ pub struct Text {
     pub menu: &'static str,
     /// The main navigation's accessible name.
     pub main_nav: &'static str,
+    /// The theme switch says what a click does, so its words follow the mode being shown:
+    /// the short label, then the full name for screen readers and the tooltip.
     pub dark_mode: &'static str,
-    pub theme_title: &'static str,
+    pub light_mode: &'static str,
+    pub to_dark_mode: &'static str,
+    pub to_light_mode: &'static str,
     pub this_kata: &'static str,
     pub reference_unlocked: &'static str,
     pub unlocks_with_accepted: &'static str,
@@ -304,6 +308,34 @@ impl Text {
         match self.lang {
             Lang::En => format!("A user named `{name}` already exists."),
             Lang::Zh => format!("用户名 `{name}` 已被占用。"),
+        }
+    }
+
+    /// What the admin page's Requeue asks before it acts (a mistaken click re-grades).
+    pub fn requeue_confirm(&self, id: impl Borrow<i64>) -> String {
+        let id = id.borrow();
+        match self.lang {
+            Lang::En => format!(
+                "Put submission #{id} back in the queue? It is graded again from the start, \
+                 with fresh attempts."
+            ),
+            Lang::Zh => {
+                format!("把提交 #{id} 重新放回队列吗？它会从头重新评测，尝试次数重新计算。")
+            }
+        }
+    }
+
+    /// What the admin page's Cancel asks before it acts: a cancelled job cannot be resumed.
+    pub fn cancel_confirm(&self, id: impl Borrow<i64>) -> String {
+        let id = id.borrow();
+        match self.lang {
+            Lang::En => format!(
+                "Cancel submission #{id}? It will not be graded, and the learner reads that an \
+                 administrator cancelled it (it does not count as an attempt)."
+            ),
+            Lang::Zh => format!(
+                "取消提交 #{id} 吗？它不会被评测，学员会看到是管理员取消的（不算一次尝试）。"
+            ),
         }
     }
 
@@ -914,7 +946,9 @@ pub const EN: Text = Text {
     menu: "Menu",
     main_nav: "Main",
     dark_mode: "Dark mode",
-    theme_title: "Switch between light and dark",
+    light_mode: "Light mode",
+    to_dark_mode: "Switch to dark mode",
+    to_light_mode: "Switch to light mode",
     this_kata: "This kata",
     reference_unlocked: "✓ Reference & concept notes",
     unlocks_with_accepted: "Unlocks with an accepted submit",
@@ -1125,7 +1159,9 @@ pub const ZH: Text = Text {
     menu: "菜单",
     main_nav: "主导航",
     dark_mode: "深色模式",
-    theme_title: "在浅色和深色之间切换",
+    light_mode: "浅色模式",
+    to_dark_mode: "切换到深色模式",
+    to_light_mode: "切换到浅色模式",
     this_kata: "本题",
     reference_unlocked: "✓ 参考解答与原理笔记",
     unlocks_with_accepted: "提交通过后解锁",

@@ -1,7 +1,9 @@
 //! Malformed drill answers over HTTP, for every item kind and inside an interview: a 400 that
 //! carries nothing of the key, the attempt left open, and the right answer afterwards still
-//! taking full credit.
+//! taking full credit. On the page, a refusal that quotes the answer in backticks shows it as
+//! code, as do option texts and feedback.
 
+use crate::browser::{Browser, csrf_of};
 use crate::helpers::{TestApp, spawn_idle};
 use katas::drills::{AnswerSpec, Drills, Key, KeyBody};
 use serde_json::{Value, json};
@@ -144,4 +146,37 @@ async fn malformed_answers_of_every_kind_are_asked_again_without_the_key() {
         let id = entry["attempt"].as_i64().unwrap();
         assert_refused_without_key(&app, &token, id).await;
     }
+}
+
+#[tokio::test]
+async fn quoted_words_on_the_drill_page_show_as_code() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("ada", "long enough pw").await;
+    let page = b.page("/drills/python-gil").await;
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form("/drills/python-gil/why-gil/start", &[("csrf", &csrf)])
+        .await;
+    let at = resp.headers()["location"].to_str().unwrap().to_string();
+    let question = b.page(&at).await;
+    assert!(question.contains("<code>x += 1</code>"), "{question}");
+    assert!(!question.contains("`x += 1`"), "{question}");
+
+    // A letter that names no option: the refusal quotes it as code, not in raw backticks.
+    let resp = b.post_form(&at, &[("csrf", &csrf), ("pick", "Z")]).await;
+    assert_eq!(resp.status(), 400);
+    let html = resp.text().await.unwrap();
+    assert!(
+        html.contains("<code>z</code> is not one of the options"),
+        "{html}"
+    );
+    assert!(!html.contains('`'), "{html}");
+
+    // Every option's feedback is in the result, with its code marked too.
+    let resp = b.post_form(&at, &[("csrf", &csrf), ("pick", "A")]).await;
+    assert_eq!(resp.status(), 303);
+    let result = b.page(resp.headers()["location"].to_str().unwrap()).await;
+    assert!(result.contains("<code>x += 1</code>"), "{result}");
+    assert!(!result.contains('`'), "{result}");
 }

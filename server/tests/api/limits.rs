@@ -1,5 +1,5 @@
 //! Per-user and per-client limits: live event streams per user, failed log-ins per account and
-//! per address, and where a log-in may send the browser next.
+//! per address, and where a log-in or a sign-up may send the browser next.
 
 use crate::browser::Browser;
 use crate::helpers::{Options, TestApp, spawn_app};
@@ -269,6 +269,78 @@ async fn log_in_sends_the_browser_only_to_a_path_on_this_site() {
                 &[
                     ("name", "ada"),
                     ("password", "long enough pw"),
+                    ("next", next),
+                ],
+            )
+            .await;
+        assert_eq!(resp.status(), 303, "{next}");
+        assert_eq!(location(&resp), expected, "next={next:?}");
+    }
+    app.app.stop();
+}
+
+#[tokio::test]
+async fn sign_up_keeps_next_and_the_links_between_the_forms_carry_it() {
+    let app = no_workers(|_| {}).await;
+    let b = Browser::new(&app);
+    // Sent to log in from a page, a newcomer who chooses to sign up still goes back there.
+    let login = b.page("/login?next=/progress%3Ftab%3Dall").await;
+    assert!(
+        login.contains(r#"href="/signup?next=/progress%3Ftab%3Dall""#),
+        "{login}"
+    );
+    let signup = b.page("/signup?next=/progress%3Ftab%3Dall").await;
+    assert!(
+        signup.contains(r#"name="next" value="/progress?tab=all""#),
+        "{signup}"
+    );
+    assert!(
+        signup.contains(r#"href="/login?next=/progress%3Ftab%3Dall""#),
+        "{signup}"
+    );
+    // Without a way back, the links stay plain.
+    let plain = b.page("/signup").await;
+    assert!(plain.contains(r#"href="/login""#), "{plain}");
+
+    // A refused form keeps it too.
+    let refused = b
+        .submit_form(
+            "/signup",
+            "/signup",
+            &[
+                ("name", "ada"),
+                ("password", "short"),
+                ("confirm", "short"),
+                ("next", "/progress?tab=all"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let html = refused.text().await.unwrap();
+    assert!(
+        html.contains(r#"name="next" value="/progress?tab=all""#),
+        "{html}"
+    );
+
+    let cases = [
+        ("/progress?tab=all", "/progress?tab=all"),
+        ("//evil.example/x", "/"),
+    ];
+    for (i, (next, expected)) in cases.into_iter().enumerate() {
+        let b = Browser::new(&app);
+        let page = b
+            .page(&format!("/signup?next={}", next.replace('?', "%3F")))
+            .await;
+        assert!(!page.contains("evil.example"), "{next}: {page}");
+        let name = format!("new{i}");
+        let resp = b
+            .submit_form(
+                "/signup",
+                "/signup",
+                &[
+                    ("name", &name),
+                    ("password", "long enough pw"),
+                    ("confirm", "long enough pw"),
                     ("next", next),
                 ],
             )

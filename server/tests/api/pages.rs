@@ -121,6 +121,11 @@ async fn sign_up_log_out_and_log_in_with_csrf_on_every_form() {
         )
         .await;
     assert_eq!(signup_again.status(), 409, "the name is taken");
+    let html = signup_again.text().await.unwrap();
+    assert!(
+        html.contains("A user named <code>ada</code> already exists."),
+        "the quoted name is code, not raw backticks: {html}"
+    );
 
     // The API takes the session cookie, but a cookie-authenticated POST needs the CSRF header.
     let session_csrf = csrf_of(&home);
@@ -465,6 +470,12 @@ async fn user_text_is_escaped() {
     let html = resp.text().await.unwrap();
     assert!(!html.contains("<script>alert(3)"));
     assert!(html.contains("value=\"&#34;&#62;&#60;script&#62;alert(3)"));
+    assert!(
+        html.contains(
+            "User names are 1–40 letters, digits, <code>-</code>, <code>_</code> or <code>.</code>."
+        ),
+        "the name rule's characters are code, not raw backticks: {html}"
+    );
 }
 
 /// Polls the result panel until the verdict is in.

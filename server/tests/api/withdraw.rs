@@ -143,6 +143,17 @@ async fn an_admin_requeues_and_cancels_any_job() {
     assert_eq!(admin.login("root", "long enough pw").await.status(), 303);
     let page = admin.page("/admin").await;
     assert!(page.contains(&format!("/admin/submissions/{id}/requeue")));
+    // Both ask first with script (app.js reads `data-confirm`); without it they simply post.
+    assert!(
+        page.contains(&format!(
+            "data-confirm=\"Put submission #{id} back in the queue?"
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("data-confirm=\"Cancel submission #{id}?")),
+        "{page}"
+    );
     let admin_token = csrf_of(&page);
     let requeued = admin
         .post_form(

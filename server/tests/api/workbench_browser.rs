@@ -402,16 +402,19 @@ async fn dark_mode_follows_the_system_and_the_switch_is_remembered() {
         }
         b.viewport(DESKTOP.0, DESKTOP.1, false);
         b.goto(&format!("{base}/katas/fast-power"));
-        assert_eq!(
-            b.eval("document.getElementById('theme-toggle').getAttribute('aria-pressed')"),
-            "true"
-        );
+        // The switch says what a click does: while dark, it offers light.
+        let label = "document.getElementById('theme-toggle').textContent";
+        let name = "document.getElementById('theme-toggle').getAttribute('aria-label')";
+        assert_eq!(b.eval(label), "Light mode");
+        assert_eq!(b.eval(name), "Switch to light mode");
         b.eval("document.getElementById('theme-toggle').click(); true");
         assert_eq!(
             b.eval(background),
             "rgb(246, 247, 249)",
             "the switch turns it light"
         );
+        assert_eq!(b.eval(label), "Dark mode");
+        assert_eq!(b.eval(name), "Switch to dark mode");
         b.goto(&format!("{base}/"));
         assert_eq!(
             b.eval(background),
