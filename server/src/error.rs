@@ -36,6 +36,9 @@ pub enum AppError {
     /// `0` with its message in 中文 as well.
     #[error("{0}")]
     Localized(Box<AppError>, String),
+    /// `0`, telling the client when to try again (`Retry-After`, seconds).
+    #[error("{0}")]
+    RetryAfter(Box<AppError>, u64),
 }
 
 impl From<sqlx::Error> for AppError {
@@ -50,10 +53,24 @@ impl AppError {
         Self::Localized(Box::new(self), zh.into())
     }
 
+    /// The same error, saying when to try again: an upper bound, in seconds.
+    pub fn retry_after(self, secs: u64) -> Self {
+        Self::RetryAfter(Box::new(self), secs)
+    }
+
+    fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            Self::RetryAfter(_, secs) => Some(*secs),
+            Self::Localized(inner, _) => inner.retry_after_secs(),
+            _ => None,
+        }
+    }
+
     /// The message in 中文, where there is one.
     fn message_zh(&self) -> Option<String> {
         match self {
             Self::Localized(_, zh) => Some(zh.clone()),
+            Self::RetryAfter(inner, _) => inner.message_zh(),
             Self::Unauthorized => Some("需要先登录：请登录后再试。".into()),
             Self::Internal(_) => Some("服务器内部出错了，请稍后再试。".into()),
             _ => None,
@@ -70,7 +87,7 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Localized(inner, _) => inner.status(),
+            Self::Localized(inner, _) | Self::RetryAfter(inner, _) => inner.status(),
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -117,6 +134,10 @@ impl IntoResponse for AppError {
             body["error_zh"] = zh.as_str().into();
         }
         let mut resp = (info.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after_secs() {
+            resp.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
         resp.extensions_mut().insert(info);
         resp
     }

@@ -209,7 +209,14 @@ pub async fn html_errors(State(state): State<AppState>, req: Request, next: Next
         message_parts: backtick_parts(info.message_in(viewer.lang)),
     };
     match page.render() {
-        Ok(html) => with_vary((info.status, Html(html)).into_response()),
+        Ok(html) => {
+            let mut page = with_vary((info.status, Html(html)).into_response());
+            if let Some(retry) = resp.headers().get(axum::http::header::RETRY_AFTER) {
+                page.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, retry.clone());
+            }
+            page
+        }
         Err(_) => resp,
     }
 }

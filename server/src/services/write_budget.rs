@@ -35,7 +35,9 @@ pub async fn spend(
     if allowance::take(tx, user_id, kind, crate::db::now_ms(), budget).await? {
         Ok(())
     } else {
-        Err(refusal(config, kind, budget))
+        // A unit comes back at most one interval after a refusal (GCRA): a safe Retry-After.
+        let secs = u64::try_from(budget.every.as_millis().div_ceil(1000)).unwrap_or(u64::MAX);
+        Err(refusal(config, kind, budget).retry_after(secs.max(1)))
     }
 }
 

@@ -81,6 +81,8 @@ async fn a_flood_of_drill_attempts_stops_at_the_budget_even_when_each_is_answere
             }
             429 => {
                 refused += 1;
+                // One unit comes back within the budget's interval (an hour here).
+                assert_eq!(resp.headers()["retry-after"], "3600");
                 let body: Value = resp.json().await.unwrap();
                 let en = body["error"].as_str().unwrap();
                 let zh = body["error_zh"].as_str().unwrap();
@@ -109,6 +111,11 @@ async fn the_drill_forms_show_a_spent_budget_as_the_error_page() {
     assert_eq!(b.post_form(start, &[("csrf", &csrf)]).await.status(), 303);
     let refused = b.post_form(start, &[("csrf", &csrf)]).await;
     assert_eq!(refused.status(), 429);
+    assert_eq!(
+        refused.headers()["retry-after"],
+        "3600",
+        "the page keeps it"
+    );
     let page = refused.text().await.unwrap();
     assert!(
         page.contains("<html") && page.contains("too many drill attempts"),
