@@ -196,18 +196,24 @@ async fn write_report(
     let json = serde_json::to_string(report)
         .map_err(|e| sqlx::Error::Encode(format!("submission {id}: its report: {e}").into()))?;
     let finished_at = (state == State::Done).then(now_ms);
+    // No `Option<f64>` bind: sqlx 0.8's Any driver declares a NULL double as float4 on
+    // PostgreSQL, and a statement first prepared with it then refuses every real ratio (22P03)
+    // on that connection. The ratio is always a double; `$9` says whether there is one.
+    let ratio = report.performance.as_ref().map(|p| p.ratio);
     sqlx::query(
-        "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4, perf_ratio = $5,
+        "UPDATE submissions SET state = $1, verdict = $2, passed = $3, total = $4,
+           perf_ratio = CASE WHEN $9 THEN $5 ELSE NULL END,
            report = $6, finished_at = $7 WHERE id = $8",
     )
     .bind(Stored(state))
     .bind(Stored(report.verdict))
     .bind(report.score.passed as i64)
     .bind(report.score.total as i64)
-    .bind(report.performance.as_ref().map(|p| p.ratio))
+    .bind(ratio.unwrap_or(0.0))
     .bind(json)
     .bind(finished_at)
     .bind(id)
+    .bind(ratio.is_some())
     .execute(&mut **tx)
     .await?;
     sqlx::query("DELETE FROM case_results WHERE submission_id = $1")
