@@ -3,7 +3,7 @@
 //! replica sees each change without a restart; a newly published version keeps the status.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, database, spawn_app, spawn_on, spawn_replica};
+use crate::helpers::{Options, TestApp, database, spawn_app, spawn_on, spawn_replica};
 use serde_json::Value;
 use server::db::katas::{Catalogue, GENERATION, sync_catalogue};
 use server::db::users::{self, Role};
@@ -29,16 +29,14 @@ async fn set_availability(staff: &Browser, status: &str) -> reqwest::Response {
         .await
 }
 
-async fn listed_slugs(app: &crate::helpers::TestApp) -> Vec<String> {
-    let list: Value = app
-        .client
-        .get(app.url("/api/katas"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+/// An anonymous GET of the API, read as JSON.
+async fn get_json(app: &TestApp, path: &str) -> Value {
+    let resp = app.client.get(app.url(path)).send().await.unwrap();
+    resp.json().await.unwrap()
+}
+
+async fn listed_slugs(app: &TestApp) -> Vec<String> {
+    let list = get_json(app, "/api/katas").await;
     list.as_array()
         .unwrap()
         .iter()
@@ -67,15 +65,7 @@ async fn instructors_unlist_and_retire_a_kata_and_every_replica_follows() {
     let source = "// later";
 
     assert!(listed_slugs(&app).await.contains(&"fast-power".into()));
-    let shown: Value = app
-        .client
-        .get(app.url("/api/katas/fast-power"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shown = get_json(&app, "/api/katas/fast-power").await;
     assert_eq!(shown["availability"], "listed");
 
     // Only staff change it.
@@ -130,15 +120,7 @@ async fn instructors_unlist_and_retire_a_kata_and_every_replica_follows() {
     // Retired: readable by everyone, out of the catalogue, no submissions from anyone.
     set_availability(&staff, "retired").await;
     assert!(!listed_slugs(&replica).await.contains(&"fast-power".into()));
-    let shown: Value = replica
-        .client
-        .get(replica.url("/api/katas/fast-power"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shown = get_json(&replica, "/api/katas/fast-power").await;
     assert_eq!(shown["availability"], "retired");
     for token in [&learner_token, &staff_token] {
         let resp = replica.submit(token, "fast-power", source, "submit").await;
@@ -188,15 +170,7 @@ async fn a_new_version_keeps_the_status_of_the_live_one() {
 
     // Starting publishes this build's package as version 2, live, and still retired.
     let app = spawn_on(dir, no_workers(), None).await;
-    let shown: Value = app
-        .client
-        .get(app.url("/api/katas/fast-power"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shown = get_json(&app, "/api/katas/fast-power").await;
     assert_eq!(shown["version"]["number"], 2);
     assert_eq!(shown["availability"], "retired");
     assert!(listed_slugs(&app).await.contains(&"graph-fusion".into()));
