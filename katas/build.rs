@@ -263,6 +263,9 @@ fn package_module(k: &Found) -> String {
     let hash = package_hash::content_hash(&k.dir)
         .unwrap_or_else(|e| fail(&k.dir, &format!("hashing the package: {e}")));
     let _ = writeln!(s, "        content_hash: {hash:?},");
+    let grading = package_hash::grading_hash(&k.dir)
+        .unwrap_or_else(|e| fail(&k.dir, &format!("hashing the package: {e}")));
+    let _ = writeln!(s, "        grading_hash: {grading:?},");
     for (field, name) in [
         ("meta_toml", layout::META_FILE),
         ("statement", layout::STATEMENT_FILE),

@@ -24,6 +24,9 @@ pub struct Package {
     pub dir: &'static str,
     /// The version's identity: [`crate::package_hash`] of the folder it was built from.
     pub content_hash: &'static str,
+    /// [`crate::package_hash::grading_hash`]: the same for versions that differ only in their
+    /// statements, which this build can therefore serve.
+    pub grading_hash: &'static str,
     pub meta_toml: &'static str,
     pub statement: &'static str,
     /// `README.zh.md`: the same statement in Chinese (the lint keeps the two in step).
