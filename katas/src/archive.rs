@@ -82,7 +82,10 @@ impl ArchiveError {
                 format!("`{name}` 不是题目包内的普通相对路径（含 `..`、`/` 或盘符）")
             }
             Self::NotPlainFile { name, kind } => {
-                format!("`{name}` 是{}：题目包只能包含普通文件和文件夹", kind_zh(kind))
+                format!(
+                    "`{name}` 是{}：题目包只能包含普通文件和文件夹",
+                    kind_zh(kind)
+                )
             }
             Self::Duplicate { name } => format!("`{name}` 在压缩包中出现了两次"),
             Self::FileTooLarge { name, limit } => format!("`{name}` 解压后超过 {limit} 字节"),
@@ -356,7 +359,10 @@ fn strip_common_folder(files: BTreeMap<String, Vec<u8>>) -> BTreeMap<String, Vec
     let Some(first) = files.keys().next().and_then(|n| top(n)) else {
         return files;
     };
-    if !files.keys().all(|n| top(n).as_deref() == Some(first.as_str())) {
+    if !files
+        .keys()
+        .all(|n| top(n).as_deref() == Some(first.as_str()))
+    {
         return files;
     }
     files

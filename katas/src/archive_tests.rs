@@ -74,7 +74,10 @@ fn one_top_folder_is_the_package_root() {
         file("my-kata/wrong/a.rs", b"b"),
     ]);
     let files = PackageFiles::unpack(&archive, &Limits::default()).unwrap();
-    assert_eq!(files.names().collect::<Vec<_>>(), ["kata.toml", "wrong/a.rs"]);
+    assert_eq!(
+        files.names().collect::<Vec<_>>(),
+        ["kata.toml", "wrong/a.rs"]
+    );
     let zip = zip_of(|z| {
         z.start_file("my-kata/kata.toml", deflated()).unwrap();
         z.write_all(b"a").unwrap();

@@ -20,7 +20,9 @@ pub const STATEMENT_FILES: [&str; 2] = [layout::STATEMENT_FILE, layout::STATEMEN
 /// package is plain files, and hashing a link's target would let it name files outside.
 pub fn content_hash(package_dir: &Path) -> std::io::Result<String> {
     let files = read_files(package_dir)?;
-    Ok(hash_files(files.iter().map(|(n, b)| (n.as_str(), b.as_slice()))))
+    Ok(hash_files(
+        files.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
+    ))
 }
 
 /// The hash of every file but the statements: what grading depends on.

@@ -168,6 +168,23 @@ pub enum KataCommand {
         #[command(flatten)]
         problems: ProblemsDir,
     },
+    /// Publish the package in DIR to a running service (an instructor's or admin's API token):
+    /// prints the verification table and the live version; exits 1 when the package is refused.
+    Publish {
+        dir: std::path::PathBuf,
+        /// The service's base URL, e.g. `http://127.0.0.1:8080`.
+        #[arg(long, env = "INFRAKATA_SERVER")]
+        server: String,
+        /// An instructor's or admin's API token (`infrakata user create --role instructor`).
+        #[arg(long, env = "INFRAKATA_TOKEN", hide_env_values = true)]
+        token: String,
+        /// The kata to publish as; defaults to the slug in DIR/kata.toml.
+        #[arg(long)]
+        slug: Option<String>,
+        /// The language of the report: `en` or `zh`.
+        #[arg(long, default_value = "en", value_parser = parse_lang)]
+        lang: katas::Lang,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -162,6 +162,27 @@ impl Word for Availability {
     }
 }
 
+/// Where a published version came from (`kata_versions.source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VersionSource {
+    /// Compiled into a build of the service and published by its start-up sync.
+    Build,
+    /// Uploaded by an instructor or admin to the running service.
+    Upload,
+}
+
+impl Word for VersionSource {
+    const WHAT: &'static str = "version source";
+    const ALL: &'static [Self] = &[Self::Build, Self::Upload];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Build => "build",
+            Self::Upload => "upload",
+        }
+    }
+}
+
 /// A [`Word`] as a column value. `Mode` and `Verdict` belong to the `katas` crate, which knows
 /// nothing of databases; this wrapper gives every word the same encode and strict decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

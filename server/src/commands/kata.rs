@@ -28,6 +28,13 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
         } => start(&slug, force, &workspace.workspace),
         KataCommand::Check { slug, problems } => check(&slug, &problems.problems_dir),
         KataCommand::New { slug, problems } => new(&slug, &problems.problems_dir),
+        KataCommand::Publish {
+            dir,
+            server,
+            token,
+            slug,
+            lang,
+        } => super::publish::run(&dir, &server, &token, slug, lang),
     }
 }
 

@@ -3,6 +3,7 @@
 mod drill;
 mod grade;
 mod kata;
+mod publish;
 mod serve;
 mod user;
 mod worker;

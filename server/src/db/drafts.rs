@@ -36,7 +36,11 @@ pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64,
     .bind(kata)
     .bind(source)
     .bind(now)
-    .bind(super::kata_versions::served_hash(kata))
+    .bind(
+        super::served::served(db, kata)
+            .await?
+            .map(|v| v.content_hash),
+    )
     .execute(db)
     .await?;
     Ok(now)

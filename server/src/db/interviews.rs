@@ -31,6 +31,7 @@ pub async fn create(
     started_at: i64,
     ends_at: i64,
 ) -> Result<i64, sqlx::Error> {
+    let version = super::served::served_in(tx, kata).await?;
     sqlx::query_scalar(
         "INSERT INTO interviews (user_id, kata, started_at, ends_at, kata_version)
          VALUES ($1, $2, $3, $4,
@@ -41,7 +42,7 @@ pub async fn create(
     .bind(kata)
     .bind(started_at)
     .bind(ends_at)
-    .bind(super::kata_versions::served_hash(kata))
+    .bind(version.map(|v| v.content_hash))
     .fetch_one(&mut **tx)
     .await
 }

@@ -3,17 +3,33 @@
 //!
 //! A version is identified by its package's content hash and numbered 1, 2, … per kata, in the
 //! order the service first saw it. The built-in catalogue is published by the start-up sync
-//! ([`super::katas::sync`]), so every replica, on either backend, numbers it the same.
+//! ([`super::katas::sync`]), so every replica, on either backend, numbers it the same; an
+//! instructor's upload ([`crate::services::publishing`]) is published the same way. Which
+//! version a replica serves is [`super::served`]'s rule.
 
 use super::{Db, Tx, now_ms};
+use crate::domain::{Availability, Stored, VersionSource};
 use katas::learner_api::{ApiChange, LearnerApi};
 
 /// What identifies a package version and what learners' old code needs from it later.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
     pub content_hash: String,
+    /// The hash without the statements: a build serves every version that shares its own.
+    pub grading_hash: String,
     pub api: LearnerApi,
     pub starter: String,
+    pub source: VersionSource,
+    /// An uploaded version's statements; a build's are compiled into it.
+    pub statements: Option<Statements>,
+    pub published_by: Option<i64>,
+}
+
+/// A version's `README.md` and `README.zh.md`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statements {
+    pub en: String,
+    pub zh: String,
 }
 
 impl Published {
@@ -22,10 +38,22 @@ impl Published {
         let package = kata.package();
         Ok(Self {
             content_hash: package.content_hash.to_string(),
+            grading_hash: package.grading_hash.to_string(),
             api: LearnerApi::of_logic(package.logic)?,
             starter: package.starter.to_string(),
+            source: VersionSource::Build,
+            statements: None,
+            published_by: None,
         })
     }
+}
+
+/// What [`publish`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Publication {
+    pub number: i64,
+    /// `false` when the same files were already published (under `number`).
+    pub new: bool,
 }
 
 /// One stored version.
@@ -37,6 +65,21 @@ pub struct Version {
     pub api: LearnerApi,
     pub starter: String,
     pub published_at: i64,
+}
+
+/// One version as the instructor's list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Listed {
+    pub number: i64,
+    pub content_hash: String,
+    pub source: VersionSource,
+    pub status: Availability,
+    pub published_at: i64,
+    /// Who uploaded it; `None` for a build's version.
+    pub published_by: Option<String>,
+    /// Whether this build can serve it (its grading hash is the build's).
+    pub servable: bool,
+    pub live: bool,
 }
 
 /// Code written for one version, read against the version served now, whose API differs.
@@ -61,26 +104,44 @@ pub enum VersionError {
     },
 }
 
-/// The content hash of the version of `slug` this replica serves (its compiled package).
-pub fn served_hash(slug: &str) -> Option<&'static str> {
-    katas::catalogue::find(slug).map(|k| k.package().content_hash)
-}
-
-/// Stores `version` of `slug` under the next number unless it is already stored; returns its
-/// number. Callers hold the catalogue sync's lock, so numbers are handed out one at a time.
-pub async fn publish(tx: &mut Tx<'_>, slug: &str, version: &Published) -> Result<i64, sqlx::Error> {
+/// Stores `version` of `slug` under the next number unless it is already stored. Callers hold
+/// a lock on the kata's versions (the catalogue sync's, or the kata row's for an upload), so
+/// numbers are handed out one at a time.
+pub async fn publish(
+    tx: &mut Tx<'_>,
+    slug: &str,
+    version: &Published,
+) -> Result<Publication, sqlx::Error> {
+    if let Some(number) = number_in(tx, slug, &version.content_hash).await? {
+        // Versions stored before grading hashes were recorded get theirs.
+        sqlx::query(
+            "UPDATE kata_versions SET grading_hash = $1
+              WHERE slug = $2 AND number = $3 AND grading_hash IS NULL",
+        )
+        .bind(&version.grading_hash)
+        .bind(slug)
+        .bind(number)
+        .execute(&mut **tx)
+        .await?;
+        return Ok(Publication { number, new: false });
+    }
     let api = serde_json::to_string(&version.api).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let (statement, statement_zh) = match &version.statements {
+        Some(s) => (Some(s.en.as_str()), Some(s.zh.as_str())),
+        None => (None, None),
+    };
     // A new version starts as the live one was: an unlisted or retired kata stays so when a
     // fix to it is published.
     sqlx::query(
         "INSERT INTO kata_versions
-           (slug, number, content_hash, api_hash, api, starter, published_at, status)
+           (slug, number, content_hash, api_hash, api, starter, published_at, status,
+            grading_hash, source, statement, statement_zh, published_by)
          SELECT $1, COALESCE(MAX(number), 0) + 1, $2, $3, $4, $5, $6,
                 COALESCE((SELECT v.status FROM kata_versions v JOIN katas k
                             ON k.slug = v.slug AND k.live_version = v.number
-                           WHERE v.slug = $1), 'listed')
-           FROM kata_versions WHERE slug = $1
-         ON CONFLICT (slug, content_hash) DO NOTHING",
+                           WHERE v.slug = $1), 'listed'),
+                $7, $8, $9, $10, $11
+           FROM kata_versions WHERE slug = $1",
     )
     .bind(slug)
     .bind(&version.content_hash)
@@ -88,13 +149,67 @@ pub async fn publish(tx: &mut Tx<'_>, slug: &str, version: &Published) -> Result
     .bind(api)
     .bind(&version.starter)
     .bind(now_ms())
+    .bind(&version.grading_hash)
+    .bind(Stored(version.source))
+    .bind(statement)
+    .bind(statement_zh)
+    .bind(version.published_by)
     .execute(&mut **tx)
     .await?;
+    let number = number_in(tx, slug, &version.content_hash)
+        .await?
+        .ok_or(sqlx::Error::RowNotFound)?;
+    Ok(Publication { number, new: true })
+}
+
+async fn number_in(
+    tx: &mut Tx<'_>,
+    slug: &str,
+    content_hash: &str,
+) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar("SELECT number FROM kata_versions WHERE slug = $1 AND content_hash = $2")
         .bind(slug)
-        .bind(&version.content_hash)
-        .fetch_one(&mut **tx)
+        .bind(content_hash)
+        .fetch_optional(&mut **tx)
         .await
+}
+
+/// Every version of `slug`, newest first.
+pub async fn list(db: &Db, slug: &str) -> Result<Vec<Listed>, sqlx::Error> {
+    type Row = (
+        i64,
+        String,
+        Option<String>,
+        Stored<VersionSource>,
+        Stored<Availability>,
+        i64,
+        Option<String>,
+    );
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT v.number, v.content_hash, v.grading_hash, v.source, v.status, v.published_at,
+                u.name
+           FROM kata_versions v LEFT JOIN users u ON u.id = v.published_by
+          WHERE v.slug = $1 ORDER BY v.number DESC",
+    )
+    .bind(slug)
+    .fetch_all(db)
+    .await?;
+    let served = super::served::served(db, slug).await?.map(|s| s.number);
+    Ok(rows
+        .into_iter()
+        .map(
+            |(number, content_hash, grading, Stored(source), Stored(status), at, by)| Listed {
+                servable: super::served::can_serve(slug, grading.as_deref()),
+                live: served == Some(number),
+                number,
+                content_hash,
+                source,
+                status,
+                published_at: at,
+                published_by: by,
+            },
+        )
+        .collect())
 }
 
 /// The number of the version with `content_hash`, if published.
@@ -108,14 +223,6 @@ pub async fn number_of(
         .bind(content_hash)
         .fetch_optional(db)
         .await
-}
-
-/// The number of the version of `slug` this replica serves.
-pub async fn served_number(db: &Db, slug: &str) -> Result<Option<i64>, sqlx::Error> {
-    match served_hash(slug) {
-        Some(hash) => number_of(db, slug, hash).await,
-        None => Ok(None),
-    }
 }
 
 pub async fn get(db: &Db, slug: &str, number: i64) -> Result<Option<Version>, VersionError> {
@@ -156,7 +263,7 @@ pub async fn api_changed(
     let Some(written_for) = written_for else {
         return Ok(None);
     };
-    let Some(current) = served_number(db, slug).await? else {
+    let Some(current) = super::served::served(db, slug).await?.map(|s| s.number) else {
         return Ok(None);
     };
     if current == written_for {

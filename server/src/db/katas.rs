@@ -165,13 +165,25 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         .await?;
         // An older catalogue publishes its versions too (work submitted to it records one),
         // but only the newest decides which version is live.
-        let number = kata_versions::publish(&mut tx, &kata.slug, &kata.version).await?;
+        let published = kata_versions::publish(&mut tx, &kata.slug, &kata.version).await?;
         if synced == Synced::Listed {
-            sqlx::query("UPDATE katas SET live_version = $1 WHERE slug = $2")
-                .bind(number)
-                .bind(&kata.slug)
-                .execute(&mut *tx)
-                .await?;
+            // A build not seen before goes live. A build seen before (a restart) leaves the
+            // live version as instructors set it — an uploaded statement fix, a roll-back —
+            // whenever it can serve that version.
+            sqlx::query(
+                "UPDATE katas SET live_version = $1
+                  WHERE slug = $2
+                    AND ($3 = 1 OR live_version IS NULL OR NOT EXISTS (
+                          SELECT 1 FROM kata_versions v
+                           WHERE v.slug = katas.slug AND v.number = katas.live_version
+                             AND v.grading_hash = $4))",
+            )
+            .bind(published.number)
+            .bind(&kata.slug)
+            .bind(i64::from(published.new))
+            .bind(&kata.version.grading_hash)
+            .execute(&mut *tx)
+            .await?;
         }
     }
     tx.commit().await?;

@@ -17,6 +17,7 @@ pub mod katas;
 pub mod login_failures;
 pub mod progress;
 pub mod review;
+pub mod served;
 pub mod sessions;
 pub mod submissions;
 pub mod users;

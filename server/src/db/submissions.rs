@@ -100,6 +100,7 @@ pub async fn insert(
     custom_input: Option<&str>,
 ) -> Result<i64, sqlx::Error> {
     let now = now_ms();
+    let version = super::served::served_in(tx, kata).await?;
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO submissions
            (user_id, kata, mode, source, state, created_at, custom_input, kata_version)
@@ -113,7 +114,7 @@ pub async fn insert(
     .bind(source)
     .bind(now)
     .bind(custom_input)
-    .bind(super::kata_versions::served_hash(kata))
+    .bind(version.map(|v| v.content_hash))
     .fetch_one(&mut **tx)
     .await?;
     sqlx::query(

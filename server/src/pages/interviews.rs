@@ -151,7 +151,7 @@ pub async fn show(
         return Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response());
     }
     let kata = katas::catalogue::find(&i.kata).ok_or_else(|| unknown_kata(&i.kata))?;
-    let statement = kata.statement_in(viewer.lang);
+    let statement = crate::services::catalogue::statement(&state, kata, viewer.lang).await?;
     let all_hints = statement.hints();
     let used = usize::try_from(i.hints_used)
         .unwrap_or(0)

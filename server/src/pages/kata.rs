@@ -111,7 +111,7 @@ pub async fn show(
     let staff = viewer.user.as_ref().is_some_and(|u| u.role.is_staff());
     let (kata, availability) = crate::services::catalogue::open(&state, &slug, staff).await?;
     let meta = kata.meta();
-    let statement = kata.statement_in(viewer.lang);
+    let statement = crate::services::catalogue::statement(&state, kata, viewer.lang).await?;
     let starter = kata.package().starter;
     let mut solved_set = std::collections::HashSet::new();
     let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
@@ -241,11 +241,12 @@ pub async fn solution(
             Text::of(viewer.lang).solution_locked(&slug),
         ));
     }
+    let statement = crate::services::catalogue::statement(&state, kata, viewer.lang).await?;
     render(&SolutionPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: slug.clone(),
         title: kata_title(kata, viewer.lang),
         reference: kata.package().reference.to_string(),
-        concept: to_html(kata.statement_in(viewer.lang).concept().unwrap_or("")),
+        concept: to_html(statement.concept().unwrap_or("")),
     })
 }

@@ -1,6 +1,6 @@
 //! `GET /api/katas`, `GET /api/katas/{slug}`.
 
-use crate::db::kata_versions;
+use crate::db::{kata_versions, served};
 use crate::error::AppError;
 use crate::services::catalogue;
 use crate::state::AppState;
@@ -35,11 +35,11 @@ pub async fn show(
 ) -> Result<Json<Value>, AppError> {
     let (kata, availability) = catalogue::open(&state, &slug, false).await?;
     // The version served: what the statement, starter and grading below belong to.
-    let version = match kata_versions::served_number(&state.db, &slug).await? {
-        Some(number) => kata_versions::get(&state.db, &slug, number).await?,
+    let version = match served::served(&state.db, &slug).await? {
+        Some(served) => kata_versions::get(&state.db, &slug, served.number).await?,
         None => None,
     };
-    let statement = kata.statement();
+    let statement = catalogue::statement(&state, kata, katas::Lang::En).await?;
     let mut body = summary(kata);
     body["statement"] = json!(statement.public_markdown());
     body["hints"] = json!(statement.hints().len());

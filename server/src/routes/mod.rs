@@ -4,6 +4,7 @@
 mod drafts;
 pub mod drills;
 pub mod interviews;
+mod kata_versions;
 mod katas;
 pub mod openapi;
 pub mod submissions;
@@ -23,6 +24,15 @@ pub fn router() -> Router<AppState> {
         .route("/api/katas/{slug}/draft", get(drafts::get).put(drafts::put))
         .route("/api/katas/{slug}/hints/{index}", put(drafts::open_hint))
         .route("/api/katas/{slug}/custom", post(submissions::create_custom))
+        .route(
+            "/api/katas/{slug}/versions",
+            get(kata_versions::list).post(kata_versions::publish).layer(
+                axum::extract::DefaultBodyLimit::max(
+                    crate::services::publishing::limits().archive_bytes,
+                ),
+            ),
+        )
+        .route("/api/katas/{slug}/live", post(kata_versions::make_live))
         .route("/api/drills", get(drills::list))
         .route("/api/drills/{set}", get(drills::show))
         .route("/api/drills/{set}/{item}/attempts", post(drills::start))

@@ -218,6 +218,46 @@ pub fn document() -> Value {
                     "429": error_response("Too many submissions for this user.")
                 }
             } },
+            "/api/katas/{slug}/versions": {
+                "get": {
+                    "summary": "Instructors and admins: every version of a kata, newest first: number, content hash, source (`build` or `upload`), availability, who uploaded it, whether this build can serve it, which is live.",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "responses": {
+                        "200": { "description": "The versions.", "content": { "application/json": { "schema": { "type": "object" } } } },
+                        "401": error_response("No or unknown token."),
+                        "403": error_response("Not an instructor or admin."),
+                        "404": error_response("Unknown kata.")
+                    }
+                },
+                "post": {
+                    "summary": "Instructors and admins: publish a package (the kata's folder as a .tar.gz or .zip, at most 4 MiB; `infrakata kata publish` sends one). It is verified first — archive safety, kata.toml, the lint in both languages, and (on this build) that only the statements differ from the version it grades with — and goes live only when every check passes. The report lists each check in English and 中文.",
+                    "security": bearer,
+                    "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                    "requestBody": { "required": true, "content": { "application/gzip": { "schema": { "type": "string", "format": "binary" } }, "application/zip": { "schema": { "type": "string", "format": "binary" } } } },
+                    "responses": {
+                        "201": { "description": "Published and live: `version`, `new` (false when the same files were already a version), `checks`.", "content": { "application/json": { "schema": { "type": "object" } } } },
+                        "401": error_response("No or unknown token."),
+                        "403": error_response("Not an instructor or admin, or a session cookie without its CSRF token."),
+                        "413": error_response("The archive is over 4 MiB."),
+                        "422": error_response("Refused: `checks` says which check failed and why (`error`/`error_zh` repeat the first). Nothing changed.")
+                    }
+                }
+            },
+            "/api/katas/{slug}/live": { "post": {
+                "summary": "Instructors and admins: make a stored version the one learners are served (roll back, or forward again); it takes the kata's current availability.",
+                "security": bearer,
+                "parameters": [{ "name": "slug", "in": "path", "required": true, "schema": { "type": "string" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["version"], "properties": { "version": { "type": "integer" } } } } } },
+                "responses": {
+                    "200": { "description": "Live.", "content": { "application/json": { "schema": { "type": "object" } } } },
+                    "400": error_response("Malformed request body."),
+                    "401": error_response("No or unknown token."),
+                    "403": error_response("Not an instructor or admin."),
+                    "404": error_response("Unknown kata or version."),
+                    "409": error_response("That version grades differently from this build: it can go live only on the build it came from.")
+                }
+            } },
             "/api/submissions": { "post": {
                 "summary": "Submit a solution; stored before the answer.",
                 "security": bearer,

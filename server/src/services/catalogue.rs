@@ -4,12 +4,13 @@
 //! one stays readable with its past work but takes no new submissions (409) and leaves the
 //! catalogue.
 
-use crate::db::{kata_availability, users};
+use crate::db::{kata_availability, served, users};
 use crate::domain::Availability;
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
-use katas::Kata;
+use katas::statement::Statement;
+use katas::{Kata, Lang};
 
 /// The catalogue as a viewer sees it, in order: listed katas, and for staff the unlisted too,
 /// each with its availability.
@@ -47,6 +48,26 @@ pub async fn open(
         return Err(unknown_kata(slug));
     }
     Ok((kata, availability))
+}
+
+/// The statement of the version of `kata` served, in `lang`: an uploaded statement fix when
+/// one is live, else the one compiled in.
+pub async fn statement(
+    state: &AppState,
+    kata: &dyn Kata,
+    lang: Lang,
+) -> Result<Statement, AppError> {
+    let slug = &kata.meta().slug;
+    if let Some(served) = served::served(&state.db, slug).await?
+        && served.stored_statements
+        && let Some(stored) = served::statements(&state.db, slug, served.number).await?
+    {
+        return Ok(Statement::parse(match lang {
+            Lang::En => &stored.en,
+            Lang::Zh => &stored.zh,
+        }));
+    }
+    Ok(kata.statement_in(lang))
 }
 
 /// Refuses a submission to `slug` by `user_id` unless the kata takes one from them.

@@ -2,5 +2,6 @@
 //! (`pages/`) both call these and never each other.
 
 pub mod catalogue;
+pub mod publishing;
 pub mod submissions;
 pub mod write_budget;

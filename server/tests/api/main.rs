@@ -25,6 +25,7 @@ mod measure_jobs;
 mod openapi;
 mod pages;
 mod postgres;
+mod publishing;
 mod replicas;
 mod schema;
 mod submissions;

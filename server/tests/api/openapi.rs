@@ -2,7 +2,7 @@ use crate::helpers::spawn_idle;
 use server::domain::{JobKind, Word as _};
 
 /// Every route the router serves under /api, as `METHOD path`.
-const ROUTES: [(&str, &str); 29] = [
+const ROUTES: [(&str, &str); 32] = [
     ("get", "/api/health"),
     ("get", "/api/openapi.json"),
     ("get", "/api/katas"),
@@ -11,6 +11,9 @@ const ROUTES: [(&str, &str); 29] = [
     ("put", "/api/katas/{slug}/draft"),
     ("put", "/api/katas/{slug}/hints/{index}"),
     ("post", "/api/katas/{slug}/custom"),
+    ("get", "/api/katas/{slug}/versions"),
+    ("post", "/api/katas/{slug}/versions"),
+    ("post", "/api/katas/{slug}/live"),
     ("get", "/api/drills"),
     ("get", "/api/drills/{set}"),
     ("post", "/api/drills/{set}/{item}/attempts"),

@@ -346,8 +346,12 @@ async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
         topics: "[]".into(),
         version: server::db::kata_versions::Published {
             content_hash: format!("{slug}-{title}"),
+            grading_hash: format!("{slug}-{title}"),
             api: katas::learner_api::LearnerApi::default(),
             starter: String::new(),
+            source: server::domain::VersionSource::Build,
+            statements: None,
+            published_by: None,
         },
     };
     let old = Catalogue {

@@ -76,8 +76,10 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
         );
         row.version = Published {
             content_hash: format!("an-earlier-{}", row.slug),
+            grading_hash: format!("an-earlier-{}", row.slug),
             api: LearnerApi::of_logic(&old_logic).unwrap(),
             starter: "// the earlier starter".into(),
+            ..row.version.clone()
         };
     }
     sync_catalogue(&db, &earlier).await.unwrap();

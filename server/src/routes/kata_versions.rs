@@ -1,0 +1,93 @@
+//! An instructor's versions of a kata: `GET /api/katas/{slug}/versions` (every version, which is
+//! live, which this build can serve), `POST /api/katas/{slug}/versions` (publish a package
+//! archive: 201 with the verification report, or 422 with the report of a refused package,
+//! which changes nothing) and `POST /api/katas/{slug}/live` (roll back, or forward, to a stored
+//! version). Instructors and admins only.
+
+use crate::auth::CurrentUser;
+use crate::db::{kata_versions, served};
+use crate::error::AppError;
+use crate::services::publishing;
+use crate::state::AppState;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, JsonRejection};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+fn known(slug: &str) -> Result<(), AppError> {
+    katas::catalogue::find(slug)
+        .map(|_| ())
+        .ok_or_else(|| crate::services::submissions::unknown_kata(slug))
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(slug): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    publishing::require_staff(&user.0)?;
+    known(&slug)?;
+    let versions = kata_versions::list(&state.db, &slug).await?;
+    Ok(Json(json!({ "slug": slug, "versions": versions })))
+}
+
+pub async fn publish(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(slug): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    publishing::require_staff(&user.0)?;
+    let archive = body.map_err(|_| {
+        let limit = publishing::limits().archive_bytes;
+        AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
+            .zh(format!("题目包压缩文件最多 {limit} 字节"))
+    })?;
+    let report = publishing::publish(&state, &user.0, &slug, &archive).await?;
+    let status = if report.published() {
+        StatusCode::CREATED
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let mut body = serde_json::to_value(&report).map_err(|e| AppError::Internal(e.into()))?;
+    if !report.published() {
+        let first = report.checks.iter().find(|c| !c.passed);
+        body["error"] = json!(first.map_or("the package was refused", |c| c.detail.as_str()));
+        body["error_zh"] = json!(first.map_or("题目包未通过检查", |c| c.detail_zh.as_str()));
+    }
+    Ok((status, Json(body)))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MakeLive {
+    pub version: i64,
+}
+
+pub async fn make_live(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(slug): Path<String>,
+    body: Result<Json<MakeLive>, JsonRejection>,
+) -> Result<Json<Value>, AppError> {
+    publishing::require_staff(&user.0)?;
+    known(&slug)?;
+    let MakeLive { version } = super::json_body(body, "request")?;
+    match served::make_live(&state.db, &slug, version).await? {
+        served::MadeLive::Live => Ok(Json(json!({ "slug": slug, "live": version }))),
+        served::MadeLive::Unknown => Err(AppError::NotFound(format!(
+            "`{slug}` has no version {version}"
+        ))
+        .zh(format!("`{slug}` 没有第 {version} 版"))),
+        served::MadeLive::OtherBuild => Err(AppError::Conflict(format!(
+            "version {version} of `{slug}` grades differently from the build this service \
+             runs: it can go live only on the build it came from"
+        ))
+        .zh(format!(
+            "`{slug}` 的第 {version} 版与本服务运行的构建评测方式不同：只能在它所属的构建上上线"
+        ))),
+    }
+}

@@ -1,0 +1,314 @@
+//! An instructor publishes a version of a kata to the running service: the upload is verified,
+//! and only a package that passes every check is stored and made live (a refused one changes
+//! nothing). The API (`POST /api/katas/{slug}/versions`, used by `infrakata kata publish`) and
+//! the instructor's upload page both call [`publish`].
+//!
+//! This build grades with the package compiled into it, so a version it can go live with must
+//! grade exactly as that one does: same code, cases, limits and wrong solutions — only the
+//! statements may differ ([`katas::package_hash::grading_hash`]). That is a statement fix on a
+//! running service, on every replica at once. A package whose grading changed is refused with
+//! the files that differ; building a version's judge at publish time is the next step.
+
+use crate::db::kata_versions::{self, Published, Statements};
+use crate::db::served;
+use crate::db::users::User;
+use crate::domain::VersionSource;
+use crate::error::AppError;
+use crate::state::AppState;
+use katas::archive::{Limits, PackageFiles};
+use katas::layout;
+use serde::Serialize;
+
+/// One verification step and what it found, in English and 中文.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    pub check: &'static str,
+    pub passed: bool,
+    pub detail: String,
+    pub detail_zh: String,
+}
+
+/// What publishing did: every check run, and the version when it went live.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub slug: String,
+    pub checks: Vec<Check>,
+    /// The live version after publishing; `None` when the package was refused.
+    pub version: Option<i64>,
+    /// `false` when the same files were already a version (made live again).
+    pub new: bool,
+}
+
+impl Report {
+    pub fn published(&self) -> bool {
+        self.version.is_some()
+    }
+}
+
+/// The largest archive accepted (the upload routes' body limit).
+pub fn limits() -> Limits {
+    Limits::default()
+}
+
+/// Versions are published, listed and made live by instructors and admins only.
+pub fn require_staff(user: &User) -> Result<(), AppError> {
+    if user.role.is_staff() {
+        Ok(())
+    } else {
+        Err(
+            AppError::Forbidden("only instructors and admins manage kata versions".into())
+                .zh("只有教师和管理员可以管理题目版本"),
+        )
+    }
+}
+
+/// Verifies `archive` as a version of `slug` and, when every check passes, publishes it and
+/// makes it live. `Err` only when our side fails; a refused package is an `Ok` report.
+pub async fn publish(
+    state: &AppState,
+    user: &User,
+    slug: &str,
+    archive: &[u8],
+) -> Result<Report, AppError> {
+    require_staff(user)?;
+    let (checks, verified) = verify(slug, archive);
+    let mut report = Report {
+        slug: slug.to_string(),
+        checks,
+        version: None,
+        new: false,
+    };
+    let Some(version) = verified else {
+        return Ok(report);
+    };
+    let version = Published {
+        published_by: Some(user.id),
+        ..version
+    };
+    let mut tx = state.db.begin().await?;
+    served::lock_kata(&mut tx, slug).await?;
+    let publication = kata_versions::publish(&mut tx, slug, &version).await?;
+    served::set_live(&mut tx, slug, publication.number).await?;
+    tx.commit().await?;
+    report.version = Some(publication.number);
+    report.new = publication.new;
+    Ok(report)
+}
+
+/// The checks, in order, stopping where a later one could not run; the version to publish when
+/// all passed.
+fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
+    let mut checks = Vec::new();
+    let files = match PackageFiles::unpack(archive, &limits()) {
+        Ok(files) => {
+            checks.push(pass(
+                "archive",
+                format!("{} files", files.names().count()),
+                format!("{} 个文件", files.names().count()),
+            ));
+            files
+        }
+        Err(e) => {
+            checks.push(fail("archive", e.to_string(), e.zh()));
+            return (checks, None);
+        }
+    };
+    let Some(kata) = katas::catalogue::find(slug) else {
+        checks.push(fail(
+            "known_kata",
+            format!(
+                "`{slug}` is not a kata of this service: a new kata needs its judge built from \
+                 its package, which the running service cannot do yet — add it under \
+                 katas/problems/ and deploy a build"
+            ),
+            format!(
+                "`{slug}` 不是本服务已有的题目：新题目需要从题目包构建评测程序，运行中的服务暂时\
+                 做不到——请把它放进 katas/problems/ 并部署新版本"
+            ),
+        ));
+        return (checks, None);
+    };
+    if !check_meta(&files, slug, &mut checks) || !check_lint(&files, slug, &mut checks) {
+        return (checks, None);
+    }
+    let package = kata.package();
+    let grading_hash = files.grading_hash();
+    if grading_hash != package.grading_hash {
+        let differ = differing_files(&files, package);
+        checks.push(fail(
+            "grading_unchanged",
+            format!(
+                "only the statements (README.md, README.zh.md) may change on a running service \
+                 for now; these differ from the version it grades with: {differ} — a change to \
+                 the code, cases, limits or wrong solutions needs a build"
+            ),
+            format!(
+                "目前在运行中的服务上只能修改题面（README.md、README.zh.md）；以下文件与服务评测\
+                 所用的版本不同：{differ}——修改代码、用例、限制或错误解法需要部署新版本"
+            ),
+        ));
+        return (checks, None);
+    }
+    checks.push(pass(
+        "grading_unchanged",
+        "code, cases, limits and wrong solutions are the ones this service grades with".into(),
+        "代码、用例、限制和错误解法与服务评测所用的一致".into(),
+    ));
+    checks.push(pass(
+        "solutions",
+        "reference accepted, starter fails, every wrong/ solution gets its marked verdict: \
+         proven for exactly this code by the build's package tests"
+            .into(),
+        "参考解通过、初始代码不通过、每个 wrong/ 解法得到标注的结果：构建时的题目包测试已对这份\
+         代码逐一验证"
+            .into(),
+    ));
+    let (Some(en), Some(zh)) = (
+        files.text(layout::STATEMENT_FILE),
+        files.text(layout::STATEMENT_ZH_FILE),
+    ) else {
+        // The lint has required both; unreachable for a package that passed it.
+        return (checks, None);
+    };
+    let version = Published {
+        content_hash: files.content_hash(),
+        grading_hash,
+        api: match katas::learner_api::LearnerApi::of_logic(package.logic) {
+            Ok(api) => api,
+            Err(e) => {
+                checks.push(fail("api", e.to_string(), e.to_string()));
+                return (checks, None);
+            }
+        },
+        starter: package.starter.to_string(),
+        source: VersionSource::Upload,
+        statements: Some(Statements {
+            en: en.to_string(),
+            zh: zh.to_string(),
+        }),
+        published_by: None,
+    };
+    (checks, Some(version))
+}
+
+/// `kata.toml` parses and names `slug`.
+fn check_meta(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool {
+    let Some(text) = files.text(layout::META_FILE) else {
+        checks.push(fail(
+            "kata_toml",
+            "no kata.toml at the package's root".into(),
+            "题目包根目录下没有 kata.toml".into(),
+        ));
+        return false;
+    };
+    match katas::KataMeta::parse(text, std::path::Path::new(layout::META_FILE)) {
+        Ok(meta) if meta.slug == slug => {
+            checks.push(pass(
+                "kata_toml",
+                format!("slug `{slug}`"),
+                format!("slug `{slug}`"),
+            ));
+            true
+        }
+        Ok(meta) => {
+            checks.push(fail(
+                "kata_toml",
+                format!("kata.toml says slug `{}`, published as `{slug}`", meta.slug),
+                format!(
+                    "kata.toml 写的 slug 是 `{}`，发布目标是 `{slug}`",
+                    meta.slug
+                ),
+            ));
+            false
+        }
+        Err(e) => {
+            checks.push(fail("kata_toml", e.to_string(), e.to_string()));
+            false
+        }
+    }
+}
+
+/// The package lint, on the files written into a private temporary folder named as the kata
+/// (text checks only: nothing in the package runs).
+fn check_lint(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool {
+    let written = tempfile::tempdir().and_then(|dir| {
+        files.write_into(&dir.path().join(slug))?;
+        Ok(dir)
+    });
+    let dir = match written {
+        Ok(dir) => dir,
+        Err(e) => {
+            checks.push(fail(
+                "lint",
+                format!("the package could not be unpacked for the lint: {e}"),
+                format!("无法解包以检查：{e}"),
+            ));
+            return false;
+        }
+    };
+    let findings = katas::lint::lint(&dir.path().join(slug));
+    if findings.is_empty() {
+        checks.push(pass(
+            "lint",
+            "statements in both languages in step, sections, hints, markers".into(),
+            "中英文题面一致，章节、提示、标注齐全".into(),
+        ));
+        return true;
+    }
+    let listed = findings
+        .iter()
+        .map(|f| format!("{}: {}", f.file, f.problem))
+        .collect::<Vec<_>>()
+        .join("; ");
+    checks.push(fail("lint", listed.clone(), listed));
+    false
+}
+
+/// The files of `package` (as compiled) that `files` has differently, or lacks, or adds.
+fn differing_files(files: &PackageFiles, package: &katas::Package) -> String {
+    let mut compiled: Vec<(String, &str)> = vec![
+        (layout::META_FILE.into(), package.meta_toml),
+        (layout::STARTER_FILE.into(), package.starter),
+        (layout::REFERENCE_FILE.into(), package.reference),
+        (layout::LOGIC_FILE.into(), package.logic),
+    ];
+    for wrong in package.wrong {
+        let file = format!("{}/{}.rs", layout::WRONG_DIR, wrong.name.replace('-', "_"));
+        compiled.push((file, wrong.source));
+    }
+    let mut differ: Vec<String> = compiled
+        .iter()
+        .filter(|(name, text)| files.text(name) != Some(*text))
+        .map(|(name, _)| name.clone())
+        .collect();
+    let known: Vec<&str> = compiled.iter().map(|(n, _)| n.as_str()).collect();
+    differ.extend(
+        files
+            .names()
+            .filter(|n| !known.contains(n) && !katas::package_hash::STATEMENT_FILES.contains(n))
+            .map(|n| format!("{n} (added)")),
+    );
+    if differ.is_empty() {
+        "files outside the statements".into()
+    } else {
+        differ.join(", ")
+    }
+}
+
+fn pass(check: &'static str, detail: String, detail_zh: String) -> Check {
+    Check {
+        check,
+        passed: true,
+        detail,
+        detail_zh,
+    }
+}
+
+fn fail(check: &'static str, detail: String, detail_zh: String) -> Check {
+    Check {
+        check,
+        passed: false,
+        detail,
+        detail_zh,
+    }
+}

@@ -1,0 +1,277 @@
+//! Instructors publish a kata version to the running service (issue 20 §4): `infrakata kata
+//! publish` sends a folder from outside the checkout, the service verifies it, and every
+//! replica serves the new version without a restart; a refused package (changed grading, a
+//! hostile archive, a kata this build lacks) changes nothing; a version can be rolled back and
+//! forward, and a restart keeps the live version as instructors left it.
+
+use crate::browser::Browser;
+use crate::helpers::{Options, TestApp, spawn_app, spawn_replica};
+use serde_json::{Value, json};
+use server::db::users::{self, Role};
+use std::path::Path;
+
+const FIX: &str = "Revised on the running service.";
+
+fn no_workers() -> Options {
+    Options {
+        workers: 0,
+        ..Options::default()
+    }
+}
+
+/// fast-power's package copied into a fresh folder outside the checkout.
+fn copy_of_fast_power() -> tempfile::TempDir {
+    let from = Path::new(katas::catalogue::find("fast-power").unwrap().package().dir);
+    let to = tempfile::tempdir().unwrap();
+    let mut pending = vec![from.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.path().join(path.strip_prefix(from).unwrap());
+            if path.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                pending.push(path);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+    to
+}
+
+/// Adds a sentence at the end of the statement's first section, in English only (the lint
+/// compares sections, hints, code and backticked values, not prose).
+fn fix_statement(dir: &Path) {
+    let path = dir.join("README.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let second = text.match_indices("\n## ").nth(1).unwrap().0;
+    let fixed = format!("{}\n{FIX}\n{}", &text[..second], &text[second..]);
+    std::fs::write(path, fixed).unwrap();
+}
+
+/// `infrakata kata publish DIR` against `app`: (succeeded, stdout).
+async fn publish(app: &TestApp, dir: &Path, token: &str, extra: &[&str]) -> (bool, String) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_infrakata"));
+    command
+        .args(["kata", "publish"])
+        .arg(dir)
+        .args(["--server", &app.url(""), "--token", token])
+        .args(extra)
+        .env_remove("INFRAKATA_SERVER")
+        .env_remove("INFRAKATA_TOKEN");
+    let out = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .unwrap()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), format!("{stdout}{stderr}"))
+}
+
+async fn shown(app: &TestApp) -> Value {
+    let resp = app
+        .client
+        .get(app.url("/api/katas/fast-power"))
+        .send()
+        .await;
+    resp.unwrap().json().await.unwrap()
+}
+
+async fn post_archive(app: &TestApp, token: &str, body: Vec<u8>) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/katas/fast-power/versions"))
+        .bearer_auth(token)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn make_live(app: &TestApp, token: &str, version: i64) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/katas/fast-power/live"))
+        .bearer_auth(token)
+        .json(&json!({ "version": version }))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_instructor_publishes_a_statement_fix_that_every_replica_serves_at_once() {
+    let app = spawn_app(no_workers(), None).await;
+    let replica = spawn_replica(&app, no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let learner = app.user("ada").await;
+    assert_eq!(shown(&app).await["version"]["number"], 1);
+
+    let package = copy_of_fast_power();
+    fix_statement(package.path());
+    // Learners cannot publish.
+    let (ok, out) = publish(&app, package.path(), &learner, &[]).await;
+    assert!(!ok && out.contains("403"), "{out}");
+
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("fast-power version 2 published and live"),
+        "{out}"
+    );
+    for check in [
+        "archive",
+        "kata_toml",
+        "lint",
+        "grading_unchanged",
+        "solutions",
+    ] {
+        assert!(out.contains(check), "{check}: {out}");
+    }
+    for on in [&app, &replica] {
+        let kata = shown(on).await;
+        assert_eq!(kata["version"]["number"], 2);
+        assert!(kata["statement"].as_str().unwrap().contains(FIX));
+        let page = Browser::new(on).page("/katas/fast-power").await;
+        assert!(page.contains(FIX));
+    }
+    // Learners' code keeps compiling (same API), and new work records the version.
+    let id = replica
+        .submit_id(&learner, "fast-power", "// mine", "run")
+        .await;
+    let sub: Value = replica
+        .client
+        .get(replica.url(&format!("/api/submissions/{id}")))
+        .bearer_auth(&learner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(sub["kata_version"], 2);
+    assert!(sub["api_changed"].is_null(), "{sub}");
+
+    // The same files again: no new version, live again.
+    let (ok, out) = publish(&app, package.path(), &staff, &["--lang", "zh"]).await;
+    assert!(ok && out.contains("已是第 2 版"), "{out}");
+
+    // Roll back, then forward; a restart (the start-up sync of the same build) keeps it.
+    assert_eq!(make_live(&app, &staff, 1).await.status(), 200);
+    assert!(
+        !shown(&replica).await["statement"]
+            .as_str()
+            .unwrap()
+            .contains(FIX)
+    );
+    assert_eq!(make_live(&replica, &staff, 2).await.status(), 200);
+    assert_eq!(make_live(&app, &staff, 7).await.status(), 404);
+    assert_eq!(make_live(&app, &learner, 1).await.status(), 403);
+    let restarted = spawn_replica(&app, no_workers(), None).await;
+    assert_eq!(shown(&restarted).await["version"]["number"], 2);
+
+    let versions: Value = app
+        .client
+        .get(app.url("/api/katas/fast-power/versions"))
+        .bearer_auth(&staff)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let versions = versions["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2);
+    assert_eq!(versions[0]["source"], "upload");
+    assert_eq!(versions[0]["published_by"], "ines");
+    assert_eq!(versions[0]["live"], true);
+    assert_eq!(versions[1]["source"], "build");
+}
+
+#[tokio::test]
+async fn a_refused_package_changes_nothing_and_says_why() {
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let before = shown(&app).await;
+
+    // Its grading changed: the build cannot serve it.
+    let package = copy_of_fast_power();
+    let reference = package.path().join("reference.rs");
+    let text = std::fs::read_to_string(&reference).unwrap();
+    std::fs::write(&reference, format!("{text}\n// tuned\n")).unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("grading_unchanged") && out.contains("reference.rs"),
+        "{out}"
+    );
+    assert!(out.contains("nothing changed"), "{out}");
+
+    // A broken statement fails the lint.
+    let package = copy_of_fast_power();
+    std::fs::write(package.path().join("README.zh.md"), "# 只有标题\n").unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(
+        !ok && out.contains("lint") && out.contains("README.zh.md"),
+        "{out}"
+    );
+
+    // A kata this build does not have.
+    let package = copy_of_fast_power();
+    let toml = package.path().join("kata.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replace("slug = \"fast-power\"", "slug = \"fast-power-2\""),
+    )
+    .unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(!ok && out.contains("known_kata"), "{out}");
+
+    // Hostile archives: refused with the reason, in both languages.
+    let escape = hostile_tar("../../etc/cron.d/x");
+    let resp = post_archive(&app, &staff, escape).await;
+    assert_eq!(resp.status(), 422);
+    let report: Value = resp.json().await.unwrap();
+    assert_eq!(report["checks"][0]["check"], "archive");
+    assert_eq!(report["checks"][0]["passed"], false);
+    assert!(
+        report["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a plain relative path")
+    );
+    assert!(!report["error_zh"].as_str().unwrap().is_empty());
+    let resp = post_archive(&app, &staff, b"just text".to_vec()).await;
+    assert_eq!(resp.status(), 422);
+    let too_big = vec![0x1f; (4 << 20) + 1];
+    assert_eq!(post_archive(&app, &staff, too_big).await.status(), 413);
+
+    let after = shown(&app).await;
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["statement"], before["statement"]);
+    let count: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM kata_versions WHERE slug = 'fast-power'")
+            .fetch_one(db)
+            .await
+            .unwrap();
+    assert_eq!(count, 1);
+}
+
+/// A `.tar.gz` with one entry named `name`, written header by header (tar's own builder
+/// refuses `..`).
+fn hostile_tar(name: &str) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut tar = tar::Builder::new(gz);
+    let mut header = tar::Header::new_gnu();
+    header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+    header.set_size(4);
+    header.set_mode(0o644);
+    header.set_cksum();
+    tar.append(&header, &b"evil"[..]).unwrap();
+    tar.into_inner().unwrap().finish().unwrap()
+}
