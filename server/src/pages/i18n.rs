@@ -48,6 +48,7 @@ pub struct Text {
     pub nav_admin: &'static str,
     /// The drills, review and interview pages' words.
     pub practice: &'static super::i18n_practice::Practice,
+    pub publishing: &'static super::i18n_publishing::Publishing,
     pub log_in: &'static str,
     pub log_out: &'static str,
     pub sign_up: &'static str,
@@ -824,6 +825,7 @@ pub const EN: Text = Text {
     drill_stats_link: "Drill items and their answer statistics",
     nav_admin: "Admin",
     practice: &super::i18n_practice::EN,
+    publishing: &super::i18n_publishing::EN,
     log_in: "Log in",
     log_out: "Log out",
     sign_up: "Sign up",
@@ -1037,6 +1039,7 @@ pub const ZH: Text = Text {
     drill_stats_link: "练习题目及作答统计",
     nav_admin: "管理",
     practice: &super::i18n_practice::ZH,
+    publishing: &super::i18n_publishing::ZH,
     log_in: "登录",
     log_out: "退出登录",
     sign_up: "注册",

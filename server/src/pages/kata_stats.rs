@@ -1,7 +1,8 @@
 //! `/admin/katas/{slug}`: an instructor's view of one kata, per version (attempts, learners,
 //! accept rate, verdicts, the case most often failed first, median time to a first accept), and
 //! `/admin/katas/{slug}/stats.csv`, the same figures as a CSV file; `POST
-//! /admin/katas/{slug}/availability` lists, unlists or retires the version served.
+//! /admin/katas/{slug}/availability` lists, unlists or retires the version served. The page also
+//! holds the kata's versions and the upload form ([`super::kata_versions`]).
 
 use super::i18n::{Text, kata_title};
 use super::{Layout, render};
@@ -47,6 +48,8 @@ struct KataStatsPage {
     ),
     /// The served version's availability, as stored.
     availability: &'static str,
+    versions: Vec<super::kata_versions::VersionRow>,
+    p: &'static super::i18n_publishing::Publishing,
 }
 
 fn percent(rate: f64) -> String {
@@ -99,6 +102,8 @@ pub async fn show(
         words: t.kata_stats_words(),
         availability_words: t.availability_words(),
         availability: kata_availability::of(&state.db, &slug).await?.name(),
+        versions: super::kata_versions::rows(&state, &slug, t).await?,
+        p: t.publishing,
         slug,
         rows,
     })

@@ -10,9 +10,11 @@ mod drill_stats;
 mod drills;
 pub mod i18n;
 mod i18n_practice;
+mod i18n_publishing;
 mod interviews;
 mod kata;
 mod kata_stats;
+mod kata_versions;
 mod language;
 pub mod markdown;
 pub mod next;
@@ -71,6 +73,14 @@ pub fn router() -> Router<AppState> {
         .route("/admin/submissions/{id}/{action}", post(admin::act))
         .route("/admin/katas/{slug}", get(kata_stats::show))
         .route("/admin/katas/{slug}/stats.csv", get(kata_stats::csv))
+        .route(
+            "/admin/katas/{slug}/versions",
+            post(kata_versions::upload).layer(axum::extract::DefaultBodyLimit::max(
+                // The archive plus the form's framing and its CSRF field.
+                crate::services::publishing::limits().archive_bytes + (64 << 10),
+            )),
+        )
+        .route("/admin/katas/{slug}/live", post(kata_versions::make_live))
         .route(
             "/admin/katas/{slug}/availability",
             post(kata_stats::set_availability),

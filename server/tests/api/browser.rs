@@ -111,6 +111,49 @@ impl Browser {
     }
 
     /// Posts JSON to the API with the session cookie (and the CSRF header when given).
+    /// A `multipart/form-data` post as a browser's file upload sends it: text fields, then one
+    /// file field.
+    pub async fn post_upload(
+        &self,
+        path: &str,
+        fields: &[(&str, &str)],
+        file: (&str, &str, &[u8]),
+    ) -> Response {
+        const BOUNDARY: &str = "----infrakata-test-boundary";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!(
+                    "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+                )
+                .as_bytes(),
+            );
+        }
+        let (name, filename, bytes) = file;
+        body.extend_from_slice(
+            format!(
+                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\nContent-Type: application/gzip\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+        let resp = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header(COOKIE, self.cookie_header())
+            .header(
+                reqwest::header::CONTENT_TYPE,
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        self.keep(&resp);
+        resp
+    }
+
     pub async fn post_json(
         &self,
         path: &str,

@@ -275,3 +275,93 @@ fn hostile_tar(name: &str) -> Vec<u8> {
     tar.append(&header, &b"evil"[..]).unwrap();
     tar.into_inner().unwrap().finish().unwrap()
 }
+
+#[tokio::test]
+async fn the_upload_page_publishes_and_reports_in_the_viewers_language() {
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(db, "ines", Role::Instructor, Some(&hash))
+        .await
+        .unwrap();
+    users::create(db, "lea", Role::Learner, Some(&hash))
+        .await
+        .unwrap();
+    let staff = Browser::new(&app);
+    staff.login("ines", "long enough pw").await;
+    let page = staff.page("/admin/katas/fast-power").await;
+    assert!(page.contains("Publish a version") && page.contains("id=\"kata-versions\""));
+    let csrf = crate::browser::csrf_of(&page);
+
+    let package = copy_of_fast_power();
+    fix_statement(package.path());
+    let archive = katas::archive::PackageFiles::read_dir(package.path(), &Default::default())
+        .unwrap()
+        .to_tar_gz();
+    let upload = |csrf: String, archive: Vec<u8>| {
+        let staff = &staff;
+        async move {
+            staff
+                .post_upload(
+                    "/admin/katas/fast-power/versions",
+                    &[("csrf", csrf.as_str())],
+                    ("package", "fast-power.tar.gz", &archive),
+                )
+                .await
+        }
+    };
+    // Without the page's CSRF token nothing is read.
+    assert_eq!(upload("wrong".into(), archive.clone()).await.status(), 403);
+    let resp = upload(csrf.clone(), archive.clone()).await;
+    assert_eq!(resp.status(), 200);
+    let report = resp.text().await.unwrap();
+    assert!(report.contains("Published as version 2"), "{report}");
+    assert!(report.contains("grading_unchanged"));
+    assert!(
+        shown(&app).await["statement"]
+            .as_str()
+            .unwrap()
+            .contains(FIX)
+    );
+    let page = staff.page("/admin/katas/fast-power").await;
+    assert!(page.contains("uploaded by ines") && page.contains("Make live"));
+
+    // Refused, in Chinese: the report names the failing check; nothing changes.
+    staff.switch_lang("zh", "/admin/katas/fast-power").await;
+    let resp = upload(csrf.clone(), hostile_tar("../escape")).await;
+    let report = resp.text().await.unwrap();
+    assert!(
+        report.contains("未通过") && report.contains("没有任何改变"),
+        "{report}"
+    );
+    assert_eq!(shown(&app).await["version"]["number"], 2);
+
+    // Roll back from the page.
+    let resp = staff
+        .post_form(
+            "/admin/katas/fast-power/live",
+            &[("csrf", csrf.as_str()), ("version", "1")],
+        )
+        .await;
+    assert!(resp.status().is_redirection(), "{}", resp.status());
+    assert!(
+        !shown(&app).await["statement"]
+            .as_str()
+            .unwrap()
+            .contains(FIX)
+    );
+
+    // A learner reaches neither.
+    let learner = Browser::new(&app);
+    learner.login("lea", "long enough pw").await;
+    let page = learner.page("/katas/fast-power").await;
+    let csrf = crate::browser::csrf_of(&page);
+    let resp = learner
+        .post_upload(
+            "/admin/katas/fast-power/versions",
+            &[("csrf", csrf.as_str())],
+            ("package", "fast-power.tar.gz", &archive),
+        )
+        .await;
+    assert_eq!(resp.status(), 403);
+}

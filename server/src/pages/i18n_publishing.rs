@@ -1,0 +1,95 @@
+//! The words of an instructor's kata versions: the versions table, the upload form and the
+//! publishing report (`/admin/katas/{slug}`), one constant per language like
+//! [`super::i18n::Text`], which reaches them as `t.publishing`.
+
+use katas::Lang;
+
+#[derive(Debug)]
+pub struct Publishing {
+    pub lang: Lang,
+    pub versions_heading: &'static str,
+    /// Version, source, published, availability, live.
+    pub versions_columns: [&'static str; 5],
+    pub from_build: &'static str,
+    pub uploaded_by: &'static str,
+    pub live: &'static str,
+    pub make_live: &'static str,
+    pub other_build: &'static str,
+    pub upload_heading: &'static str,
+    pub upload_lead: &'static str,
+    pub upload_file: &'static str,
+    pub upload_button: &'static str,
+    pub report_heading: &'static str,
+    /// Check, result, detail.
+    pub report_columns: [&'static str; 3],
+    pub passed: &'static str,
+    pub refused: &'static str,
+    pub refused_note: &'static str,
+    pub back: &'static str,
+    pub no_file: &'static str,
+}
+
+impl Publishing {
+    pub fn confirm_live(&self, version: i64) -> String {
+        match self.lang {
+            Lang::Zh => format!("让第 {version} 版上线？学习者会立即看到它。"),
+            Lang::En => format!("Make version {version} live? Learners see it at once."),
+        }
+    }
+
+    pub fn published(&self, version: i64, new: bool) -> String {
+        match (self.lang, new) {
+            (Lang::Zh, true) => format!("已发布第 {version} 版，现已上线。"),
+            (Lang::Zh, false) => format!("这些文件已是第 {version} 版，现已重新上线。"),
+            (Lang::En, true) => format!("Published as version {version}; it is live."),
+            (Lang::En, false) => format!("These files are version {version}; it is live again."),
+        }
+    }
+}
+
+pub static EN: Publishing = Publishing {
+    lang: Lang::En,
+    versions_heading: "Versions",
+    versions_columns: ["Version", "Source", "Published", "Who sees it", "Live"],
+    from_build: "build",
+    uploaded_by: "uploaded by",
+    live: "live",
+    make_live: "Make live",
+    other_build: "needs its own build",
+    upload_heading: "Publish a version",
+    upload_lead: "Upload the kata's folder as a .tar.gz or .zip (at most 4 MiB). It is checked first \
+                  and goes live only if every check passes. On this build only the statements \
+                  (README.md, README.zh.md) may differ from the version being graded.",
+    upload_file: "Package archive",
+    upload_button: "Check and publish",
+    report_heading: "Publishing report",
+    report_columns: ["Check", "Result", "Detail"],
+    passed: "passed",
+    refused: "refused",
+    refused_note: "The package was refused; nothing changed.",
+    back: "Back to the kata's page",
+    no_file: "choose a package archive to upload",
+};
+
+pub static ZH: Publishing = Publishing {
+    lang: Lang::Zh,
+    versions_heading: "版本",
+    versions_columns: ["版本", "来源", "发布时间", "可见范围", "上线"],
+    from_build: "构建",
+    uploaded_by: "上传者",
+    live: "上线中",
+    make_live: "上线",
+    other_build: "需要它自己的构建",
+    upload_heading: "发布新版本",
+    upload_lead: "把题目文件夹打包成 .tar.gz 或 .zip 上传（最多 4 MiB）。上传后先检查，全部通过才会\
+                  上线。在当前构建上，只有题面（README.md、README.zh.md）可以与评测所用的版本不同。",
+    upload_file: "题目包",
+    upload_button: "检查并发布",
+    report_heading: "发布报告",
+    report_columns: ["检查项", "结果", "说明"],
+    passed: "通过",
+    refused: "未通过",
+    refused_note: "题目包未通过检查，服务上没有任何改变。",
+    back: "返回题目页面",
+    no_file: "请选择要上传的题目包",
+};

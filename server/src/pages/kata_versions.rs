@@ -1,0 +1,149 @@
+//! An instructor's versions of a kata on `/admin/katas/{slug}`: the versions table (with "make
+//! live" for each version this build can serve), `POST /admin/katas/{slug}/versions` (upload a
+//! package archive; the publishing report in the viewer's language) and `POST
+//! /admin/katas/{slug}/live` (roll back or forward). The rules are `services::publishing`'s and
+//! `db::served`'s, the same the API calls.
+
+use super::i18n::Text;
+use super::i18n_publishing::Publishing;
+use super::view::datetime;
+use super::{Layout, render};
+use crate::auth::Staff;
+use crate::db::{kata_versions, served};
+use crate::domain::Word as _;
+use crate::error::AppError;
+use crate::services::publishing::{self, Report};
+use crate::services::submissions::unknown_kata;
+use crate::state::AppState;
+use askama::Template;
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Multipart, Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+
+/// One version as the table shows it.
+pub struct VersionRow {
+    pub number: i64,
+    pub source: String,
+    pub published: String,
+    pub availability: &'static str,
+    pub live: bool,
+    pub servable: bool,
+}
+
+pub async fn rows(state: &AppState, slug: &str, t: &Text) -> Result<Vec<VersionRow>, AppError> {
+    let p = t.publishing;
+    Ok(kata_versions::list(&state.db, slug)
+        .await?
+        .into_iter()
+        .map(|v| VersionRow {
+            number: v.number,
+            source: match &v.published_by {
+                Some(name) => format!("{} {name}", p.uploaded_by),
+                None => p.from_build.to_string(),
+            },
+            published: datetime(v.published_at),
+            availability: v.status.name(),
+            live: v.live,
+            servable: v.servable,
+        })
+        .collect())
+}
+
+#[derive(Template)]
+#[template(path = "kata_publish.html")]
+struct ReportPage {
+    layout: Layout,
+    slug: String,
+    p: &'static Publishing,
+    /// (check, passed, detail in the viewer's language)
+    checks: Vec<(&'static str, bool, String)>,
+    outcome: String,
+}
+
+/// The upload: its `csrf` field first, then the `package` file.
+pub async fn upload(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+    Path(slug): Path<String>,
+    mut form: Multipart,
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    let t = Text::of(viewer.lang);
+    let unreadable = |e: axum::extract::multipart::MultipartError| {
+        AppError::BadRequest(format!("the upload could not be read: {}", e.body_text()))
+            .zh("无法读取上传的内容")
+    };
+    let (mut csrf, mut archive) = (None, None);
+    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+        match field.name() {
+            Some("csrf") => csrf = Some(field.text().await.map_err(unreadable)?),
+            Some("package") => archive = Some(field.bytes().await.map_err(unreadable)?),
+            _ => {}
+        }
+    }
+    viewer.check_csrf(csrf.as_deref().unwrap_or(""))?;
+    let archive = archive
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| AppError::BadRequest(EN_NO_FILE.into()).zh(t.publishing.no_file))?;
+    let report = publishing::publish(&state, &user, &slug, &archive).await?;
+    render(&report_page(&viewer, slug, report))
+}
+
+const EN_NO_FILE: &str = super::i18n_publishing::EN.no_file;
+
+fn report_page(viewer: &crate::auth::Viewer, slug: String, report: Report) -> ReportPage {
+    let t = Text::of(viewer.lang);
+    let p = t.publishing;
+    let zh = viewer.lang == katas::Lang::Zh;
+    let outcome = match report.version {
+        Some(v) => p.published(v, report.new),
+        None => p.refused_note.to_string(),
+    };
+    ReportPage {
+        layout: Layout::new(viewer, "admin"),
+        slug,
+        p,
+        checks: report
+            .checks
+            .into_iter()
+            .map(|c| (c.check, c.passed, if zh { c.detail_zh } else { c.detail }))
+            .collect(),
+        outcome,
+    }
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct LiveForm {
+    #[serde(default)]
+    csrf: String,
+    version: i64,
+}
+
+pub async fn make_live(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+    Path(slug): Path<String>,
+    body: Result<Form<LiveForm>, FormRejection>,
+) -> Result<Response, AppError> {
+    let f = super::accounts::form(body)?;
+    viewer.check_csrf(&f.csrf)?;
+    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    match served::make_live(&state.db, &slug, f.version).await? {
+        served::MadeLive::Live => Ok(Redirect::to(&format!("/admin/katas/{slug}")).into_response()),
+        served::MadeLive::Unknown => Err(AppError::NotFound(format!(
+            "`{slug}` has no version {}",
+            f.version
+        ))
+        .zh(format!("`{slug}` 没有第 {} 版", f.version))),
+        served::MadeLive::OtherBuild => Err(AppError::Conflict(format!(
+            "version {} grades differently from this build: it can go live only on its own build",
+            f.version
+        ))
+        .zh(format!(
+            "第 {} 版与当前构建的评测方式不同：只能在它自己的构建上上线",
+            f.version
+        ))),
+    }
+}
