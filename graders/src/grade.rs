@@ -10,8 +10,8 @@ use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Perform
 use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
-use katas::catalogue::CaseInfo;
 use katas::gpu::DeviceTiming;
+use katas::judge::CaseInfo;
 use katas::{CaseReport, Group, Kata, KataKind, Mode, Report, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

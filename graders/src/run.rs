@@ -13,8 +13,8 @@ use crate::gpu::GpuHost;
 use crate::sandbox::{
     self, ExitStatus, Job, LimitHit, MEASURE_TOOL_INSIDE, Profile, Sandbox, Watch,
 };
-use katas::catalogue::{CaseInfo, Judging};
-use katas::evaluate::JudgeFailure;
+use katas::judge::JudgeFailure;
+use katas::judge::{CaseInfo, Judging};
 use katas::runner::{FrameReader, RunRequest};
 use katas::session::{
     self, Execution, Executor, Failures, Plan, SETUP_ALLOWANCE, SessionError, Stop,

@@ -3,13 +3,15 @@
 
 #[cfg(feature = "solutions")]
 use crate::evaluate::evaluate;
-use crate::evaluate::{CaseResult, JudgeFailure, Trial, judge_case};
+use crate::judge::{CaseInfo, Judging};
+#[cfg(feature = "solutions")]
+use crate::judge::{Prepared, Trial};
 use crate::lang::Lang;
 use crate::meta::KataMeta;
-use crate::report::CaseReport;
 use crate::report::Report;
-use crate::spec::Group;
-use crate::spec::{KataSpec, Mode};
+#[cfg(feature = "solutions")]
+use crate::spec::KataSpec;
+use crate::spec::Mode;
 use crate::statement::Statement;
 use crate::verdict::Verdict;
 use std::path::Path;
@@ -101,35 +103,9 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// The trusted side of one grading's cases (see [`Kata::prepare`]).
-pub trait Judging: Send + Sync + std::fmt::Debug {
-    /// The largest encoded answer worth reading for case `index`: twice the reference's plus
-    /// 64 KiB. A bigger one cannot be right, so the grader stops reading instead of holding it.
-    fn answer_bound(&self, index: usize) -> usize;
-    /// Case `index`'s input in the wire format: what a measured run is sent instead of a
-    /// seed (see [`crate::runner::RunRequest::inputs`]).
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String>;
-    /// Judges case `index` of this grading's cases. `Err` only when our side failed (the
-    /// checker panicked, no usable GPU where it ran): never the learner's verdict.
-    fn judge(
-        &self,
-        index: usize,
-        result: CaseResult,
-        time_ms: f64,
-    ) -> Result<CaseReport, JudgeFailure>;
-}
-
 /// Prepared trials kept per kata: a few gradings with different secret seeds run at once.
 #[cfg(feature = "solutions")]
 const SEEDED_TRIALS: usize = 4;
-
-/// A case as the grader sees it: its position, name and group (inputs stay in `katas`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseInfo {
-    pub index: usize,
-    pub name: String,
-    pub group: Group,
-}
 
 /// A registered kata: its package files, its compiled solutions, and cached expected outputs.
 // Only the catalogue (`solutions`) registers katas; its `meta` parses the embedded kata.toml.
@@ -267,11 +243,11 @@ impl<S: KataSpec> Kata for Entry<S> {
                     .map_err(|e| format!("encoding the reference's answer: {e}"))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Arc::new(Prepared::<S> {
+        Ok(Arc::new(Prepared::<S>::bounded(
             trial,
             bounds,
-            limit: std::time::Duration::from_millis(self.meta().limits.case_time_ms),
-        }))
+            std::time::Duration::from_millis(self.meta().limits.case_time_ms),
+        )))
     }
 
     #[cfg(feature = "solutions")]
@@ -302,75 +278,6 @@ impl<S: KataSpec> Kata for Entry<S> {
             }
         };
         Some(self.evaluate(solution, mode))
-    }
-}
-
-/// One grading's trusted side for a kata of spec `S` (what [`Kata::prepare`] returns).
-pub(crate) struct Prepared<S: KataSpec> {
-    trial: Arc<Trial<S>>,
-    bounds: Vec<usize>,
-    limit: std::time::Duration,
-}
-
-impl<S: KataSpec> Prepared<S> {
-    /// Judging with the given answer bounds, one per case.
-    #[cfg(feature = "solutions")]
-    pub(crate) fn bounded(
-        trial: Arc<Trial<S>>,
-        bounds: Vec<usize>,
-        limit: std::time::Duration,
-    ) -> Self {
-        Self {
-            trial,
-            bounds,
-            limit,
-        }
-    }
-
-    /// For an in-process run, whose answers are never read from a stream: no answer bounds.
-    pub(crate) fn unbounded(trial: Arc<Trial<S>>, limit: std::time::Duration) -> Self {
-        Self {
-            trial,
-            bounds: Vec::new(),
-            limit,
-        }
-    }
-}
-
-impl<S: KataSpec> std::fmt::Debug for Prepared<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Prepared")
-            .field("cases", &self.trial.cases.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<S: KataSpec> Judging for Prepared<S> {
-    fn answer_bound(&self, index: usize) -> usize {
-        self.bounds.get(index).copied().unwrap_or(64 << 10)
-    }
-
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
-        let case = self
-            .trial
-            .cases
-            .get(index)
-            .ok_or_else(|| format!("#{index} (no such case)"))?;
-        crate::wire::encode(&case.input).map_err(|e| format!("encoding case #{index}: {e}"))
-    }
-
-    fn judge(
-        &self,
-        index: usize,
-        result: CaseResult,
-        time_ms: f64,
-    ) -> Result<CaseReport, JudgeFailure> {
-        let (Some(case), Some(expected)) =
-            (self.trial.cases.get(index), self.trial.expected.get(index))
-        else {
-            return Err(JudgeFailure::Checker(format!("#{index} (no such case)")));
-        };
-        judge_case::<S>(case, expected, result, time_ms, self.limit)
     }
 }
 

@@ -3,9 +3,9 @@
 //! answered by the reference on the trusted side, and run as one case through the same session
 //! loop as every other run: the runner receives the input's wire bytes instead of a seed.
 
-use crate::catalogue::{CaseInfo, Judging, Prepared};
-use crate::evaluate::{CaseResult, JudgeFailure, Trial, panic_message};
+use crate::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, Prepared, Trial};
 use crate::lang::Lang;
+use crate::panics::panic_message;
 use crate::report::CaseReport;
 use crate::spec::{Case, Group, KataSpec, Refusal};
 use std::sync::{Arc, Mutex, PoisonError};

@@ -36,14 +36,6 @@ impl Lang {
         }
     }
 
-    /// The statement file of a package in this language.
-    pub const fn statement_file(self) -> &'static str {
-        match self {
-            Lang::En => crate::layout::STATEMENT_FILE,
-            Lang::Zh => crate::layout::STATEMENT_ZH_FILE,
-        }
-    }
-
     /// A language tag (`zh`, `zh-CN`, `zh_Hans`, `EN-us`, …) or our short name; `None` for a
     /// language we do not write in. Traditional-script tags (`zh-TW`, `zh-Hant`) still map to
     /// Chinese: a simplified text is closer for those readers than English.

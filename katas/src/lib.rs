@@ -24,6 +24,7 @@ pub mod custom;
 pub mod drills;
 pub mod evaluate;
 pub mod gpu;
+pub mod judge;
 pub mod lang;
 pub mod layout;
 #[cfg(feature = "packages")]
@@ -33,6 +34,7 @@ pub mod lint;
 pub mod meta;
 #[cfg(feature = "packages")]
 pub mod package_hash;
+pub mod panics;
 pub mod ranks;
 pub mod report;
 pub mod rules;

@@ -6,7 +6,7 @@
 //! waiting only once it has looked at the state as it is now — no false alarms from a wake-up
 //! that has not been scheduled yet.
 
-use crate::evaluate::{SOLUTION_THREAD_PREFIX, learner_panic_message};
+use crate::panics::{SOLUTION_THREAD_PREFIX, learner_panic_message};
 use std::fmt::{Display, Write as _};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 

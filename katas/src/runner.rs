@@ -10,7 +10,7 @@
 //! the trusted side decodes and checks. Forging a frame can only change the forger's own
 //! answer.
 
-use crate::evaluate::{learner_panic_message, note_panic_location};
+use crate::panics::{learner_panic_message, note_panic_location};
 use crate::spec::KataSpec;
 use serde::{Deserialize, Serialize};
 use std::io::{Read as _, Write as _};

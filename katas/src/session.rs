@@ -3,13 +3,12 @@
 //! session turns that into case reports the same way wherever the solution ran: deadlines,
 //! which case a stop is blamed on, the stop's verdict, cases not run after it, and judging.
 //!
-//! Two executors exist: [`crate::evaluate::InProcess`] (a thread of this process: `cargo test
-//! -p katas`, `kata check`, the package tests) and the grader's sandboxed one (CPU, GPU and
-//! measuring profiles). They differ only in how a run is contained and stopped — an in-process
+//! Two executors exist: the in-process one (`evaluate::InProcess`, a thread of this process:
+//! `cargo test -p katas`, `kata check`, the package tests) and the grader's sandboxed one (CPU,
+//! GPU and measuring profiles). They differ only in how a run is contained and stopped — an in-process
 //! thread that misses its deadline is abandoned, a sandboxed program is killed.
 
-use crate::catalogue::{CaseInfo, Judging};
-use crate::evaluate::JudgeFailure;
+use crate::judge::{CaseInfo, JudgeFailure, Judging};
 use crate::meta::Limits;
 use crate::report::{CaseReport, Outcome};
 use crate::runner::Frame;
@@ -365,3 +364,7 @@ fn signal_name(sig: i32) -> (&'static str, &'static str) {
         _ => ("signal", "信号"),
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;

@@ -64,14 +64,6 @@ pub fn verdict_class(v: Verdict) -> &'static str {
     }
 }
 
-/// A verdict name from the database as (label, class).
-pub fn verdict_badge(verdict: Option<Verdict>) -> (String, &'static str) {
-    match verdict {
-        Some(v) => (v.label().to_string(), verdict_class(v)),
-        None => ("Pending".into(), "muted"),
-    }
-}
-
 /// Failing cases shown open; the rest are folded under their count.
 pub const SHOWN_FAILURES: usize = 3;
 
