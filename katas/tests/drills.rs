@@ -48,8 +48,17 @@ fn first_of(kind: &str) -> (&'static DrillSet, &'static katas::drills::Item) {
     panic!("no {kind} item shipped");
 }
 
+/// The five concept questions of the bank, each drilled by at least 15 items.
+const CONCEPT_SETS: [&str; 5] = [
+    "python-gil",
+    "python-ipc",
+    "allreduce-cost",
+    "view-contiguous",
+    "tensor-parallel",
+];
+
 #[test]
-fn five_concept_sets_with_at_least_ten_items_each() {
+fn five_concept_sets_with_at_least_fifteen_items_each_then_the_katas_own() {
     let sets = drills().sets();
     let names: Vec<&str> = sets.iter().map(|s| s.slug.as_str()).collect();
     assert_eq!(
@@ -59,18 +68,41 @@ fn five_concept_sets_with_at_least_ten_items_each() {
             "python-ipc",
             "allreduce-cost",
             "view-contiguous",
-            "tensor-parallel"
+            "tensor-parallel",
+            "fast-exponentiation",
+            "operator-fusion",
         ]
     );
     for set in sets {
+        let least = if CONCEPT_SETS.contains(&set.slug.as_str()) {
+            15
+        } else {
+            5
+        };
         assert!(
-            set.items.len() >= 10,
+            set.items.len() >= least,
             "{} has {} items",
             set.slug,
             set.items.len()
         );
     }
-    assert!(drills().item_count() >= 50);
+    assert!(drills().item_count() >= 75);
+}
+
+/// An interview draws its items from those linked to its kata first: every kata in the
+/// catalogue has enough of them for one interview.
+#[test]
+fn every_kata_has_an_interviews_worth_of_linked_drills() {
+    for kata in katas::catalogue::all() {
+        let slug = &kata.meta().slug;
+        let linked = drills()
+            .sets()
+            .iter()
+            .flat_map(|s| &s.items)
+            .filter(|i| i.katas.contains(slug))
+            .count();
+        assert!(linked >= 5, "{slug} has {linked} linked drill items");
+    }
 }
 
 #[test]

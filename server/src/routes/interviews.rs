@@ -17,7 +17,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use katas::drills::{Graded, Text};
-use katas::{Kata, KataKind};
+use katas::{Difficulty, Kata, KataKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -28,27 +28,63 @@ pub const ITEMS: usize = 5;
 /// Share of the kata's credit each hint costs.
 pub const HINT_COST: f64 = 0.1;
 
-/// The kata that suits the learner: the first CPU kata (catalogue order, easiest first) they
-/// have not solved; when all are solved, a random solved one.
-async fn pick_kata(db: &Db, user_id: i64) -> Result<&'static dyn Kata, AppError> {
-    let solved = progress::solved(db, user_id).await?;
-    // Only listed katas: an interview is never on a preview or a retired kata.
-    let availability = crate::db::kata_availability::all(db).await?;
-    let cpu: Vec<&'static dyn Kata> = katas::catalogue::all()
+/// The kata that suits the learner, drawn at random from the listed CPU katas they have not
+/// solved within their difficulty band: the hardest difficulty among the katas they solved and
+/// the one above it (a learner who solved none: the easiest). When no unsolved kata lies in the
+/// band, the unsolved ones of the nearest difficulty outside it; when every one is solved, any.
+/// Which katas are listed is `services::catalogue`'s rule (a learner's view: staff previews of
+/// unlisted katas are never drawn).
+async fn pick_kata(state: &AppState, user_id: i64) -> Result<&'static dyn Kata, AppError> {
+    let solved = progress::solved(&state.db, user_id).await?;
+    let listed = crate::services::catalogue::listing(state, false).await?;
+    let cpu: Vec<&'static dyn Kata> = listed
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| k.meta().kind == KataKind::Cpu)
+        .collect();
+    let hardest = katas::catalogue::all()
+        .iter()
+        .filter(|k| solved.contains(&k.meta().slug))
+        .map(|k| k.meta().difficulty)
+        .max();
+    let unsolved: Vec<&'static dyn Kata> = cpu
         .iter()
         .copied()
-        .filter(|k| k.meta().kind == KataKind::Cpu)
-        .filter(|k| {
-            availability
-                .get(&k.meta().slug)
-                .is_none_or(|a| *a == crate::domain::Availability::Listed)
-        })
+        .filter(|k| !solved.contains(&k.meta().slug))
         .collect();
-    cpu.iter()
-        .find(|k| !solved.contains(&k.meta().slug))
-        .copied()
-        .or_else(|| (!cpu.is_empty()).then(|| cpu[fastrand::usize(..cpu.len())]))
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("the catalogue has no CPU kata")))
+    let pool = if unsolved.is_empty() {
+        cpu
+    } else {
+        let distance = |k: &&'static dyn Kata| band_distance(hardest, k.meta().difficulty);
+        let nearest = unsolved.iter().map(distance).min().unwrap_or(0);
+        unsolved
+            .into_iter()
+            .filter(|k| distance(k) == nearest)
+            .collect()
+    };
+    if pool.is_empty() {
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "the catalogue lists no CPU kata"
+        )));
+    }
+    Ok(pool[fastrand::usize(..pool.len())])
+}
+
+/// How far `difficulty` lies outside the band of a learner whose hardest solve is `hardest`:
+/// 0 inside it (that difficulty and the next; the easiest for a learner with none), else the
+/// number of steps to its nearest edge.
+fn band_distance(hardest: Option<Difficulty>, difficulty: Difficulty) -> usize {
+    let rank = |d: Difficulty| match d {
+        Difficulty::Easy => 0usize,
+        Difficulty::Medium => 1,
+        Difficulty::Hard => 2,
+    };
+    let (low, high) = match hardest {
+        None => (0, 0),
+        Some(h) => (rank(h), rank(h) + 1),
+    };
+    let d = rank(difficulty);
+    low.saturating_sub(d) + d.saturating_sub(high)
 }
 
 /// Drill items on the kata's topics: linked to the kata first, then sharing a topic, then any.
@@ -91,7 +127,7 @@ pub async fn start_interview(
                 .zh("面试时长为 1 到 180 分钟"),
         );
     }
-    let kata = pick_kata(&state.db, user_id).await?;
+    let kata = pick_kata(state, user_id).await?;
     let drawn = pick_items(kata)
         .iter()
         .map(|(set, item)| draw(set, item))

@@ -82,8 +82,13 @@ async fn the_api_hides_the_key_until_the_answer_then_grades_it_once() {
 
     let sets: Value = app.get(&token, "/api/drills").await.json().await.unwrap();
     let sets = sets.as_array().unwrap();
-    assert_eq!(sets.len(), 5);
-    assert!(sets.iter().all(|s| s["items"].as_u64().unwrap() >= 10));
+    assert_eq!(sets.len(), 7);
+    assert!(sets.iter().all(|s| s["items"].as_u64().unwrap() >= 5));
+    assert!(
+        sets.iter()
+            .take(5)
+            .all(|s| s["items"].as_u64().unwrap() >= 15)
+    );
     let set: Value = app
         .get(&token, "/api/drills/python-gil")
         .await
@@ -457,7 +462,7 @@ async fn instructors_see_item_statistics_and_reload_drills_from_disk() {
     let html = resp.text().await.unwrap();
     let count = Drills::builtin().item_count();
     assert!(
-        html.contains(&format!("Reloaded 5 sets, {count} items from disk.")),
+        html.contains(&format!("Reloaded 7 sets, {count} items from disk.")),
         "{html}"
     );
 }

@@ -1,11 +1,13 @@
 //! Interview mode over HTTP: a timed session (the clock shortened by moving its end into the
 //! past), results withheld until the end, answers locked after it, a report kept in history,
-//! in English and 中文.
+//! in English and 中文; the kata drawn from the learner's difficulty band.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{TestApp, spawn_idle};
+use crate::helpers::{Options, TestApp, spawn_app, spawn_idle};
 use katas::drills::Key;
 use serde_json::{Value, json};
+use server::domain::Availability;
+use std::collections::BTreeSet;
 
 async fn key_of(app: &TestApp, id: i64) -> Key {
     let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
@@ -455,4 +457,127 @@ async fn the_interview_keeps_its_code_across_reloads() {
 
     time_up(&app, id).await;
     assert_eq!(put("// too late").await.unwrap().status(), 409);
+}
+
+/// Marks `kata` solved by `name`: an accepted submit, as a graded one would leave.
+async fn solved(app: &TestApp, name: &str, kata: &str) {
+    let user_id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
+        .bind(name)
+        .fetch_one(&app.app.state.db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO submissions (user_id, kata, mode, source, state, verdict, created_at)
+         VALUES ($1, $2, 'submit', '', 'done', 'accepted', $3)",
+    )
+    .bind(user_id)
+    .bind(kata)
+    .bind(server::db::now_ms())
+    .execute(&app.app.state.db)
+    .await
+    .unwrap();
+}
+
+/// The katas of `draws` interviews started by `token`'s learner.
+async fn drawn(app: &TestApp, token: &str, draws: usize) -> BTreeSet<String> {
+    let mut katas = BTreeSet::new();
+    for _ in 0..draws {
+        let resp = app
+            .client
+            .post(app.url("/api/interviews"))
+            .bearer_auth(token)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 201);
+        let session: Value = resp.json().await.unwrap();
+        katas.insert(session["kata"].as_str().unwrap().to_string());
+    }
+    katas
+}
+
+fn set(katas: &[&str]) -> BTreeSet<String> {
+    katas.iter().map(|k| k.to_string()).collect()
+}
+
+/// Every interview after fast-power used to be graph-fusion (the first unsolved kata in
+/// catalogue order). Now the kata is drawn from the learner's unsolved listed CPU katas at the
+/// difficulty of the hardest kata they solved and the one above (the easiest for a new learner),
+/// else from the unsolved ones nearest that band, else from all of them.
+#[tokio::test]
+async fn the_interview_kata_is_drawn_from_the_learners_difficulty_band() {
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            configure: |c| c.interview_budget.burst = std::num::NonZeroU32::new(100).unwrap(),
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    // The CPU katas: fast-power easy; ring-allreduce and view-contiguous medium; graph-fusion
+    // and tp-split hard.
+    let medium = set(&["ring-allreduce", "view-contiguous"]);
+    let hard = set(&["graph-fusion", "tp-split"]);
+
+    let new = app.user("new").await;
+    assert_eq!(
+        drawn(&app, &new, 3).await,
+        set(&["fast-power"]),
+        "a new learner"
+    );
+
+    // Easy solved: easy and medium, of which only the medium ones are unsolved. (Each learner
+    // starts at most 20 interviews: five open drill attempts each, 100 at most.)
+    let easy = app.user("easy").await;
+    solved(&app, "easy", "fast-power").await;
+    let got = drawn(&app, &easy, 8).await;
+    assert!(got.is_subset(&medium), "{got:?}");
+
+    // A medium kata solved: medium and hard, graph-fusion among them.
+    let mid = app.user("mid").await;
+    solved(&app, "mid", "fast-power").await;
+    solved(&app, "mid", "view-contiguous").await;
+    let got = drawn(&app, &mid, 12).await;
+    let band: BTreeSet<String> = hard
+        .iter()
+        .cloned()
+        .chain(["ring-allreduce".into()])
+        .collect();
+    assert!(got.is_subset(&band), "{got:?}");
+    assert!(got.len() > 1, "a draw, not always the same kata: {got:?}");
+
+    // A hard kata solved first: the band is hard alone.
+    let bold = app.user("bold").await;
+    solved(&app, "bold", "graph-fusion").await;
+    assert_eq!(drawn(&app, &bold, 3).await, set(&["tp-split"]));
+    // Both hard ones solved: nothing unsolved in the band, so the nearest below it (medium),
+    // never the easy kata two steps away.
+    solved(&app, "bold", "tp-split").await;
+    let got = drawn(&app, &bold, 8).await;
+    assert!(got.is_subset(&medium), "{got:?}");
+
+    // An unlisted kata is never drawn, even when it is the only one in the band.
+    server::db::kata_availability::set(&app.app.state.db, "fast-power", Availability::Unlisted)
+        .await
+        .unwrap();
+    let fresh = app.user("fresh").await;
+    let got = drawn(&app, &fresh, 8).await;
+    assert!(got.is_subset(&medium), "the nearest listed band: {got:?}");
+
+    // Everything listed solved: any listed CPU kata again.
+    let done = app.user("done").await;
+    for kata in [
+        "ring-allreduce",
+        "view-contiguous",
+        "graph-fusion",
+        "tp-split",
+    ] {
+        solved(&app, "done", kata).await;
+    }
+    let got = drawn(&app, &done, 12).await;
+    let listed: BTreeSet<String> = medium.union(&hard).cloned().collect();
+    assert!(got.is_subset(&listed), "{got:?}");
+    assert!(!got.contains("fast-power"));
 }
