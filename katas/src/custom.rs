@@ -225,10 +225,11 @@ pub fn sample<S: KataSpec>(cases: &[Case<S::Input>]) -> Option<String> {
 }
 
 /// The input's format shown by example: one input for each entry point (the top-level variant
-/// of the kata's `Input` as serde names it, `""` for an input that is not an enum), as pretty
-/// JSON, in the order the cases first use them. A sample case is preferred; otherwise the
+/// of the kata's `Input` as serde names it, `""` for an input that is not an enum), as JSON,
+/// in the order the cases first use them. A sample case is preferred; otherwise the
 /// shortest admitted case (under [`EXAMPLE_MAX_BYTES`] as compact JSON) stands for its entry
-/// point. Empty for GPU katas.
+/// point. Compact JSON: a line or two each, beside the pretty sample being edited. Empty for
+/// GPU katas.
 pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> {
     // (entry point, from a sample, compact length, value) in first-use order.
     let mut best: Vec<(String, bool, usize, serde_json::Value)> = Vec::new();
@@ -260,9 +261,7 @@ pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> 
         }
     }
     best.into_iter()
-        .filter_map(|(entry, _, _, value)| {
-            Some((entry, serde_json::to_string_pretty(&value).ok()?))
-        })
+        .map(|(entry, _, _, value)| (entry, value.to_string()))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! last one's result, cases and gutter marks (also when it ends in a compile error, which has
 //! no cases), the gutter's tooltip lists every message on a line, and the "starter" note follows
 //! edits (needs the sandbox); the Custom input tab shows the input's format, an example per
-//! entry point, in English and 中文; finishing an interview asks first, its clock stays in view
+//! entry point, in English and 中文, and Run and Submit on screen on a phone; finishing an interview asks first, its clock stays in view
 //! while scrolling, and its report shows the learner's answer beside the expected one on a
 //! phone. Needs Debian's `chromium` (required under `INFRAKATA_CI=1`).
 
@@ -24,6 +24,24 @@ fn fits(b: &mut Chromium, width: u32, what: &str) {
         widest.as_u64().unwrap() <= u64::from(width),
         "{what}: {widest} px wide in a {width} px window"
     );
+}
+
+/// With `INFRAKATA_SCREENS=DIR`, what the window shows now (not the whole page) as `DIR/name`.
+fn window_shot(b: &mut Chromium, name: &str) {
+    use base64::Engine as _;
+    let Some(dir) = std::env::var_os("INFRAKATA_SCREENS") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = b.call(
+        "Page.captureScreenshot",
+        serde_json::json!({ "format": "png" }),
+    );
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().unwrap())
+        .unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
 }
 
 #[tokio::test]
@@ -116,6 +134,13 @@ async fn custom_input_shows_its_format_for_every_entry_point() {
             if lang == "zh" {
                 b.switch_lang("zh");
             }
+            // Run and Submit are on screen as the page opens on a phone, without scrolling.
+            let reach = b.eval(
+                "Array.from(document.querySelectorAll('#editor-form button[type=submit]')).map((x) => {
+                   const r = x.getBoundingClientRect(); return window.scrollY === 0 && r.top >= 0 && r.bottom <= window.innerHeight; })",
+            );
+            assert_eq!(reach, serde_json::json!([true, true]), "{lang}");
+            window_shot(&mut b, &format!("window-{lang}-kata-phone.png"));
             b.eval("document.getElementById('tab-result').click(); document.getElementById('btab-custom').click(); true");
             let format = b.eval(
                 "(() => { const d = document.getElementById('custom-format');
@@ -136,6 +161,7 @@ async fn custom_input_shows_its_format_for_every_entry_point() {
                      && document.activeElement.id; })()",
             );
             assert_eq!(used, "custom-input", "{lang}");
+            window_shot(&mut b, &format!("window-{lang}-custom-phone.png"));
         }
     })
     .await
@@ -185,6 +211,7 @@ async fn finishing_an_interview_asks_first_and_the_report_shows_both_answers() {
              }))",
         );
         assert_eq!(clock, serde_json::json!([true, true, true]), "the clock in view");
+        window_shot(&mut b, "window-interview-scrolled-phone.png");
 
         // "Finish" asks first: no keeps the interview running, yes opens the report.
         let asked = b.eval(
