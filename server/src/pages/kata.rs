@@ -37,6 +37,8 @@ struct KataPage {
     hints: Vec<Hint>,
     /// Said of a kata that is not listed (a staff preview, or retired).
     availability_note: Option<&'static str>,
+    /// A retired kata takes no submissions: its page offers no Run, Submit or custom run.
+    retired: bool,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
     interview: Option<i64>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
@@ -196,6 +198,7 @@ pub async fn show(
         custom_examples: kata.input_examples(),
         api_changed,
         availability_note: Text::of(viewer.lang).availability_note(availability),
+        retired: availability == crate::domain::Availability::Retired,
     })
 }
 

@@ -257,3 +257,67 @@ async fn finishing_an_interview_asks_first_and_the_report_shows_both_answers() {
     .await
     .unwrap();
 }
+
+/// A kata's availability at 390 px in both languages: the instructor's form, the catalogue's
+/// "unlisted" badge (staff preview), and a retired kata's page with its note and no Run or
+/// Submit.
+#[tokio::test]
+async fn availability_pages_fit_a_phone_in_both_languages() {
+    let Some(binary) = browser() else { return };
+    let app = spawn_idle().await;
+    let hash = server::password::hash("long enough pw").unwrap();
+    server::db::users::create(
+        &app.app.state.db,
+        "root",
+        server::db::users::Role::Admin,
+        Some(&hash),
+    )
+    .await
+    .unwrap();
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::launch(binary);
+        b.open(&format!("{base}/login"));
+        b.wait_for("!!document.querySelector('form.stack')", WAIT);
+        b.navigate_by(
+            "const f = document.querySelector('form.stack'); f.name.value = 'root'; f.password.value = 'long enough pw'; f.submit();",
+            "!!document.querySelector('.who')",
+        );
+        b.viewport(PHONE.0, PHONE.1, true);
+        for (slug, status) in [("fast-power", "unlisted"), ("ring-allreduce", "retired")] {
+            b.goto(&format!("{base}/admin/katas/{slug}"));
+            b.navigate_by(
+                &format!(
+                    "const f = document.querySelector('form.availability-form');
+                     f.querySelector('input[value=\"{status}\"]').checked = true; f.submit();"
+                ),
+                "true",
+            );
+        }
+        for lang in ["en", "zh"] {
+            if lang == "zh" {
+                b.switch_lang("zh");
+            }
+            for (name, path) in [
+                ("catalogue", "/"),
+                ("kata-stats", "/admin/katas/fast-power"),
+                ("kata-retired", "/katas/ring-allreduce"),
+            ] {
+                b.goto(&format!("{base}{path}"));
+                fits(&mut b, PHONE.0, &format!("{name} in {lang}"));
+                window_shot(&mut b, &format!("window-{lang}-{name}-phone.png"));
+            }
+            b.goto(&format!("{base}/katas/ring-allreduce"));
+            let note = b.eval("(document.querySelector('.availability') || {}).textContent");
+            assert!(note.as_str().is_some_and(|n| !n.is_empty()), "{lang}: {note}");
+            // It takes no submissions, so it offers no button that would be refused.
+            assert_eq!(
+                b.eval("['button[value=\"run\"]', 'button[value=\"submit\"]', '#run-custom'].map((q) => !!document.querySelector(q))"),
+                serde_json::json!([false, false, false]),
+                "{lang}"
+            );
+        }
+    })
+    .await
+    .unwrap();
+}
