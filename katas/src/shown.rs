@@ -99,7 +99,7 @@ impl ser::Error for Stop {
 
 type R = Result<(), Stop>;
 
-impl<'a> ser::Serializer for &'a mut Nulls {
+impl ser::Serializer for &mut Nulls {
     type Ok = ();
     type Error = Stop;
     type SerializeSeq = Self;

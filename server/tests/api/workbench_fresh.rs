@@ -1,7 +1,7 @@
 //! Nothing stale, nothing guessed, in headless Chromium on the real app: a new run clears the
 //! last one's result, cases and gutter marks (also when it ends in a compile error, which has
-//! no cases), the gutter's tooltip lists every message on a line, and the "starter" note follows
-//! edits (needs the sandbox); the Custom input tab shows the input's format, an example per
+//! no cases), the gutter's tooltip lists every message on a line, the "starter" note follows
+//! edits and the editor/result split resizes (needs the sandbox); the Custom input tab shows the input's format, an example per
 //! entry point, in English and 中文, and Run and Submit on screen on a phone; finishing an interview asks first, its clock stays in view
 //! while scrolling, and its report shows the learner's answer beside the expected one on a
 //! phone. Needs Debian's `chromium` (required under `INFRAKATA_CI=1`).
@@ -95,6 +95,16 @@ async fn a_new_run_clears_the_last_result_and_a_compile_error_leaves_no_cases() 
         assert_eq!(b.eval("document.getElementById('cases-count').textContent"), "");
         let placeholder = b.eval("document.getElementById('cases').textContent.trim()");
         assert!(!placeholder.as_str().unwrap().is_empty(), "{placeholder}");
+
+        // The editor/result split: the grip gives the result more room by keyboard too.
+        let grown = b.eval(
+            "(() => { const g = document.getElementById('hdivider');
+               const pane = () => document.getElementById('pane-result').getBoundingClientRect().height;
+               const before = pane(); g.focus();
+               for (let i = 0; i < 3; i++) g.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true }));
+               return [g.getAttribute('aria-valuenow'), pane() > before]; })()",
+        );
+        assert_eq!(grown, serde_json::json!(["49", true]));
 
         // The gutter's tooltip on line 2 lists both errors, numbered, the first one first.
         let marks = b.wait_for(
