@@ -256,6 +256,12 @@ async fn finishing_an_interview_asks_first_and_the_report_shows_both_answers() {
         let head = b.eval("document.querySelector('[data-answers] thead').textContent");
         assert!(head.as_str().unwrap().contains("正确答案"), "{head}");
         fits(&mut b, PHONE.0, "the interview report on a phone, 中文");
+        // The item's own result page, now the interview is over, fits as well.
+        b.goto(&format!("{base}{href}"));
+        assert_eq!(b.eval("!!document.querySelector('table.drill-result')"), true);
+        fits(&mut b, PHONE.0, "a drill result on a phone, 中文");
+        window_shot(&mut b, "window-zh-drill-result-phone.png");
+        b.goto(&format!("{base}{at}/report"));
         if let Some(dir) = std::env::var_os("INFRAKATA_SCREENS") {
             let dir = std::path::PathBuf::from(dir);
             std::fs::create_dir_all(&dir).unwrap();
