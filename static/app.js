@@ -716,6 +716,8 @@
       busy = true;
       save(false);
       if (button) button.disabled = true;
+      result.replaceChildren(); // never the verdict of the submit before
+      editor.mark(new Map());
       const release = () => { busy = false; if (button) button.disabled = false; };
       try {
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode: "submit" });
