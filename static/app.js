@@ -194,6 +194,8 @@
         editor.value = replaced.content.textContent;
         restore.remove();
         changed();
+        const note = document.getElementById("source-note");
+        if (note && note.dataset.draft) note.textContent = note.dataset.draft;
       });
     }
     window.addEventListener("pagehide", () => { if (timer) { clearTimeout(timer); save(); } });
@@ -237,6 +239,48 @@
       if (!step) return;
       e.preventDefault();
       store.set("ik-split", String(set(now + step)));
+    });
+  }
+
+  // The editor/result split: the grip on top of the result panel sets the panel's share of
+  // the column's height (remembered), by pointer or by the arrow keys.
+  function setupResultSplit(bench) {
+    const grip = document.getElementById("hdivider");
+    const work = bench.querySelector(".work");
+    if (!grip || !work) return;
+    const set = (pct) => {
+      const p = Math.min(75, Math.max(15, pct));
+      work.style.setProperty("--result", `${p}%`);
+      grip.setAttribute("aria-valuenow", String(Math.round(p)));
+      return p;
+    };
+    const saved = Number(store.get("ik-result-split"));
+    if (saved) set(saved);
+    let dragging = false;
+    grip.addEventListener("pointerdown", (e) => {
+      dragging = true;
+      grip.setPointerCapture(e.pointerId);
+      grip.classList.add("dragging");
+    });
+    grip.addEventListener("pointermove", (e) => {
+      if (!dragging) return;
+      const box = work.getBoundingClientRect();
+      set(((box.bottom - e.clientY) / box.height) * 100);
+    });
+    const stop = () => {
+      if (!dragging) return;
+      dragging = false;
+      grip.classList.remove("dragging");
+      store.set("ik-result-split", grip.getAttribute("aria-valuenow"));
+    };
+    grip.addEventListener("pointerup", stop);
+    grip.addEventListener("pointercancel", stop);
+    grip.addEventListener("keydown", (e) => {
+      const now = Number(grip.getAttribute("aria-valuenow"));
+      const step = e.key === "ArrowUp" ? 3 : e.key === "ArrowDown" ? -3 : 0;
+      if (!step) return;
+      e.preventDefault();
+      store.set("ik-result-split", String(set(now + step)));
     });
   }
 
@@ -286,15 +330,24 @@
     });
     document.getElementById("bottom-close").addEventListener("click", () => { bottom.hidden = true; });
     select("result");
+    // What the Cases tab says before any run, put back whenever a run starts or ends without
+    // cases (a compile error): never the cases of an earlier run.
+    const noCases = Array.from(panes.cases.childNodes).map((n) => n.cloneNode(true));
+    const casesCount = document.getElementById("cases-count");
+    const clearCases = () => {
+      panes.cases.replaceChildren(...noCases.map((n) => n.cloneNode(true)));
+      if (casesCount) { casesCount.textContent = ""; casesCount.classList.remove("bad"); }
+    };
     return {
       open(which = "result") { bottom.hidden = false; select(which); },
       select,
+      clearCases,
       // The case table moves to the Cases tab; the Result tab keeps the verdict, the messages
       // and the first failing case.
       distribute() {
         const cases = panes.result.querySelector(".r-cases");
-        const count = document.getElementById("cases-count");
-        if (!cases) return;
+        const count = casesCount;
+        if (!cases) { clearCases(); return; }
         panes.cases.replaceChildren(cases);
         const summary = cases.querySelector(".r-count");
         if (count && summary) {
@@ -347,14 +400,26 @@
     return result.querySelector(".panel");
   }
 
+  // The gutter's tooltip on a line lists every message about it, one per line: errors before
+  // warnings, each in the compiler's order (its first error is the root cause, the ones after
+  // often follow from it).
   function afterVerdict(result, editor) {
     if (!editor) return;
-    const marks = new Map();
+    const lines = new Map();
     result.querySelectorAll(".diag[data-line]").forEach((d) => {
       const line = Number(d.dataset.line);
-      const level = d.classList.contains("error") ? "error" : "warning";
+      if (!(line > 0)) return;
+      const error = d.classList.contains("error");
       const message = d.querySelector(".diag-text").textContent.trim();
-      if (line > 0 && (!marks.has(line) || level === "error")) marks.set(line, { level, message });
+      const at = lines.get(line) || { errors: [], warnings: [] };
+      (error ? at.errors : at.warnings).push(message);
+      lines.set(line, at);
+    });
+    const marks = new Map();
+    lines.forEach((at, line) => {
+      const all = [...at.errors, ...at.warnings];
+      const message = all.length > 1 ? all.map((m, i) => `${i + 1}. ${m}`).join("\n") : all[0];
+      marks.set(line, { level: at.errors.length ? "error" : "warning", message });
     });
     editor.mark(marks);
   }
@@ -451,6 +516,10 @@
     const release = () => { busy = false; buttons().forEach((b) => (b.disabled = false)); };
     const go = async (mode) => {
       if (!take()) return;
+      // A new run starts clean: no verdict, cases or gutter marks of the one before.
+      result.replaceChildren();
+      if (ui.bottom) ui.bottom.clearCases();
+      editor.mark(new Map());
       if (ui.bottom) ui.bottom.open();
       if (ui.tab) ui.tab("result");
       try {
@@ -508,11 +577,24 @@
         input.focus();
       });
     }
+    // The input's format: each entry point's example can start the input.
+    document.querySelectorAll(".use-example").forEach((use) => {
+      use.addEventListener("click", () => {
+        const example = document.getElementById(`custom-example-${use.dataset.example}`);
+        if (!example) return;
+        input.value = example.textContent;
+        store.set(key, input.value);
+        error.hidden = true;
+        input.focus();
+      });
+    });
     const lock = ui.lock;
     if (!button || !lock) return; // signed out: the tab offers the log-in link
     const run = async () => {
       if (!lock.take()) return;
       error.hidden = true;
+      out.replaceChildren(); // never the answers of the run before
+      editor.mark(new Map());
       try {
         if (ui.drafts.flush) ui.drafts.flush();
         const resp = await api("POST", `/api/katas/${encodeURIComponent(slug)}/custom`, { source: editor.value, input: input.value });
@@ -526,7 +608,10 @@
           return;
         }
         await loadPanel(out, body.id);
-        watch(out, body.id, editor, { done: lock.release });
+        // The outcome appears under the input: bring it into view (the panel may be short).
+        const seen = () => out.scrollIntoView({ block: "nearest", behavior: "smooth" });
+        seen();
+        watch(out, body.id, editor, { loaded: seen, done: lock.release });
       } catch (err) {
         showError(out, err.message);
         lock.release();
@@ -566,26 +651,36 @@
     const ui = { bottom: setupBottom(), tab: null, drafts: { changed() {} } };
     if (bench) {
       setupSplit(bench);
+      setupResultSplit(bench);
       ui.tab = setupTabs(bench);
     }
     let go = null;
     const runButton = form.querySelector('button[value="run"]');
+    // The note beside the file name says where the code came from; once edited it is the
+    // learner's draft, and back to the starter it says so again.
+    const note = document.getElementById("source-note");
+    const starter = document.getElementById("starter");
+    const follow = () => {
+      if (!note || !starter) return;
+      const which = editor.value === starter.content.textContent ? "starter" : "draft";
+      if (note.dataset[which]) note.textContent = note.dataset[which];
+    };
     const editor = setupEditor(form, {
       onRun: () => { if (go && runButton) go("run"); },
       onSubmit: () => { if (go && runButton) go("submit"); },
-      onChange: () => ui.drafts.changed(),
+      onChange: () => { ui.drafts.changed(); follow(); },
       // Keyboard users leave the editor to the Run button (Tab from there goes on).
       onEscape: () => { if (runButton) runButton.focus(); },
     });
     form.editor = editor; // for scripted use (the browser checks)
     ui.drafts = setupDrafts(form, editor);
     const reset = document.getElementById("reset-starter");
-    const starter = document.getElementById("starter");
     if (reset && starter) {
       reset.addEventListener("click", () => {
         if (reset.dataset.confirm && !window.confirm(reset.dataset.confirm)) return;
         editor.value = starter.content.textContent;
         ui.drafts.changed();
+        follow();
         editor.focus();
       });
     }
@@ -621,6 +716,8 @@
       busy = true;
       save(false);
       if (button) button.disabled = true;
+      result.replaceChildren(); // never the verdict of the submit before
+      editor.mark(new Map());
       const release = () => { busy = false; if (button) button.disabled = false; };
       try {
         const resp = await api("POST", "/api/submissions", { kata: form.dataset.kata, source: editor.value, mode: "submit" });
@@ -691,8 +788,29 @@
     }
   }
 
+  // ---- Times: the server writes them in UTC (`<time datetime data-local>`); shown here in the
+  // viewer's own time zone and language, the UTC text kept as the tooltip.
+  function localTimes() {
+    const lang = document.documentElement.lang || undefined;
+    document.querySelectorAll("time[data-local][datetime]").forEach((el) => {
+      const at = new Date(el.getAttribute("datetime"));
+      if (Number.isNaN(at.getTime())) return;
+      let text;
+      try {
+        text = at.toLocaleString(lang, {
+          year: "numeric", month: "2-digit", day: "2-digit",
+          hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZoneName: "short",
+        });
+      } catch (_) { return; }
+      el.title = el.textContent.replace(/\s+/g, " ").trim();
+      el.textContent = text;
+      el.classList.add("nowrap");
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     setupHeader();
+    localTimes();
     // Code blocks and wide tables scroll inside themselves: keyboard users must reach them.
     document.querySelectorAll("pre, .table-scroll, .prose table").forEach((el) => {
       if (!el.hasAttribute("tabindex")) el.tabIndex = 0;

@@ -97,6 +97,10 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     /// the kata offers no custom input (GPU katas).
     #[cfg(feature = "solutions")]
     fn sample_input(&self) -> Option<String>;
+    /// The input's format by example: `(entry point, pretty JSON)` for each entry point
+    /// ([`crate::custom::examples`]); empty when the kata offers no custom input.
+    #[cfg(feature = "solutions")]
+    fn input_examples(&self) -> Vec<(String, String)>;
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
@@ -266,6 +270,16 @@ impl<S: KataSpec> Kata for Entry<S> {
     #[cfg(feature = "solutions")]
     fn sample_input(&self) -> Option<String> {
         crate::custom::sample::<S>(&self.trial().ok()?.cases)
+    }
+
+    #[cfg(feature = "solutions")]
+    fn input_examples(&self) -> Vec<(String, String)> {
+        if self.offers_custom().is_err() {
+            return Vec::new();
+        }
+        self.trial()
+            .map(|t| crate::custom::examples::<S>(&t.cases))
+            .unwrap_or_default()
     }
 
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {

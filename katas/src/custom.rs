@@ -143,7 +143,8 @@ pub struct CustomCase {
     pub input: Vec<u8>,
     /// Judges the one case against the reference's answer, with the kata's checker.
     pub judging: Arc<dyn Judging>,
-    /// The reference's answer as JSON (cut to [`MAX_SHOWN_BYTES`]).
+    /// The reference's answer as JSON, non-finite floats and named values as the statement
+    /// writes them ([`crate::shown`]; cut to [`MAX_SHOWN_BYTES`]).
     pub reference_output: String,
     learner: Arc<Mutex<Option<String>>>,
 }
@@ -186,7 +187,7 @@ pub fn prepare<S: KataSpec>(
         }
     };
     let shown = |out: &S::Output| {
-        serde_json::to_string(out)
+        crate::shown::output_json::<S>(out)
             .map(cut)
             .map_err(|e| CustomError::Reference(e.to_string()))
     };
@@ -223,6 +224,50 @@ pub fn sample<S: KataSpec>(cases: &[Case<S::Input>]) -> Option<String> {
     serde_json::to_string_pretty(&first.input).ok()
 }
 
+/// The input's format shown by example: one input for each entry point (the top-level variant
+/// of the kata's `Input` as serde names it, `""` for an input that is not an enum), as JSON,
+/// in the order the cases first use them. A sample case is preferred; otherwise the
+/// shortest admitted case (under [`EXAMPLE_MAX_BYTES`] as compact JSON) stands for its entry
+/// point. Compact JSON: a line or two each, beside the pretty sample being edited. Empty for
+/// GPU katas.
+pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> {
+    // (entry point, from a sample, compact length, value) in first-use order.
+    let mut best: Vec<(String, bool, usize, serde_json::Value)> = Vec::new();
+    for case in cases {
+        if S::admit(&case.input).is_err() {
+            continue;
+        }
+        let Ok(value) = serde_json::to_value(&case.input) else {
+            continue;
+        };
+        let entry = match &value {
+            serde_json::Value::Object(map) if map.len() == 1 => {
+                map.keys().next().cloned().unwrap_or_default()
+            }
+            _ => String::new(),
+        };
+        let len = value.to_string().len();
+        let sample = case.group == Group::Sample;
+        if len > EXAMPLE_MAX_BYTES && !sample {
+            continue;
+        }
+        match best.iter_mut().find(|(e, ..)| *e == entry) {
+            Some(kept) => {
+                if (sample && !kept.1) || (sample == kept.1 && !kept.1 && len < kept.2) {
+                    *kept = (entry, sample, len, value);
+                }
+            }
+            None => best.push((entry, sample, len, value)),
+        }
+    }
+    best.into_iter()
+        .map(|(entry, _, _, value)| (entry, value.to_string()))
+        .collect()
+}
+
+/// An example input that is not a sample is shown only under this size (compact JSON).
+pub const EXAMPLE_MAX_BYTES: usize = 600;
+
 /// The one case's judging, keeping the learner's decoded answer to show.
 struct Shown<S: KataSpec> {
     prepared: Prepared<S>,
@@ -252,7 +297,7 @@ impl<S: KataSpec> Judging for Shown<S> {
     ) -> Result<CaseReport, JudgeFailure> {
         if let Ok(bytes) = &result
             && let Ok(got) = crate::wire::decode::<S::Output>(bytes)
-            && let Ok(json) = serde_json::to_string(&got)
+            && let Ok(json) = crate::shown::output_json::<S>(&got)
         {
             *self.learner.lock().unwrap_or_else(PoisonError::into_inner) = Some(cut(json));
         }
@@ -301,6 +346,39 @@ mod tests {
             seen += 1;
         }
         assert_eq!(seen, 5, "the five CPU katas");
+    }
+
+    #[test]
+    fn an_infinite_answer_reads_as_the_statement_writes_it() {
+        let kata = crate::catalogue::find("fast-power").expect("kata");
+        let case = kata
+            .custom(r#"{"Power":[[0.0,-3],[2.0,3]]}"#)
+            .expect("admitted");
+        assert_eq!(case.reference_output, r#"{"Power":[inf,8.0]}"#);
+    }
+
+    #[test]
+    fn the_format_shows_an_admitted_example_for_every_entry_point() {
+        let fast = crate::catalogue::find("fast-power").expect("kata");
+        let entries: Vec<String> = fast.input_examples().into_iter().map(|(e, _)| e).collect();
+        assert_eq!(entries, ["Power", "PowMod"], "both entry points");
+        for kata in crate::catalogue::all()
+            .iter()
+            .filter(|k| k.meta().kind == crate::KataKind::Cpu)
+        {
+            let slug = &kata.meta().slug;
+            let examples = kata.input_examples();
+            assert!(!examples.is_empty(), "{slug}");
+            for (entry, json) in examples {
+                kata.check_custom(&json)
+                    .unwrap_or_else(|e| panic!("{slug} {entry}: {e}"));
+            }
+        }
+        let gpu = crate::catalogue::all()
+            .iter()
+            .find(|k| k.meta().kind == crate::KataKind::Gpu)
+            .expect("a GPU kata");
+        assert!(gpu.input_examples().is_empty());
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub mod runner;
 #[cfg(feature = "packages")]
 pub mod scaffold;
 pub mod session;
+#[cfg(feature = "solutions")]
+pub mod shown;
 pub mod spec;
 pub mod statement;
 pub mod translation;

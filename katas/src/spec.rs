@@ -9,6 +9,10 @@ pub trait KataSpec: 'static {
     type Input: Serialize + DeserializeOwned + Send + Sync + 'static;
     type Output: Serialize + DeserializeOwned + Send + Sync + 'static;
 
+    /// Unsigned values an output may hold that the statement writes by name (graph-fusion's
+    /// `NO_KERNEL` for `usize::MAX`): shown to the learner by that name ([`crate::shown`]).
+    const SHOWN_NAMES: &'static [(u64, &'static str)] = &[];
+
     /// Every case, in report order: samples, edge cases, random cases, performance cases.
     /// Deterministic for a given seed.
     fn cases(seed: u64) -> Vec<Case<Self::Input>>;

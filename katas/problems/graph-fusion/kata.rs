@@ -966,6 +966,8 @@ impl KataSpec for Spec {
     type Solution = Solution;
     type Input = Input;
     type Output = Output;
+    // A plan's inputs are shown as the statement writes them, not as 18446744073709551615.
+    const SHOWN_NAMES: &'static [(u64, &'static str)] = &[(NO_KERNEL as u64, "NO_KERNEL")];
 
     /// Custom input: a well-formed graph (operands are earlier nodes, arities, the shape rules
     /// of the statement, each node's `shape` the one its op gives) of at most 2 000 nodes, ranks

@@ -1,6 +1,7 @@
 //! `/static/{file}`: the stylesheet and scripts, compiled into the binary (no CDN: the service
 //! runs on machines without internet access). `editor.js` is the committed CodeMirror bundle
-//! (`scripts/build-editor.sh`); `theme.js` applies the remembered light/dark choice before paint.
+//! (`scripts/build-editor.sh`); `theme.js` applies the remembered light/dark choice before paint; `favicon.svg` is the
+//! tab icon (the brand mark), linked from every page.
 
 use crate::error::AppError;
 use axum::extract::Path;
@@ -11,6 +12,7 @@ const STYLE: &str = include_str!("../../../static/style.css");
 const APP_JS: &str = include_str!("../../../static/app.js");
 const THEME_JS: &str = include_str!("../../../static/theme.js");
 const INTERVIEW_JS: &str = include_str!("../../../static/interview.js");
+const FAVICON: &str = include_str!("../../../static/favicon.svg");
 #[cfg(editor_bundle)]
 const EDITOR_JS: Option<&str> = Some(include_str!("../../../static/vendor/editor.js"));
 #[cfg(not(editor_bundle))]
@@ -25,6 +27,7 @@ pub async fn serve(Path(file): Path<String>) -> Result<Response, AppError> {
         "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
         "theme.js" => (THEME_JS, "text/javascript; charset=utf-8"),
         "interview.js" => (INTERVIEW_JS, "text/javascript; charset=utf-8"),
+        "favicon.svg" => (FAVICON, "image/svg+xml"),
         "editor.js" if HAS_EDITOR => (EDITOR_JS.unwrap_or(""), "text/javascript; charset=utf-8"),
         _ => {
             let file = crate::services::submissions::truncated(&file);

@@ -24,8 +24,11 @@ use axum::Form;
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
+use katas::drills::Graded;
+use katas::drills::words::quantity;
 use katas::{Lang, Mode, Verdict};
 use serde::Deserialize;
+use std::collections::HashMap;
 
 #[derive(Debug)]
 struct PastRow {
@@ -291,6 +294,46 @@ struct ReportRow {
     outcome: String,
     time: String,
     explanation: String,
+    /// The learner's answer beside the expected one, part by part, with the drawn numbers.
+    parts: Vec<AnswerPart>,
+}
+
+/// One part of a drill answer on the report (an option, a position, a prediction).
+#[derive(Debug)]
+struct AnswerPart {
+    ok: bool,
+    about: String,
+    given: String,
+    expected: String,
+}
+
+/// The graded parts of each of the interview's answered attempts, by (set, item).
+async fn graded_parts(
+    state: &AppState,
+    id: i64,
+    lang: Lang,
+) -> Result<HashMap<(String, String), Vec<AnswerPart>>, AppError> {
+    let l = lang.as_str();
+    let mut parts = HashMap::new();
+    for a in attempts::of_interview(&state.db, id).await? {
+        let Some(result) = a.result.as_deref() else {
+            continue;
+        };
+        let graded: Graded =
+            serde_json::from_str(result).map_err(|e| AppError::Internal(e.into()))?;
+        let shown = graded
+            .parts
+            .iter()
+            .map(|p| AnswerPart {
+                ok: p.ok,
+                about: p.about.clone(),
+                given: quantity(&p.given, l),
+                expected: quantity(&p.expected, l),
+            })
+            .collect();
+        parts.insert((a.drill_set, a.item), shown);
+    }
+    Ok(parts)
 }
 
 /// One line of "review next": where to go and what it is called in the page's language.
@@ -368,6 +411,7 @@ pub async fn report(
     let Some(r) = report else {
         return Ok(Redirect::to(&format!("/interviews/{id}")).into_response());
     };
+    let mut answers = graded_parts(&state, id, lang).await?;
     render(&ReportPage {
         layout: Layout::new(&viewer, "interview"),
         id,
@@ -393,6 +437,9 @@ pub async fn report(
                     .explanation
                     .as_ref()
                     .map_or(String::new(), |e| code_spans(e.get(l))),
+                parts: answers
+                    .remove(&(it.set.clone(), it.item.clone()))
+                    .unwrap_or_default(),
             })
             .collect(),
         review_next: r.review_next.iter().map(|x| review_link(x, lang)).collect(),

@@ -37,6 +37,8 @@ struct KataPage {
     hints: Vec<Hint>,
     /// Said of a kata that is not listed (a staff preview, or retired).
     availability_note: Option<&'static str>,
+    /// A retired kata takes no submissions: its page offers no Run, Submit or custom run.
+    retired: bool,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
     interview: Option<i64>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
@@ -62,6 +64,8 @@ struct KataPage {
     /// The Custom input tab's starting text: the kata's first sample as JSON (`None` for GPU
     /// katas, which offer no custom input).
     custom_sample: Option<String>,
+    /// The input's format: an example for each entry point, `(entry point, JSON)`.
+    custom_examples: Vec<(String, String)>,
     /// The code shown was written for a version whose API differs from the one served.
     api_changed: Option<kata_versions::ApiChanged>,
 }
@@ -191,8 +195,10 @@ pub async fn show(
         limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),
         codemirror: super::assets::HAS_EDITOR,
         custom_sample: kata.sample_input(),
+        custom_examples: kata.input_examples(),
         api_changed,
         availability_note: Text::of(viewer.lang).availability_note(availability),
+        retired: availability == crate::domain::Availability::Retired,
     })
 }
 

@@ -22,6 +22,8 @@ struct Row {
     id: i64,
     /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
     when: (String, String),
+    /// The same time for `<time datetime>`, shown in the viewer's zone by the page script.
+    when_iso: String,
     mode: &'static str,
     verdict: String,
     verdict_class: &'static str,
@@ -61,6 +63,7 @@ pub async fn history(
                     .split_once(' ')
                     .map(|(day, clock)| (day.to_string(), clock.to_string()))
                     .unwrap_or_default(),
+                when_iso: view::iso(s.created_at),
                 mode: t.submission_mode(s.mode, s.custom.0),
                 verdict,
                 verdict_class,
@@ -131,6 +134,7 @@ struct SubmissionPage {
     title: String,
     mode: &'static str,
     when: String,
+    when_iso: String,
     /// The source, one entry per line (the page numbers them and links `#L{n}`).
     lines: Vec<String>,
     panel: Panel,
@@ -160,6 +164,7 @@ pub async fn show(
         title,
         mode: Text::of(viewer.lang).submission_mode(s.mode, s.custom),
         when: view::datetime_seconds(s.created_at),
+        when_iso: view::iso(s.created_at),
         lines: s.source.lines().map(str::to_string).collect(),
     })
 }

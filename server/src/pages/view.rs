@@ -16,6 +16,12 @@ pub fn datetime_seconds(ms: i64) -> String {
     formatted(ms, "%Y-%m-%d %H:%M:%S UTC")
 }
 
+/// `2026-12-02T11:20:07Z`: a `<time datetime>` the page script shows in the viewer's own time
+/// zone (the UTC text stays for readers without it).
+pub fn iso(ms: i64) -> String {
+    formatted(ms, "%Y-%m-%dT%H:%M:%SZ")
+}
+
 /// chrono covers ±262,000 years; a stored time beyond that is corrupt, and showing the raw
 /// number tells an admin so where a made-up date would not.
 fn formatted(ms: i64, format: &str) -> String {
@@ -413,6 +419,7 @@ mod tests {
             super::datetime_seconds(1_796_210_407_000),
             "2026-12-02 11:20:07 UTC"
         );
+        assert_eq!(super::iso(1_796_210_407_000), "2026-12-02T11:20:07Z");
         // Before the epoch, a leap day, the last millisecond of a year.
         assert_eq!(super::datetime_seconds(-1), "1969-12-31 23:59:59 UTC");
         assert_eq!(super::datetime(1_709_208_000_000), "2024-02-29 12:00 UTC");

@@ -12,7 +12,7 @@ use katas::drills::{Key, KeyBody};
 use std::time::Duration;
 
 /// JavaScript that fills the open attempt's form with `key`'s model answer and submits it.
-fn fill_and_commit(key: &Key) -> String {
+pub(crate) fn fill_and_commit(key: &Key) -> String {
     let parts = key.model_response().parts;
     let choice = matches!(key.body, KeyBody::Choice { .. });
     let parts = serde_json::to_string(&parts).unwrap();

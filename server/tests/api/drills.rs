@@ -441,7 +441,7 @@ async fn instructors_see_item_statistics_and_reload_drills_from_disk() {
     let page = staff.page("/admin/drills").await;
     let row = page
         .lines()
-        .find(|l| l.contains("<td>pep-703"))
+        .find(|l| l.contains("\">pep-703"))
         .unwrap_or_else(|| panic!("{page}"));
     assert!(
         row.contains(">2</td>") && row.contains(">50%</td>"),

@@ -55,8 +55,8 @@ async fn an_instructor_sees_a_katas_learners_by_version_and_can_export_them() {
         .unwrap_or_default();
     for cell in [
         "version 1",
-        "<td class=\"num\">3</td>",
-        "<td class=\"num\">2</td>",
+        "data-label=\"Attempts\">3</td>",
+        "data-label=\"Learners\">2</td>",
         "67%",
         "Accepted 2 · Wrong answer 1",
         "power: 2^10 (1)",

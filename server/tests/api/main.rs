@@ -34,4 +34,5 @@ mod versions;
 mod withdraw;
 mod workbench;
 mod workbench_browser;
+mod workbench_fresh;
 mod write_budgets;
