@@ -11,7 +11,7 @@ use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
 use katas::gpu::DeviceTiming;
-use katas::judge::CaseInfo;
+use katas::judge::{CaseInfo, KataError};
 use katas::{CaseReport, Group, Kata, KataKind, Mode, Report, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -173,7 +173,8 @@ impl Grader {
         // rustc leaves the other core idle: made meanwhile, they are off the verdict's path.
         // Scoped, so a compile error still waits for them and nothing outlives the grading.
         let (built, prepared) = std::thread::scope(|s| {
-            let preparing = s.spawn(|| Ok::<_, String>((kata.case_list()?, kata.prepare(seed)?)));
+            let preparing =
+                s.spawn(|| Ok::<_, KataError>((kata.case_list()?, kata.prepare(seed)?)));
             let built = self.build(kata, source, mode);
             (built, preparing.join())
         });
@@ -181,7 +182,7 @@ impl Grader {
             .map_err(|_| {
                 GradeError::Internal(format!("kata `{slug}`: preparing its cases panicked"))
             })?
-            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?;
+            .map_err(GradeError::kata(slug))?;
         let (binary, mut resources, diagnostics) = match built? {
             Ok(built) => built,
             Err(report) => return done(report),
@@ -297,7 +298,7 @@ impl Grader {
         progress(Stage::Measuring);
         let selected: Vec<CaseInfo> = kata
             .case_list()
-            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?
+            .map_err(GradeError::kata(slug))?
             .into_iter()
             .filter(|c| Mode::Submit.includes(c.group))
             .collect();
@@ -497,7 +498,9 @@ impl Grader {
             }
         };
         let seed = fresh_seed();
-        let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
+        let judging = kata
+            .prepare(seed)
+            .map_err(GradeError::kata(&kata.meta().slug))?;
         let ran = run::run(
             &self.sandbox,
             kata,
@@ -636,7 +639,9 @@ impl Grader {
         seed: u64,
         tool: &Path,
     ) -> Result<Result<u64, String>, GradeError> {
-        let judging = kata.prepare(seed).map_err(GradeError::Internal)?;
+        let judging = kata
+            .prepare(seed)
+            .map_err(GradeError::kata(&kata.meta().slug))?;
         let ran = run::run(
             &self.sandbox,
             kata,

@@ -40,6 +40,13 @@ pub enum GradeError {
     CustomInput(katas::custom::CustomError),
     #[error("internal error: {0}")]
     Internal(String),
+    /// The kata's own trusted side failed (its generator or reference panicked): ours, and the
+    /// same again would fail again.
+    #[error("kata `{slug}` is broken: {source}")]
+    Kata {
+        slug: String,
+        source: katas::judge::KataError,
+    },
     /// This host cannot grade this kata now (e.g. no usable GPU): another worker, or this one
     /// later, can.
     #[error("unavailable here: {0}")]
@@ -49,6 +56,14 @@ pub enum GradeError {
 impl GradeError {
     pub fn io(what: &'static str, source: std::io::Error) -> Self {
         Self::Io { what, source }
+    }
+
+    /// For `map_err`: kata `slug`'s own trusted side failed.
+    pub fn kata(slug: &str) -> impl FnOnce(katas::judge::KataError) -> Self + '_ {
+        move |source| Self::Kata {
+            slug: slug.to_string(),
+            source,
+        }
     }
 
     /// A bad request (the caller's input), as opposed to our failure.

@@ -148,7 +148,7 @@ impl Executor for Sandboxed<'_> {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()
-            .map_err(GradeError::Internal)?;
+            .map_err(GradeError::kata(&self.kata.meta().slug))?;
         let request = RunRequest {
             seed: if measured { 0 } else { plan.seed },
             cases: plan.selected.iter().map(|c| c.index as u32).collect(),

@@ -3,7 +3,7 @@
 
 #[cfg(feature = "solutions")]
 use crate::evaluate::evaluate;
-use crate::judge::{CaseInfo, Judging};
+use crate::judge::{CaseInfo, Judging, KataError};
 #[cfg(feature = "solutions")]
 use crate::judge::{Prepared, Trial};
 use crate::lang::Lang;
@@ -80,11 +80,11 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     /// Runs one of the package's own solutions in-process. `None` if no such wrong solution.
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
     /// The cases, in run order, for the default seed; `Err` if the kata itself is broken.
-    fn case_list(&self) -> Result<Vec<CaseInfo>, String>;
+    fn case_list(&self) -> Result<Vec<CaseInfo>, KataError>;
     /// Trusted side of one grading: the cases made from `seed` (the grader draws a fresh
     /// secret one per grading) and the reference's answers, ready to judge what a sandboxed
     /// run produced. `Err` if the kata itself is broken for this seed — our failure.
-    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String>;
+    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, KataError>;
     /// Custom input: parses `json` as this kata's input and admits it, without running
     /// anything (cheap enough for a request handler).
     #[cfg(feature = "solutions")]
@@ -120,7 +120,7 @@ pub struct Entry<S: KataSpec> {
     starter: S::Solution,
     wrong: &'static [S::Solution],
     meta: OnceLock<KataMeta>,
-    trial: OnceLock<Result<Arc<Trial<S>>, String>>,
+    trial: OnceLock<Result<Arc<Trial<S>>, KataError>>,
     seeded: Mutex<Vec<(u64, Arc<Trial<S>>)>>,
 }
 
@@ -155,11 +155,10 @@ impl<S: KataSpec> Entry<S> {
 
     /// Cases and expected outputs for the default seed, computed once; `Err` if the kata itself
     /// is broken (its case generator or reference panicked).
-    pub fn trial(&self) -> Result<&Arc<Trial<S>>, &str> {
+    pub fn trial(&self) -> Result<&Arc<Trial<S>>, &KataError> {
         self.trial
             .get_or_init(|| Trial::prepare(self.reference, crate::DEFAULT_SEED).map(Arc::new))
             .as_ref()
-            .map_err(String::as_str)
     }
 
     /// Runs any solution of this kata's shape — how a learner's own file is checked.
@@ -173,9 +172,9 @@ impl<S: KataSpec> Entry<S> {
     }
 
     /// Cases and expected outputs for another seed; the few most recent are kept.
-    fn seeded_trial(&self, seed: u64) -> Result<Arc<Trial<S>>, String> {
+    fn seeded_trial(&self, seed: u64) -> Result<Arc<Trial<S>>, KataError> {
         if seed == crate::DEFAULT_SEED {
-            return self.trial().cloned().map_err(str::to_string);
+            return self.trial().cloned().map_err(Clone::clone);
         }
         let known = {
             let kept = self.seeded.lock().unwrap_or_else(PoisonError::into_inner);
@@ -231,12 +230,12 @@ impl<S: KataSpec> Kata for Entry<S> {
         Statement::parse(self.package.statement)
     }
 
-    fn case_list(&self) -> Result<Vec<CaseInfo>, String> {
-        let trial = self.trial().map_err(str::to_string)?;
+    fn case_list(&self) -> Result<Vec<CaseInfo>, KataError> {
+        let trial = self.trial().map_err(Clone::clone)?;
         Ok(trial.infos().collect())
     }
 
-    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, String> {
+    fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, KataError> {
         let trial = self.seeded_trial(seed)?;
         let bounds = trial
             .expected
@@ -244,7 +243,10 @@ impl<S: KataSpec> Kata for Entry<S> {
             .map(|out| {
                 crate::wire::encode(out)
                     .map(|b| 2 * b.len() + (64 << 10))
-                    .map_err(|e| format!("encoding the reference's answer: {e}"))
+                    .map_err(|e| KataError::Encode {
+                        what: "the reference's answer".into(),
+                        message: e.to_string(),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Arc::new(Prepared::<S>::bounded(

@@ -285,7 +285,7 @@ impl<S: KataSpec> Judging for Shown<S> {
         self.prepared.answer_bound(index)
     }
 
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, crate::judge::KataError> {
         self.prepared.input_bytes(index)
     }
 

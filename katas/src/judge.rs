@@ -26,7 +26,7 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
     fn answer_bound(&self, index: usize) -> usize;
     /// Case `index`'s input in the wire format: what a measured run is sent instead of a
     /// seed (see [`crate::runner::RunRequest::inputs`]).
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String>;
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, KataError>;
     /// Judges case `index` of this grading's cases. `Err` only when our side failed (the
     /// checker panicked, no usable GPU where it ran): never the learner's verdict.
     fn judge(
@@ -35,6 +35,23 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
         result: CaseResult,
         time_ms: f64,
     ) -> Result<CaseReport, JudgeFailure>;
+}
+
+/// Why a kata's own trusted side could not make a grading's cases: the kata is broken (our
+/// bug), never the learner's doing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KataError {
+    /// The case generator panicked (its message).
+    #[error("generating the cases {0}")]
+    Cases(String),
+    /// The reference panicked on a case.
+    #[error("the reference on case `{case}` {message}")]
+    Reference { case: String, message: String },
+    /// An input or the reference's answer has no wire encoding.
+    #[error("encoding {what}: {message}")]
+    Encode { what: String, message: String },
+    #[error("#{0} (no such case)")]
+    NoSuchCase(usize),
 }
 
 /// The trusted half of a run: the cases and the reference's output for each.
@@ -56,9 +73,9 @@ impl<S: KataSpec> Trial<S> {
 
     /// Generates every case for `seed` and runs the (trusted) reference on each. A panic here is
     /// a broken kata, reported as such — never blamed on a solution.
-    pub fn prepare(reference: S::Solution, seed: u64) -> Result<Self, String> {
+    pub fn prepare(reference: S::Solution, seed: u64) -> Result<Self, KataError> {
         let cases = std::panic::catch_unwind(|| S::cases(seed))
-            .map_err(|p| format!("generating the cases {}", panic_message(p.as_ref())))?;
+            .map_err(|p| KataError::Cases(panic_message(p.as_ref())))?;
         let mut expected = Vec::with_capacity(cases.len());
         for case in &cases {
             if let Some(out) = S::oracle(&case.input) {
@@ -68,12 +85,9 @@ impl<S: KataSpec> Trial<S> {
             let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 S::solve(reference, &case.input)
             }))
-            .map_err(|p| {
-                format!(
-                    "the reference on case `{}` {}",
-                    case.name,
-                    panic_message(p.as_ref())
-                )
+            .map_err(|p| KataError::Reference {
+                case: case.name.clone(),
+                message: panic_message(p.as_ref()),
             })?;
             expected.push(out);
         }
@@ -287,13 +301,16 @@ impl<S: KataSpec> Judging for Prepared<S> {
         self.bounds.get(index).copied().unwrap_or(64 << 10)
     }
 
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, KataError> {
         let case = self
             .trial
             .cases
             .get(index)
-            .ok_or_else(|| format!("#{index} (no such case)"))?;
-        crate::wire::encode(&case.input).map_err(|e| format!("encoding case #{index}: {e}"))
+            .ok_or(KataError::NoSuchCase(index))?;
+        crate::wire::encode(&case.input).map_err(|e| KataError::Encode {
+            what: format!("case #{index}"),
+            message: e.to_string(),
+        })
     }
 
     fn judge(

@@ -49,7 +49,7 @@ impl Judging for Judge {
     fn answer_bound(&self, _: usize) -> usize {
         64
     }
-    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, crate::judge::KataError> {
         Ok(vec![index as u8])
     }
     fn judge(

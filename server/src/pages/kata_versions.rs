@@ -33,6 +33,7 @@ pub struct VersionRow {
 
 pub async fn rows(state: &AppState, slug: &str, t: &Text) -> Result<Vec<VersionRow>, AppError> {
     let p = t.publishing;
+    let (_, labels, _) = t.availability_words();
     Ok(kata_versions::list(&state.db, slug)
         .await?
         .into_iter()
@@ -43,7 +44,10 @@ pub async fn rows(state: &AppState, slug: &str, t: &Text) -> Result<Vec<VersionR
                 None => p.from_build.to_string(),
             },
             published: datetime(v.published_at),
-            availability: v.status.name(),
+            availability: labels
+                .iter()
+                .find(|(word, _)| *word == v.status.name())
+                .map_or(v.status.name(), |(_, label)| label),
             live: v.live,
             servable: v.servable,
         })
