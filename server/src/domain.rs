@@ -63,6 +63,28 @@ impl Word for State {
     }
 }
 
+/// Where a job is in the queue (`jobs.state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobState {
+    Queued,
+    /// A worker holds its lease.
+    Leased,
+    Done,
+}
+
+impl Word for JobState {
+    const WHAT: &'static str = "job state";
+    const ALL: &'static [Self] = &[Self::Queued, Self::Leased, Self::Done];
+    fn name(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Leased => "leased",
+            Self::Done => "done",
+        }
+    }
+}
+
 /// Which workers may take a job: the capability it needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -7,7 +7,7 @@
 use super::submissions;
 use super::users::random_secret;
 use super::{Db, Dialect, dialect, now_ms};
-use crate::domain::{JobKind, JobPhase, Slug, Stored};
+use crate::domain::{JobKind, JobPhase, JobState, Slug, Stored};
 use graders::{GradeReport, Measured};
 use katas::{Mode, Verdict};
 
@@ -328,7 +328,7 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
 pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(i64, Stored<JobKind>, String, i64)> =
+    let row: Option<(i64, Stored<JobKind>, Stored<JobState>, i64)> =
         sqlx::query_as("SELECT id, kind, state, priority FROM jobs WHERE submission_id = $1")
             .bind(submission_id)
             .fetch_optional(db)
@@ -336,7 +336,7 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
     let Some((id, kind, state, priority)) = row else {
         return Ok(None);
     };
-    if state != "queued" {
+    if state.0 != JobState::Queued {
         return Ok(None);
     }
     let ahead: i64 = sqlx::query_scalar(
@@ -498,9 +498,9 @@ pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Pending {
     pub submission_id: i64,
-    pub kata: String,
-    pub kind: String,
-    pub state: String,
+    pub kata: Slug,
+    pub kind: Stored<JobKind>,
+    pub state: Stored<JobState>,
     pub user_name: String,
     pub attempts: i64,
     pub created_at: i64,
