@@ -101,7 +101,7 @@ pub async fn show(
             id: p.submission_id,
             kata: p.kata,
             kind: p.kind,
-            state: p.state,
+            state: t.state_label(&p.state).to_string(),
             user: p.user_name,
             attempts: p.attempts,
             waited: t.ago(p.created_at, now),

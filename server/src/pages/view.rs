@@ -194,7 +194,7 @@ impl ReportView {
             .iter()
             .map(|c| CaseView {
                 name: c.name.clone(),
-                group: c.group.as_str(),
+                group: t.group_label(c.group),
                 outcome: outcome_label(c.outcome, t),
                 outcome_class: match c.outcome {
                     Outcome::Passed => "ok",
