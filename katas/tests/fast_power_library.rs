@@ -45,6 +45,9 @@ fn both_statements_say_the_library_is_not_refused() {
     ] {
         let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
         assert!(text.contains("`f64::powi`"), "{file} names f64::powi");
-        assert!(text.contains(words), "{file} says a library call is not refused");
+        assert!(
+            text.contains(words),
+            "{file} says a library call is not refused"
+        );
     }
 }

@@ -127,7 +127,10 @@ async fn predict_choices_read_in_chinese() {
         assert!(question.contains(option), "{option}: {question}");
     }
     assert!(question.contains("（是/否）"), "{question}");
-    assert!(!question.contains(">yes<") && !question.contains("yes/no"), "{question}");
+    assert!(
+        !question.contains(">yes<") && !question.contains("yes/no"),
+        "{question}"
+    );
 
     let resp = b
         .post_form(
@@ -137,7 +140,10 @@ async fn predict_choices_read_in_chinese() {
         .await;
     assert_eq!(resp.status(), 303);
     let result = b.page(&location(&resp)).await;
-    assert!(result.contains("正常运行") && result.contains("抛出异常"), "{result}");
+    assert!(
+        result.contains("正常运行") && result.contains("抛出异常"),
+        "{result}"
+    );
     assert!(result.contains("是") && result.contains("否"), "{result}");
     assert!(
         !result.contains(">raises<") && !result.contains(">no<"),
