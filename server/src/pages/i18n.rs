@@ -612,6 +612,10 @@ impl Text {
     pub fn waiting_for(&self, what: &str) -> String {
         match self.lang {
             Lang::En => format!(" · waiting for a {what}"),
+            // A space between Chinese and a Latin word (`等待 GPU 评测节点`), as elsewhere.
+            Lang::Zh if what.starts_with(|c: char| c.is_ascii_alphanumeric()) => {
+                format!(" · 正在等待 {what}")
+            }
             Lang::Zh => format!(" · 正在等待{what}"),
         }
     }
@@ -1324,6 +1328,7 @@ mod tests {
         // After the verdict 通过 the count must not start with 通过 again (`通过 通过 5 / 5`).
         assert_eq!(ZH.cases_passed(5, 5), "5 / 5 个用例通过");
         assert!(!ZH.cases_passed(5, 5).starts_with("通过"));
+        assert_eq!(ZH.waiting_for("GPU 评测节点"), " · 正在等待 GPU 评测节点");
     }
 
     #[test]

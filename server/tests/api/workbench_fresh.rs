@@ -396,6 +396,7 @@ async fn a_queued_gpu_submission_survives_a_reload() {
             WAIT,
         );
         assert!(step.as_str().unwrap().contains("排队中"), "{step}");
+        window_shot(&mut b, "zh-gpu-kata-queued-after-reload.png");
         // The editor (CodeMirror) takes its label from the page, in the page's language.
         assert_eq!(
             b.eval(&format!("{FORM}.editor.content.getAttribute('aria-label')")),
