@@ -410,6 +410,9 @@ mod tests {
             en.failed[0].problem.as_deref(),
             Some("power(2.0, 10) is off")
         );
+        // The case's group reads in the viewer's language too.
+        assert_eq!(zh.failed[0].group, "样例");
+        assert_eq!(en.failed[0].group, "sample");
     }
     #[test]
     fn formats_dates_numbers_and_ages() {
