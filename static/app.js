@@ -551,6 +551,19 @@
     };
     result.addEventListener("click", toLine);
     ui.lock = { take, release, toLine }; // shared with the Custom input tab
+    // A submission still being graded when the page was (re)loaded — a GPU kata's job can wait
+    // in the queue for minutes — is followed again, where Run or Submit would show it.
+    const pending = Number(form.dataset.pending);
+    if (pending > 0 && take()) {
+      if (ui.bottom) ui.bottom.open();
+      if (ui.tab) ui.tab("result");
+      loadPanel(result, pending)
+        .then(() => watch(result, pending, editor, {
+          loaded() { if (ui.bottom) ui.bottom.distribute(); unlockIfAccepted(result); },
+          done: release,
+        }))
+        .catch((err) => { showError(result, err.message); release(); });
+    }
     return go;
   }
 

@@ -93,7 +93,11 @@ function mount(textarea, { onRun, onSubmit, onChange, onEscape }) {
           textarea.value = u.state.doc.toString();
           if (onChange) onChange(textarea.value);
         }),
-        EditorView.contentAttributes.of({ "aria-label": "Your solution", "aria-multiline": "true", tabindex: "0" }),
+        // The textarea's label is in the page's language (English or 中文); keep it.
+        EditorView.contentAttributes.of({
+          "aria-label": textarea.getAttribute("aria-label") || "Your solution",
+          "aria-multiline": "true", tabindex: "0",
+        }),
       ],
     }),
   });

@@ -14,6 +14,11 @@ const ZH: &[(&str, &str)] = &[
     ("M", "百万"),
     ("multiplications", "次乘法"),
     ("bits", "位"),
+    // A predict-part's choices (the answer typed or picked stays the English word).
+    ("yes", "是"),
+    ("no", "否"),
+    ("ok", "正常运行"),
+    ("raises", "抛出异常"),
 ];
 
 /// Drill tags as people read them; a tag not listed shows as written (API names such as
@@ -146,5 +151,10 @@ mod tests {
         assert_eq!(tag("strides", "zh"), Some("步长"));
         assert_eq!(tag("alpha-beta", "en"), Some("α-β model"));
         assert_eq!(tag("tp-split", "zh"), None);
+        assert_eq!(quantity("no", "zh"), "否");
+        assert_eq!(quantity("raises", "zh"), "抛出异常");
+        assert_eq!(quantity("yes", "en"), "yes");
+        // Python's literals read the same in both languages.
+        assert_eq!(quantity("True", "zh"), "True");
     }
 }

@@ -206,7 +206,15 @@ pub fn render(shown: &Presented, l: &str) -> String {
                 let form = if p.choices.is_empty() {
                     p.form.as_str().to_string()
                 } else {
-                    p.choices.join(" / ")
+                    // The word to type, with its 中文 beside it where it has one: `yes（是）`.
+                    p.choices
+                        .iter()
+                        .map(|c| match words::word(c, l) {
+                            w if w == *c => c.clone(),
+                            w => format!("{c}（{w}）"),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" / ")
                 };
                 out.push_str(&format!("  ({}) {}   [{form}]\n", i + 1, p.label.get(l)));
             }

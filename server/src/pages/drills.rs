@@ -212,7 +212,8 @@ struct PartView {
     /// HTML, backticks shown as code.
     label: String,
     hint: &'static str,
-    choices: Vec<String>,
+    /// (value sent, text shown in the viewer's language): `yes` shows as 是 in 中文.
+    choices: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -344,7 +345,11 @@ fn attempt_page(
                         PartForm::Number => "n",
                         PartForm::Word => "",
                     },
-                    choices: p.choices.clone(),
+                    choices: p
+                        .choices
+                        .iter()
+                        .map(|c| (c.clone(), katas::drills::words::word(c, l)))
+                        .collect(),
                 })
                 .collect();
         }

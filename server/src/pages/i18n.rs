@@ -612,6 +612,10 @@ impl Text {
     pub fn waiting_for(&self, what: &str) -> String {
         match self.lang {
             Lang::En => format!(" · waiting for a {what}"),
+            // A space between Chinese and a Latin word (`等待 GPU 评测节点`), as elsewhere.
+            Lang::Zh if what.starts_with(|c: char| c.is_ascii_alphanumeric()) => {
+                format!(" · 正在等待 {what}")
+            }
             Lang::Zh => format!(" · 正在等待{what}"),
         }
     }
@@ -634,7 +638,7 @@ impl Text {
         let (passed, total) = (passed.borrow(), total.borrow());
         match self.lang {
             Lang::En => format!("{passed} / {total} cases passed"),
-            Lang::Zh => format!("通过 {passed} / {total} 个用例"),
+            Lang::Zh => format!("{passed} / {total} 个用例通过"),
         }
     }
 
@@ -781,6 +785,34 @@ impl Text {
                 Verdict::OutputLimitExceeded => "超出输出限制",
                 Verdict::InternalError => "内部错误",
             },
+        }
+    }
+
+    /// A case group's name (`sample`, `edge`, `random`, `performance`) in this language.
+    pub fn group_label(&self, g: katas::Group) -> &'static str {
+        match (self.lang, g) {
+            (Lang::En, g) => g.as_str(),
+            (Lang::Zh, katas::Group::Sample) => "样例",
+            (Lang::Zh, katas::Group::Edge) => "边界",
+            (Lang::Zh, katas::Group::Random) => "随机",
+            (Lang::Zh, katas::Group::Performance) => "性能",
+        }
+    }
+
+    /// A submission's state while it has no verdict (`queued`, `compiling`, …) in this
+    /// language; a word it does not know is shown as it came.
+    pub fn state_label<'a>(&self, state: &'a str) -> &'a str {
+        use crate::domain::State;
+        let Some(st) = State::parse(state) else {
+            return state;
+        };
+        match (self.lang, st) {
+            (Lang::En, st) => st.as_str(),
+            (Lang::Zh, State::Queued) => "排队中",
+            (Lang::Zh, State::Compiling) => "编译中",
+            (Lang::Zh, State::Running) => "运行中",
+            (Lang::Zh, State::Measuring) => "测量中",
+            (Lang::Zh, State::Done) => "已完成",
         }
     }
 
@@ -1282,6 +1314,21 @@ mod tests {
             "1000 ms per case · 64 MiB memory · 1 thread"
         );
         assert_eq!(ZH.ahead_of_you(3), " · 前面还有 3 个");
+    }
+
+    #[test]
+    fn groups_states_and_counts_read_in_chinese() {
+        assert_eq!(EN.group_label(katas::Group::Performance), "performance");
+        assert_eq!(ZH.group_label(katas::Group::Sample), "样例");
+        assert_eq!(ZH.group_label(katas::Group::Edge), "边界");
+        assert_eq!(EN.state_label("queued"), "queued");
+        assert_eq!(ZH.state_label("queued"), "排队中");
+        assert_eq!(ZH.state_label("compiling"), "编译中");
+        assert_eq!(ZH.state_label("not-a-state"), "not-a-state");
+        // After the verdict 通过 the count must not start with 通过 again (`通过 通过 5 / 5`).
+        assert_eq!(ZH.cases_passed(5, 5), "5 / 5 个用例通过");
+        assert!(!ZH.cases_passed(5, 5).starts_with("通过"));
+        assert_eq!(ZH.waiting_for("GPU 评测节点"), " · 正在等待 GPU 评测节点");
     }
 
     #[test]

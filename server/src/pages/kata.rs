@@ -43,6 +43,9 @@ struct KataPage {
     interview: Option<i64>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
     replaced_draft: Option<String>,
+    /// The learner's latest submission here while it is still being graded (a GPU kata's job
+    /// may wait in the queue for minutes): app.js follows it again after a reload.
+    pending: Option<i64>,
     source: String,
     /// Where `source` came from: "submission", "draft", "last" or "starter".
     source_from: &'static str,
@@ -124,7 +127,13 @@ pub async fn show(
     let mut opened = Vec::new();
     let mut interview = None;
     let mut replaced_draft = None;
+    let mut pending = None;
     if let Some(u) = &viewer.user {
+        pending = submissions::list_for(&state.db, u.id, &slug, 1)
+            .await?
+            .into_iter()
+            .find(|s| s.state != submissions::State::Done && s.withdrawn.is_none())
+            .map(|s| s.id);
         if let Some(id) = query.from {
             // Only the learner's own submissions open in their editor (the draft saves it).
             let s = crate::services::submissions::visible(&state, u.id, id).await?;
@@ -174,6 +183,7 @@ pub async fn show(
         statement: to_html(body),
         interview,
         replaced_draft,
+        pending,
         hints: statement
             .hints()
             .iter()

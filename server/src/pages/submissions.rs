@@ -55,7 +55,7 @@ pub async fn history(
         .map(|s| {
             let (verdict, verdict_class) = match s.verdict {
                 Some(v) => (t.verdict_label(v.0).to_string(), view::verdict_class(v.0)),
-                None => (s.state.as_str().to_string(), "muted"),
+                None => (t.state_label(s.state.as_str()).to_string(), "muted"),
             };
             Row {
                 id: s.id,

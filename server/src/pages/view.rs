@@ -194,7 +194,7 @@ impl ReportView {
             .iter()
             .map(|c| CaseView {
                 name: c.name.clone(),
-                group: c.group.as_str(),
+                group: t.group_label(c.group),
                 outcome: outcome_label(c.outcome, t),
                 outcome_class: match c.outcome {
                     Outcome::Passed => "ok",
@@ -410,6 +410,9 @@ mod tests {
             en.failed[0].problem.as_deref(),
             Some("power(2.0, 10) is off")
         );
+        // The case's group reads in the viewer's language too.
+        assert_eq!(zh.failed[0].group, "样例");
+        assert_eq!(en.failed[0].group, "sample");
     }
     #[test]
     fn formats_dates_numbers_and_ages() {

@@ -99,3 +99,54 @@ async fn answers_start_empty_and_results_read_in_chinese() {
     let review = b.page("/review").await;
     assert!(review.contains("哪些结果是视图"), "{review}");
 }
+
+/// A predict-part's choices (`yes`/`no`, `ok`/`raises`) read in Chinese on the question and in
+/// the result, while the value sent stays the word grading knows (issue 23 §4).
+#[tokio::test]
+async fn predict_choices_read_in_chinese() {
+    let app = spawn_idle().await;
+    let b = Browser::new(&app);
+    b.signup("mei", "long enough pw").await;
+    b.switch_lang("zh", "/drills/view-contiguous").await;
+    let page = b.page("/drills/view-contiguous").await;
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form(
+            "/drills/view-contiguous/view-after-transpose/start",
+            &[("csrf", &csrf)],
+        )
+        .await;
+    let at = location(&resp);
+    let question = b.page(&at).await;
+    for option in [
+        r#"<option value="ok">正常运行</option>"#,
+        r#"<option value="raises">抛出异常</option>"#,
+        r#"<option value="yes">是</option>"#,
+        r#"<option value="no">否</option>"#,
+    ] {
+        assert!(question.contains(option), "{option}: {question}");
+    }
+    assert!(question.contains("（是/否）"), "{question}");
+    assert!(
+        !question.contains(">yes<") && !question.contains("yes/no"),
+        "{question}"
+    );
+
+    let resp = b
+        .post_form(
+            &at,
+            &[("csrf", &csrf), ("p0", "ok"), ("p1", "1"), ("p2", "yes")],
+        )
+        .await;
+    assert_eq!(resp.status(), 303);
+    let result = b.page(&location(&resp)).await;
+    assert!(
+        result.contains("正常运行") && result.contains("抛出异常"),
+        "{result}"
+    );
+    assert!(result.contains("是") && result.contains("否"), "{result}");
+    assert!(
+        !result.contains(">raises<") && !result.contains(">no<"),
+        "{result}"
+    );
+}

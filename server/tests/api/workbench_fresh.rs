@@ -337,3 +337,72 @@ async fn availability_pages_fit_a_phone_in_both_languages() {
     .await
     .unwrap();
 }
+
+/// A GPU kata's submission waits in the queue (no GPU worker here); a reload of the page does
+/// not lose it: the page follows the same submission again, its panel on the Result tab and
+/// Run and Submit held until it ends (issue 23 §9). In 中文, its state reads 排队中.
+#[tokio::test]
+async fn a_queued_gpu_submission_survives_a_reload() {
+    let Some(binary) = browser() else { return };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        None,
+    )
+    .await;
+    let base = app.app.url();
+    tokio::task::spawn_blocking(move || {
+        let mut b = Chromium::signed_up(binary, &base, "ren");
+        b.viewport(DESKTOP.0, DESKTOP.1, false);
+        b.goto(&format!("{base}/katas/gpu-pow-mod"));
+        b.eval("document.querySelector('button[value=\"submit\"]').click(); true");
+        let id = b.wait_for(
+            "(() => { const p = document.querySelector('#result .panel'); return p && p.dataset.submission; })()",
+            WAIT,
+        );
+        let id = id.as_str().unwrap().to_string();
+        assert_eq!(
+            b.eval("document.querySelector('#result .panel').dataset.state"),
+            "queued"
+        );
+
+        b.reload();
+        let again = b.wait_for(
+            "(() => { const p = document.querySelector('#result .panel'); return p && p.dataset.submission; })()",
+            WAIT,
+        );
+        assert_eq!(again.as_str().unwrap(), id, "the same submission, followed again");
+        assert_eq!(b.eval(&format!("{FORM}.dataset.pending")), id.as_str());
+        assert_eq!(
+            b.eval("document.querySelector('#result .panel').dataset.state"),
+            "queued"
+        );
+        assert_eq!(
+            b.eval("!document.getElementById('pane-result').hidden"),
+            true,
+            "the result pane is open"
+        );
+        assert_eq!(
+            b.eval("document.querySelector('button[value=\"submit\"]').disabled"),
+            true,
+            "one grading at a time: Submit waits for the queued one"
+        );
+
+        b.switch_lang("zh");
+        let step = b.wait_for(
+            "(() => { const s = document.querySelector('#result [data-step=\"queued\"]'); return s && s.textContent; })()",
+            WAIT,
+        );
+        assert!(step.as_str().unwrap().contains("排队中"), "{step}");
+        window_shot(&mut b, "zh-gpu-kata-queued-after-reload.png");
+        // The editor (CodeMirror) takes its label from the page, in the page's language.
+        assert_eq!(
+            b.eval(&format!("{FORM}.editor.content.getAttribute('aria-label')")),
+            "你的解答"
+        );
+    })
+    .await
+    .unwrap();
+}
