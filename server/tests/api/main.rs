@@ -14,6 +14,7 @@ mod drill_review;
 mod drill_sessions;
 mod drills;
 mod edge;
+mod fake_grader;
 mod faults;
 mod gpu;
 mod helpers;
