@@ -37,6 +37,9 @@ async fn a_learner_solves_fast_power_in_the_browser() {
         assert!(text.as_str().unwrap().contains("47 / 47"), "{text}");
 
         let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        // The buttons stay disabled until the submit is done, figure included: a click before
+        // that starts nothing.
+        b.wait_for("!document.querySelector('button[value=\"run\"]').disabled", WAIT);
         b.eval(FOCUS_EDITOR);
         b.type_text(wrong);
         b.eval("document.querySelector('button[value=\"run\"]').click()");
