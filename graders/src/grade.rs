@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 mod custom;
+mod seam;
+
+pub use seam::Grade;
 
 /// The largest learner file accepted.
 pub const MAX_SOURCE_BYTES: usize = 64 << 10;
@@ -402,6 +405,50 @@ pub struct Judged {
 }
 
 impl Judged {
+    /// A verdict that owes nothing: final as it is. For [`Grade`] implementations other than
+    /// [`Grader`] (a scripted grader in the service's tests).
+    pub fn settled(report: GradeReport) -> Self {
+        Self { report, owed: None }
+    }
+
+    /// An accepted `submit` of the CPU kata `slug` still owing its instruction count, as
+    /// [`Grader::judge`] returns one: measuring it ([`Grader::measure`]) counts `source` on
+    /// the kata's submit cases. For [`Grade`] implementations other than [`Grader`]. `Err`
+    /// for an unknown kata, a source over the limit, a GPU kata (whose figure comes with its
+    /// verdict), a report that is not an accepted submit, or a kata whose cases fail.
+    pub fn owing_instruction_count(
+        report: GradeReport,
+        slug: &str,
+        source: &str,
+    ) -> Result<Self, GradeError> {
+        let kata = kata_for(slug, source)?;
+        if kata.meta().kind != KataKind::Cpu {
+            return Err(GradeError::Internal(format!(
+                "`{slug}` is not a CPU kata: it owes no instruction count"
+            )));
+        }
+        if report.verdict != Verdict::Accepted || report.mode != Mode::Submit {
+            return Err(GradeError::Internal(format!(
+                "only an accepted submit owes a figure, not a {:?} {:?}",
+                report.verdict, report.mode
+            )));
+        }
+        let selected = kata
+            .case_list()
+            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?
+            .into_iter()
+            .filter(|c| Mode::Submit.includes(c.group))
+            .collect();
+        Ok(Self {
+            report,
+            owed: Some(Owed {
+                kata,
+                source: source.to_string(),
+                selected,
+            }),
+        })
+    }
+
     pub fn measurement_owed(&self) -> bool {
         self.owed.is_some()
     }

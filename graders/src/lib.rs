@@ -16,7 +16,7 @@ pub mod source;
 pub mod source_policy;
 pub mod toolchain;
 
-pub use grade::{Grader, GraderConfig, Judged, MAX_SOURCE_BYTES, Stage};
+pub use grade::{Grade, Grader, GraderConfig, Judged, MAX_SOURCE_BYTES, Stage};
 pub use report::{CustomOutputs, GpuCaseSpeed, GpuPerformance, GradeReport, Measured};
 
 /// Why a grading could not produce a report. A learner's code never causes one of these.

@@ -151,7 +151,7 @@ impl GradeReport {
     }
 
     /// A judged run before any measurement: the cases, their verdict and what the run said.
-    pub(crate) fn judged(
+    pub fn judged(
         judged: katas::Report,
         mode: Mode,
         diagnostics: Vec<Diagnostic>,

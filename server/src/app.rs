@@ -16,7 +16,7 @@ use axum::http::header::{
 };
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware;
-use graders::Grader;
+use graders::Grade;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
@@ -100,7 +100,7 @@ impl App {
 
 /// Opens the database, syncs the catalogue, binds, and starts serving and grading.
 /// `grader: None` runs no built-in worker: jobs wait for remote workers.
-pub async fn start(config: AppConfig, grader: Option<Arc<Grader>>) -> anyhow::Result<App> {
+pub async fn start(config: AppConfig, grader: Option<Arc<dyn Grade>>) -> anyhow::Result<App> {
     let edge = config.server.edge.clone();
     // A worker's long poll must end before its connection is taken for idle or timed out.
     anyhow::ensure!(

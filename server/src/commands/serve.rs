@@ -4,7 +4,7 @@ use crate::app::{self, AppConfig};
 use crate::cli::EdgeArgs;
 use crate::db::Location;
 use crate::state::ServerConfig;
-use graders::{Grader, GraderConfig};
+use graders::{Grade, Grader, GraderConfig};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -29,7 +29,7 @@ pub fn run(
             match tokio::task::spawn_blocking(|| Grader::new(GraderConfig::for_checkout())).await? {
                 Ok(grader) => {
                     tracing::info!("sandbox: {}", grader.describe());
-                    Some(Arc::new(grader))
+                    Some(Arc::new(grader) as Arc<dyn Grade>)
                 }
                 Err(e) => {
                     tracing::warn!(

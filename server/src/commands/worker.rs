@@ -4,15 +4,15 @@ use crate::domain::JobPhase;
 use crate::queue::WorkerHello;
 use crate::worker::{self, RemoteSource};
 use anyhow::Context as _;
-use graders::{Grader, GraderConfig};
+use graders::{Grade, Grader, GraderConfig};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result<ExitCode> {
     super::init_tracing();
-    let grader =
-        Arc::new(Grader::new(GraderConfig::for_checkout()).context("starting the grader")?);
+    let grader = Grader::new(GraderConfig::for_checkout()).context("starting the grader")?;
     tracing::info!("sandbox: {}", grader.describe());
+    let grader: Arc<dyn Grade> = Arc::new(grader);
     let parallel = parallel.unwrap_or_else(super::cores).max(1);
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     super::runtime()?.block_on(async move {

@@ -1,5 +1,6 @@
-//! A grading worker: claims a job, grades it with the one grading path (`graders::Grader`),
-//! heartbeats while it works, reports the result. The built-in workers and `infrakata worker`
+//! A grading worker: claims a job, grades it with the one grading path (`graders::Grader`,
+//! taken as an `Arc<dyn graders::Grade>` so the service's tests can script it), heartbeats
+//! while it works, reports the result. The built-in workers and `infrakata worker`
 //! run this same loop; only the [`JobSource`] differs (direct calls vs HTTP).
 
 mod local;
@@ -12,7 +13,7 @@ use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::db::workers::Capabilities;
 use crate::domain::{JobKind, JobPhase};
-use graders::{GradeReport, Grader, Measured, Stage};
+use graders::{Grade, GradeReport, Measured, Stage};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -98,7 +99,7 @@ pub fn measuring_capabilities() -> Capabilities {
 }
 
 /// Runs jobs until the source fails for good.
-pub async fn run(source: Arc<impl JobSource>, grader: Arc<Grader>) {
+pub async fn run(source: Arc<impl JobSource>, grader: Arc<dyn Grade>) {
     loop {
         let job = match source.claim().await {
             Ok(Some(job)) => job,
@@ -131,7 +132,7 @@ enum Graded {
 /// is published. A measurement job: the figure only.
 async fn grade(
     source: &Arc<impl JobSource>,
-    grader: &Arc<Grader>,
+    grader: &Arc<dyn Grade>,
     job: &Claimed,
     progress: impl Fn(Stage) + Send + Sync + 'static,
 ) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
@@ -192,7 +193,7 @@ async fn grade(
 
 async fn work(
     source: &Arc<impl JobSource>,
-    grader: &Arc<Grader>,
+    grader: &Arc<dyn Grade>,
     job: &Claimed,
 ) -> anyhow::Result<()> {
     let (stage_tx, mut stage_rx) = watch::channel(State::Compiling);

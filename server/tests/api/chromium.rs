@@ -1,10 +1,11 @@
 //! The browser test: headless Chromium signs up, opens `fast-power`, types a correct solution
 //! into the editor, submits, and sees Accepted; types a wrong one and sees Wrong answer with the
-//! failing case. Needs the sandbox (real grading) and Debian's `chromium`; under `INFRAKATA_CI=1`
-//! both are required (`.ci/run` installs chromium).
+//! failing case. Graded by the scripted grader (`fake_grader.rs`: the page, not the grading, is
+//! under test); needs Debian's `chromium`, required under `INFRAKATA_CI=1` (`.ci/run` installs
+//! it).
 
 use crate::cdp::{Chromium, VERDICT, WAIT, browser};
-use crate::helpers::{Options, grader, reference, spawn_app};
+use crate::helpers::{Options, fake_grader, reference, spawn_app};
 
 /// Clears the editor (CodeMirror or the textarea) and puts the caret in it.
 const FOCUS_EDITOR: &str = r#"(() => {
@@ -18,7 +19,7 @@ const FOCUS_EDITOR: &str = r#"(() => {
 
 #[tokio::test]
 async fn a_learner_solves_fast_power_in_the_browser() {
-    let Some(grader) = grader() else { return };
+    let grader = fake_grader();
     let Some(binary) = browser() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
     let base = app.app.url();
@@ -36,6 +37,9 @@ async fn a_learner_solves_fast_power_in_the_browser() {
         assert!(text.as_str().unwrap().contains("47 / 47"), "{text}");
 
         let wrong = "pub fn power(_b: f64, _e: i32) -> f64 { 0.0 }\npub fn pow_mod(_b: u64, _e: u64, _m: u64) -> u64 { 0 }\n";
+        // The buttons stay disabled until the submit is done, figure included: a click before
+        // that starts nothing.
+        b.wait_for("!document.querySelector('button[value=\"run\"]').disabled", WAIT);
         b.eval(FOCUS_EDITOR);
         b.type_text(wrong);
         b.eval("document.querySelector('button[value=\"run\"]').click()");

@@ -4,10 +4,11 @@
 //! report; then, switched back to English, a missed drill item comes due on the Review page and
 //! is answered there. No grader is needed (the kata's submit stays queued). Two: the
 //! interview's kata has the kata page's editor and shows its verdict live, without a reload
-//! (needs the sandbox). Both need Debian's `chromium` (required under `INFRAKATA_CI=1`).
+//! (graded by the scripted grader, `fake_grader.rs`). Both need Debian's `chromium` (required
+//! under `INFRAKATA_CI=1`).
 
 use crate::cdp::{Chromium, VERDICT, WAIT, browser};
-use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
+use crate::helpers::{Options, fake_grader, reference, spawn_app, spawn_idle};
 use katas::drills::{Key, KeyBody};
 use std::time::Duration;
 
@@ -149,7 +150,7 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
 /// the editor: the verdict shows on the same page, live, without a reload.
 #[tokio::test]
 async fn the_interview_kata_has_the_editor_and_a_live_verdict() {
-    let Some(grader) = grader() else { return };
+    let grader = fake_grader();
     let Some(binary) = browser() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
     let base = app.app.url();

@@ -1,6 +1,7 @@
 //! The service against a real app: HTTP on port 0, a fresh SQLite file per test (or, with
-//! `INFRAKATA_TEST_DB=postgres`, a fresh database on a throwaway PostgreSQL cluster), the real
-//! grader in the real sandbox (zero2prod's `spawn_app`).
+//! `INFRAKATA_TEST_DB=postgres`, a fresh database on a throwaway PostgreSQL cluster) and the
+//! real workers (zero2prod's `spawn_app`): grading tests give them the real grader in the real
+//! sandbox (`helpers::grader`), the service's other tests the scripted one (`fake_grader.rs`).
 
 mod availability;
 mod browser;
@@ -14,6 +15,7 @@ mod drill_review;
 mod drill_sessions;
 mod drills;
 mod edge;
+mod fake_grader;
 mod faults;
 mod gpu;
 mod helpers;

@@ -7,7 +7,7 @@
 //! required. With `INFRAKATA_SCREENS=DIR` every page is also saved as a PNG at both sizes.
 
 use crate::cdp::{Chromium, VERDICT, WAIT, browser, required};
-use crate::helpers::{Options, TestApp, grader, reference, spawn_app};
+use crate::helpers::{Options, TestApp, fake_grader, grader, reference, spawn_app};
 use server::db::users::{self, Role};
 use std::path::PathBuf;
 
@@ -597,10 +597,11 @@ const CUSTOM_VERDICT: &str = "(document.querySelector('#custom-result .panel[dat
 /// other two, pre-filled with the sample; the reference run on it gives Accepted with both
 /// answers equal, side by side; an input out of the statement's constraints is refused inline
 /// with the textarea's text kept (also across a reload, until "reset to the sample"); on a
-/// 390×844 phone the answers stack and nothing overflows; axe-core clean throughout.
+/// 390×844 phone the answers stack and nothing overflows; axe-core clean throughout. Graded by
+/// the scripted grader (`fake_grader.rs`): the page, not the custom run, is under test.
 #[tokio::test]
 async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
-    let Some(grader) = grader() else { return };
+    let grader = fake_grader();
     let Some(binary) = browser() else { return };
     let Some(axe_js) = axe() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;

@@ -1,0 +1,81 @@
+//! [`Grade`]: the four operations a grading worker calls, as a trait.
+//!
+//! It exists as a test seam. The service's workers take an `Arc<dyn Grade>`, so the service's
+//! own tests (queue, leases, events, pages, withdrawal, replicas) can run them with a scripted
+//! grader that needs no sandbox, no root and no rustc, while every test of grading itself keeps
+//! the real [`Grader`], the only implementation the binary uses. `infrakata grade` (the CLI)
+//! calls [`Grader`] directly.
+
+use super::{Grader, Judged, Stage};
+use crate::GradeError;
+use crate::report::{GradeReport, Measured};
+use katas::Mode;
+
+/// What a grading worker needs from a grader; see [`Grader`] for what each operation means.
+pub trait Grade: Send + Sync {
+    /// The verdict ([`Grader::judge`]); an accepted `submit` may still owe its figure.
+    fn judge(
+        &self,
+        slug: &str,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Judged, GradeError>;
+
+    /// Adds the figure a [`Judged`] owes ([`Grader::measure`]); one owing nothing comes back
+    /// as it is.
+    fn measure(&self, judged: Judged, progress: &dyn Fn(Stage)) -> Result<GradeReport, GradeError>;
+
+    /// The instruction count of an accepted CPU `submit` whose verdict is already published
+    /// ([`Grader::measure_submission`]).
+    fn measure_submission(
+        &self,
+        slug: &str,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError>;
+
+    /// A custom-input run ([`Grader::custom`]).
+    fn custom(
+        &self,
+        slug: &str,
+        source: &str,
+        input: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError>;
+}
+
+impl Grade for Grader {
+    fn judge(
+        &self,
+        slug: &str,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Judged, GradeError> {
+        Grader::judge(self, slug, source, mode, progress)
+    }
+
+    fn measure(&self, judged: Judged, progress: &dyn Fn(Stage)) -> Result<GradeReport, GradeError> {
+        Grader::measure(self, judged, progress)
+    }
+
+    fn measure_submission(
+        &self,
+        slug: &str,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        Grader::measure_submission(self, slug, source, progress)
+    }
+
+    fn custom(
+        &self,
+        slug: &str,
+        source: &str,
+        input: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Grader::custom(self, slug, source, input, progress)
+    }
+}
