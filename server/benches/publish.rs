@@ -64,7 +64,10 @@ async fn run() {
         .iter()
         .map(|k| {
             let files = PackageFiles::read_dir(k.dir(), &Limits::default()).unwrap();
-            let bytes = files.names().map(|n| files.get(n).unwrap().len() as u64).sum();
+            let bytes = files
+                .names()
+                .map(|n| files.get(n).unwrap().len() as u64)
+                .sum();
             (bytes, *k)
         })
         .collect();
