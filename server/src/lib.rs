@@ -22,3 +22,4 @@ pub mod state;
 pub mod stream_limit;
 pub mod table;
 pub mod worker;
+pub mod worker_wire;

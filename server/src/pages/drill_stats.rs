@@ -8,7 +8,7 @@ use super::{Layout, render};
 use crate::auth::{Staff, Viewer};
 use crate::db::drills::item_stats;
 use crate::error::AppError;
-use crate::routes::drills::{catalogue, kind_of, reload};
+use crate::services::drills::{catalogue, kind_of, reload};
 use crate::state::AppState;
 use askama::Template;
 use axum::Form;

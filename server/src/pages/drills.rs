@@ -13,7 +13,7 @@ use crate::auth::Viewer;
 use crate::db::drills::Attempt;
 use crate::db::{now_ms, review};
 use crate::error::AppError;
-use crate::routes::drills::{
+use crate::services::drills::{
     answer_attempt, catalogue, kind_of, own_attempt, result_withheld, start_attempt,
     sync_solved_katas,
 };

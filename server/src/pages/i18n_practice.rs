@@ -101,7 +101,7 @@ impl Practice {
         }
     }
 
-    /// An answer kind as `routes::drills::kind_of` names it.
+    /// An answer kind as `services::drills::kind_of` names it.
     pub fn kind_name<'a>(&self, kind: &'a str) -> &'a str {
         match (self.lang, kind) {
             (Lang::En, "numeric") => "Numeric",

@@ -13,8 +13,8 @@ use crate::db::interviews::{self, Interview};
 use crate::db::now_ms;
 use crate::db::users::User;
 use crate::error::AppError;
-use crate::routes::drills::{catalogue, interview_over};
-use crate::routes::interviews::{
+use crate::services::drills::{catalogue, interview_over};
+use crate::services::interviews::{
     DEFAULT_MINUTES, HINT_COST, Report, finish_interview, own_interview, start_interview,
 };
 use crate::services::submissions::{enqueue, unknown_kata};

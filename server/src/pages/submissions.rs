@@ -202,6 +202,6 @@ pub async fn cancel(
     let user = viewer.require()?.clone();
     let f = super::accounts::form(body)?;
     viewer.check_csrf(&f.csrf)?;
-    crate::routes::submissions::cancel_own(&state, user.id, id).await?;
+    crate::services::submissions::cancel_own(&state, user.id, id).await?;
     Ok(axum::response::Redirect::to(&format!("/submissions/{id}")).into_response())
 }

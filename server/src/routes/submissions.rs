@@ -4,7 +4,7 @@ use crate::auth::CurrentUser;
 use crate::db::submissions::{self, State, Submission};
 use crate::db::{jobs, kata_versions};
 use crate::error::AppError;
-use crate::services::submissions::{enqueue, enqueue_custom, not_yours, visible};
+use crate::services::submissions::{cancel_own, enqueue, enqueue_custom, visible};
 use crate::state::AppState;
 use crate::stream_limit::StreamRefusal;
 use axum::Json;
@@ -105,29 +105,6 @@ pub async fn cancel(
     cancel_own(&state, user.id, id).await?;
     let s = visible(&state, user.id, id).await?;
     Ok(Json(view(&state, &s).await?))
-}
-
-/// Shared by the API and the submission page's form.
-pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
-    let s = visible(state, user_id, id).await?;
-    if s.user_id != user_id {
-        return Err(not_yours(id));
-    }
-    let message = katas::Message::new(
-        "You cancelled this submission while it waited for a worker. It was not graded and does \
-         not count as an attempt.",
-        "你在这次提交等待 worker 时取消了它。它没有被评测，也不算一次尝试。",
-    );
-    if !jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, &message, true).await? {
-        return Err(AppError::Conflict(format!(
-            "submission {id} can no longer be cancelled: a worker has taken it or it is done"
-        ))
-        .zh(format!(
-            "第 {id} 号提交已无法取消：评测节点已经接手，或者它已经结束"
-        )));
-    }
-    state.publish(id, State::Done);
-    Ok(())
 }
 
 /// Server-sent events: the current state at once, then every change until the verdict. Streams

@@ -4,42 +4,15 @@
 //! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
-use crate::db::submissions::State;
 use crate::error::AppError;
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
+use crate::worker_wire::{Finished, Heartbeat, Measurement, Released};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State as Extract};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use graders::{GradeReport, Measured};
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Heartbeat {
-    pub submission_id: i64,
-    pub lease_token: String,
-    pub stage: Option<State>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Finished {
-    pub lease_token: String,
-    pub report: GradeReport,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Measurement {
-    pub lease_token: String,
-    pub measured: Measured,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Released {
-    pub lease_token: String,
-    pub error: String,
-}
 
 pub async fn claim(
     Extract(state): Extract<AppState>,

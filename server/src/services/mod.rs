@@ -2,6 +2,8 @@
 //! (`pages/`) both call these and never each other.
 
 pub mod catalogue;
+pub mod drills;
+pub mod interviews;
 pub mod publishing;
 pub mod submissions;
 pub mod write_budget;

@@ -117,3 +117,35 @@ pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submissi
 pub(crate) fn truncated(s: &str) -> String {
     s.chars().take(80).collect()
 }
+
+/// Cancels the learner's own submission while no worker has taken it (withdrawn, not an
+/// attempt). Shared by the API and the submission page's form.
+pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
+    let s = visible(state, user_id, id).await?;
+    if s.user_id != user_id {
+        return Err(not_yours(id));
+    }
+    let message = katas::Message::new(
+        "You cancelled this submission while it waited for a worker. It was not graded and does \
+         not count as an attempt.",
+        "你在这次提交等待 worker 时取消了它。它没有被评测，也不算一次尝试。",
+    );
+    if !crate::db::jobs::withdraw(
+        &state.db,
+        id,
+        crate::db::jobs::Withdrawn::Cancelled,
+        &message,
+        true,
+    )
+    .await?
+    {
+        return Err(AppError::Conflict(format!(
+            "submission {id} can no longer be cancelled: a worker has taken it or it is done"
+        ))
+        .zh(format!(
+            "第 {id} 号提交已无法取消：评测节点已经接手，或者它已经结束"
+        )));
+    }
+    state.publish(id, State::Done);
+    Ok(())
+}

@@ -4,7 +4,7 @@ use super::JobSource;
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::queue::WorkerHello;
-use crate::routes::worker_api::{Finished, Heartbeat, Measurement, Released};
+use crate::worker_wire::{Finished, Heartbeat, Measurement, Released};
 use anyhow::Context as _;
 use graders::{GradeReport, Measured};
 use reqwest::StatusCode;

@@ -33,7 +33,7 @@ fn one_item_per_kind() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for set in Drills::builtin().sets() {
         for item in &set.items {
-            let kind = server::routes::drills::kind_of(&item.answer);
+            let kind = server::services::drills::kind_of(&item.answer);
             if !seen.contains(&kind) {
                 seen.push(kind);
                 out.push((set.slug.clone(), item.id.clone()));

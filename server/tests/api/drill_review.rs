@@ -5,7 +5,7 @@
 
 use crate::helpers::{Options, spawn_app};
 use katas::drills::{Key, KeyBody, Response};
-use server::routes::drills::{answer_attempt, start_attempt};
+use server::services::drills::{answer_attempt, start_attempt};
 
 async fn key_of(db: &server::db::Db, id: i64) -> Key {
     let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")

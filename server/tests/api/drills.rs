@@ -511,7 +511,7 @@ async fn unanswered_attempts_are_bounded_per_learner() {
     )
     .await;
     let token = app.user("ada").await;
-    let cap = server::routes::drills::MAX_OPEN_ATTEMPTS;
+    let cap = server::services::drills::MAX_OPEN_ATTEMPTS;
     for _ in 0..cap {
         let resp = post(
             &app,

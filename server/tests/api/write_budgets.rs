@@ -191,7 +191,7 @@ async fn an_interview_refused_by_the_open_attempt_cap_stores_nothing_nor_spends(
     .await;
     let ada = app.user("ada").await;
     // Two slots short of five: the interview cannot hold its items.
-    let cap = server::routes::drills::MAX_OPEN_ATTEMPTS;
+    let cap = server::services::drills::MAX_OPEN_ATTEMPTS;
     for _ in 0..cap - 2 {
         assert_eq!(post(&app, &ada, START, json!({})).await.status(), 201);
     }

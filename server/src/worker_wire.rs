@@ -1,0 +1,32 @@
+//! The remote worker protocol's bodies (JSON), shared by the server's side
+//! (`routes::worker_api`) and the worker's (`worker::remote`), so neither imports the other.
+//! The hello a worker opens with is `queue::WorkerHello`.
+
+use crate::db::submissions::State;
+use graders::{GradeReport, Measured};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Heartbeat {
+    pub submission_id: i64,
+    pub lease_token: String,
+    pub stage: Option<State>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Finished {
+    pub lease_token: String,
+    pub report: GradeReport,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Measurement {
+    pub lease_token: String,
+    pub measured: Measured,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Released {
+    pub lease_token: String,
+    pub error: String,
+}
