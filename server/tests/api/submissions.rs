@@ -90,9 +90,13 @@ async fn an_accepted_submit_shows_its_verdict_before_its_figure() {
     let grader = fake_grader();
     let app = spawn_app(Options::default(), Some(grader)).await;
     let token = app.user("bob").await;
-    let id = app
-        .submit_id(&token, "fast-power", reference("fast-power"), "submit")
-        .await;
+    // The fake measures as slowly as it judges: long enough that the stream sees the verdict
+    // while the figure is still owed, on either backend and under load.
+    let source = format!(
+        "{}\n// fake: accepted\n// fake: slow 1500ms\n",
+        reference("fast-power")
+    );
+    let id = app.submit_id(&token, "fast-power", &source, "submit").await;
     let text = app
         .get(&token, &format!("/api/submissions/{id}/events"))
         .await
