@@ -42,16 +42,7 @@ async fn a_learner_runs_an_interview_and_a_review_in_the_browser() {
     let db = app.app.state.db.clone();
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
-        let key_of = |id: i64| -> Key {
-            let text: String = handle
-                .block_on(
-                    sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-                        .bind(id)
-                        .fetch_one(&db),
-                )
-                .unwrap();
-            serde_json::from_str(&text).unwrap()
-        };
+        let key_of = |id: i64| -> Key { handle.block_on(crate::helpers::answer_key(&db, id)) };
         let mut b = Chromium::signed_up(binary, &base, "mei");
 
         // The interview, in 中文 by the header's switch, 45 minutes as offered.

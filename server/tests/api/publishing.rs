@@ -142,12 +142,8 @@ async fn an_instructor_publishes_a_statement_fix_that_every_replica_serves_at_on
         .submit_id(&learner, "fast-power", "// mine", "run")
         .await;
     let sub: Value = replica
-        .client
-        .get(replica.url(&format!("/api/submissions/{id}")))
-        .bearer_auth(&learner)
-        .send()
+        .get(&learner, &format!("/api/submissions/{id}"))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -173,12 +169,8 @@ async fn an_instructor_publishes_a_statement_fix_that_every_replica_serves_at_on
     assert_eq!(shown(&restarted).await["version"]["number"], 2);
 
     let versions: Value = app
-        .client
-        .get(app.url("/api/katas/fast-power/versions"))
-        .bearer_auth(&staff)
-        .send()
+        .get(&staff, "/api/katas/fast-power/versions")
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();

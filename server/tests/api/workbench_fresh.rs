@@ -186,16 +186,7 @@ async fn finishing_an_interview_asks_first_and_the_report_shows_both_answers() {
     let db = app.app.state.db.clone();
     let handle = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
-        let key_of = |id: i64| -> Key {
-            let text: String = handle
-                .block_on(
-                    sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-                        .bind(id)
-                        .fetch_one(&db),
-                )
-                .unwrap();
-            serde_json::from_str(&text).unwrap()
-        };
+        let key_of = |id: i64| -> Key { handle.block_on(crate::helpers::answer_key(&db, id)) };
         let mut b = Chromium::signed_up(binary, &base, "mei");
         b.viewport(PHONE.0, PHONE.1, true);
         let at = b.start_interview(&base);
