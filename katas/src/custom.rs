@@ -16,7 +16,7 @@ pub const MAX_INPUT_BYTES: usize = 64 << 10;
 /// Outputs shown beside each other are cut to this many bytes.
 pub const MAX_SHOWN_BYTES: usize = 16 << 10;
 /// The name of the one case of a custom run.
-pub use crate::runner::CUSTOM_CASE as CASE_NAME;
+pub use crate::runner::{CUSTOM_CASE as CASE_NAME, CUSTOM_CASE_ZH as CASE_NAME_ZH};
 
 /// Why a custom input cannot be run. All but [`CustomError::Reference`] are the learner's input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -197,7 +197,7 @@ pub fn prepare<S: KataSpec>(
         .map(|b| 2 * b.len() + (64 << 10))
         .map_err(|e| CustomError::Reference(e.to_string()))?;
     let trial = Arc::new(Trial::<S> {
-        cases: vec![Case::new(CASE_NAME, Group::Sample, input)],
+        cases: vec![Case::new(CASE_NAME, Group::Sample, input).zh(CASE_NAME_ZH)],
         expected: vec![expected],
     });
     let learner = Arc::new(Mutex::new(None));
@@ -205,6 +205,7 @@ pub fn prepare<S: KataSpec>(
         info: CaseInfo {
             index: 0,
             name: CASE_NAME.to_string(),
+            name_zh: Some(CASE_NAME_ZH.to_string()),
             group: Group::Sample,
         },
         input: wire,

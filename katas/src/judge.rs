@@ -16,6 +16,7 @@ use std::time::Duration;
 pub struct CaseInfo {
     pub index: usize,
     pub name: String,
+    pub name_zh: Option<String>,
     pub group: Group,
 }
 
@@ -67,6 +68,7 @@ impl<S: KataSpec> Trial<S> {
         self.cases.iter().enumerate().map(|(index, c)| CaseInfo {
             index,
             name: c.name.clone(),
+            name_zh: c.name_zh.clone(),
             group: c.group,
         })
     }
@@ -212,23 +214,31 @@ fn case_report<I>(
     time_ms: f64,
     mismatch: Option<crate::spec::Mismatch>,
     message: Option<Message>,
-    notes: Vec<String>,
+    notes: Vec<Message>,
 ) -> CaseReport {
     CaseReport {
         name: case.name.clone(),
+        name_zh: case.name_zh.clone(),
         group: case.group,
         outcome,
         time_ms,
         input: None,
+        input_zh: None,
         mismatch,
         message,
-        notes,
+        notes_zh: notes
+            .iter()
+            .map(|n| n.in_lang(crate::Lang::Zh).to_string())
+            .collect(),
+        notes: notes.into_iter().map(|n| n.en).collect(),
         device: None,
     }
 }
 
 fn with_input<S: KataSpec>(case: &Case<S::Input>, mut report: CaseReport) -> CaseReport {
-    report.input = Some(trim(&S::describe(&case.input)));
+    let described = S::describe(&case.input);
+    report.input = Some(trim(&described.en));
+    report.input_zh = described.zh.as_deref().map(trim);
     report
 }
 

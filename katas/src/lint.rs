@@ -197,6 +197,29 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
     findings
 }
 
+/// Cases without a name in 中文 in a compiled kata whose statement has one: a learner reading
+/// in 中文 would meet an English case name in every report. Needs the kata's code, so it runs
+/// where the package is compiled (the package test, `kata check`), not on a folder.
+pub fn untranslated_cases(kata: &dyn crate::Kata) -> Vec<Finding> {
+    if !kata.dir().join("README.zh.md").is_file() {
+        return Vec::new();
+    }
+    match kata.case_list() {
+        Ok(cases) => cases
+            .into_iter()
+            .filter(|c| c.name_zh.is_none())
+            .map(|c| Finding {
+                file: "kata.rs".into(),
+                problem: format!("case `{}` has no name in 中文 (`.zh(...)`)", c.name),
+            })
+            .collect(),
+        Err(e) => vec![Finding {
+            file: "kata.rs".into(),
+            problem: format!("the cases could not be made: {e}"),
+        }],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::lint;

@@ -44,20 +44,55 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseReport {
     pub name: String,
+    /// The case's name in 中文 (absent in reports stored before cases had one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_zh: Option<String>,
     pub group: Group,
     pub outcome: Outcome,
     pub time_ms: f64,
     /// Input summary; filled for failures only.
     pub input: Option<String>,
+    /// The input summary in 中文, beside `input`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_zh: Option<String>,
     pub mismatch: Option<Mismatch>,
     /// Panic message or time-limit explanation (flat, as `message` and `message_zh`: see
     /// [`Message`]).
     #[serde(flatten)]
     pub message: Option<Message>,
     pub notes: Vec<String>,
+    /// `notes` in 中文, one for each (absent in reports stored before notes had them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes_zh: Vec<String>,
     /// Device timing of a GPU performance case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<crate::gpu::DeviceTiming>,
+}
+
+impl CaseReport {
+    /// The case's name in `lang`; English where it has no translation.
+    pub fn name_in(&self, lang: crate::Lang) -> &str {
+        match (lang, &self.name_zh) {
+            (crate::Lang::Zh, Some(zh)) => zh,
+            _ => &self.name,
+        }
+    }
+
+    /// The checker's notes in `lang`; English where they have no translation.
+    pub fn notes_in(&self, lang: crate::Lang) -> &[String] {
+        match lang {
+            crate::Lang::Zh if self.notes_zh.len() == self.notes.len() => &self.notes_zh,
+            _ => &self.notes,
+        }
+    }
+
+    /// The failing input's summary in `lang`; English where it has no translation.
+    pub fn input_in(&self, lang: crate::Lang) -> Option<&str> {
+        match (lang, &self.input_zh) {
+            (crate::Lang::Zh, Some(zh)) => Some(zh),
+            _ => self.input.as_deref(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -41,6 +41,8 @@ pub struct RunRequest {
 
 /// The name of a custom run's one case.
 pub const CUSTOM_CASE: &str = "custom input";
+/// [`CUSTOM_CASE`] in 中文.
+pub const CUSTOM_CASE_ZH: &str = "自定义输入";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {

@@ -317,16 +317,19 @@ pub fn judge<E>(
 fn our_failure(info: &CaseInfo, failure: JudgeFailure) -> CaseReport {
     CaseReport {
         name: info.name.clone(),
+        name_zh: info.name_zh.clone(),
         group: info.group,
         outcome: Outcome::InternalError,
         time_ms: 0.0,
         input: None,
+        input_zh: None,
         mismatch: None,
         message: Some(Message::new(
             failure.to_string(),
             format!("评测方出错，不是你的问题：{failure}"),
         )),
         notes: Vec::new(),
+        notes_zh: Vec::new(),
         device: None,
     }
 }
@@ -334,16 +337,19 @@ fn our_failure(info: &CaseInfo, failure: JudgeFailure) -> CaseReport {
 fn not_run(info: &CaseInfo) -> CaseReport {
     CaseReport {
         name: info.name.clone(),
+        name_zh: info.name_zh.clone(),
         group: info.group,
         outcome: Outcome::NotRun,
         time_ms: 0.0,
         input: None,
+        input_zh: None,
         mismatch: None,
         message: Some(Message::new(
             "not run: an earlier case stopped the program",
             "未运行：前面的用例已让程序停止",
         )),
         notes: Vec::new(),
+        notes_zh: Vec::new(),
         device: None,
     }
 }

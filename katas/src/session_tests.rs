@@ -68,13 +68,16 @@ impl Judging for Judge {
         };
         Ok(CaseReport {
             name: format!("case{index}"),
+            name_zh: None,
             group: Group::Sample,
             outcome,
             time_ms,
             input: Some(format!("input {index}")),
+            input_zh: None,
             mismatch: None,
             message: None,
             notes: Vec::new(),
+            notes_zh: Vec::new(),
             device: None,
         })
     }
@@ -85,6 +88,7 @@ fn cases(n: usize) -> Vec<CaseInfo> {
         .map(|index| CaseInfo {
             index,
             name: format!("case{index}"),
+            name_zh: None,
             group: Group::Sample,
         })
         .collect()

@@ -30,8 +30,9 @@ pub trait KataSpec: 'static {
     /// Trusted side: judges `got` for `input`; `expected` is what the reference produced.
     fn check(input: &Self::Input, expected: &Self::Output, got: &Self::Output) -> Check;
 
-    /// A one-line description of an input for failure reports (the caller trims it).
-    fn describe(input: &Self::Input) -> String;
+    /// A one-line description of an input for failure reports, in English and 中文 (the
+    /// caller trims it).
+    fn describe(input: &Self::Input) -> Message;
 
     /// Custom input: whether a learner's own `input` is within the statement's constraints and
     /// small enough that the trusted reference run on it stays cheap. Runs on the trusted side
@@ -100,6 +101,14 @@ impl Message {
         }
     }
 
+    /// The same words followed by more of ours, in each language.
+    pub fn then(self, en: &str, zh: &str) -> Self {
+        Self {
+            en: format!("{}{en}", self.en),
+            zh: self.zh.map(|z| format!("{z}{zh}")),
+        }
+    }
+
     /// The same words after a prefix of ours (`timed run 2: `), in each language; a verbatim
     /// message keeps no translation.
     pub fn after(self, en: &str, zh: &str) -> Self {
@@ -143,6 +152,8 @@ pub fn within(what: (&str, &str), value: usize, lo: usize, hi: usize) -> Result<
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case<I> {
     pub name: String,
+    /// The name in 中文; the package test requires it of every kata with a `README.zh.md`.
+    pub name_zh: Option<String>,
     pub group: Group,
     pub input: I,
 }
@@ -151,9 +162,16 @@ impl<I> Case<I> {
     pub fn new(name: impl Into<String>, group: Group, input: I) -> Self {
         Self {
             name: name.into(),
+            name_zh: None,
             group,
             input,
         }
+    }
+
+    /// The same case, named in 中文 too.
+    pub fn zh(mut self, name: impl Into<String>) -> Self {
+        self.name_zh = Some(name.into());
+        self
     }
 }
 
@@ -204,12 +222,12 @@ impl Mode {
 pub enum Check {
     /// Correct; `notes` carry figures worth showing (model time, bytes moved, cost).
     Pass {
-        notes: Vec<String>,
+        notes: Vec<Message>,
     },
     Fail(Mismatch),
     /// Correct, with the device timing of a GPU performance case.
     PassTimed {
-        notes: Vec<String>,
+        notes: Vec<Message>,
         timing: crate::gpu::DeviceTiming,
     },
     /// A GPU kata's `KERNEL` did not compile (NVRTC's log) or lacks a required entry point:
@@ -253,7 +271,7 @@ impl Check {
         Self::Pass { notes: Vec::new() }
     }
 
-    pub fn pass_with(notes: Vec<String>) -> Self {
+    pub fn pass_with(notes: Vec<Message>) -> Self {
         Self::Pass { notes }
     }
 

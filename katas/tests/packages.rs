@@ -1,6 +1,7 @@
 //! The catalogue checks itself, one test per package part (the rules are `katas::rules`, shared
 //! with the grader's catalogue test and `infrakata kata check`):
-//! - `<slug>::package`   the folder is complete (statement sections, hints, markers, ≥3 wrong);
+//! - `<slug>::package`   the folder is complete (statement sections, hints, markers, ≥3 wrong)
+//!   and every case is named in 中文;
 //! - `<slug>::reference` the reference passes every case, in `run` and `submit`;
 //! - `<slug>::starter`   the starter compiles warning-free (workspace lints) and fails;
 //! - `<slug>::wrong::*`  every known-wrong solution gets exactly the verdict it is marked with;
@@ -106,7 +107,8 @@ fn split_filters(args: Vec<String>) -> (Vec<String>, Vec<String>) {
 }
 
 fn package_is_complete(kata: &dyn Kata) -> Result<(), Failed> {
-    let findings = katas::lint::lint(kata.dir());
+    let mut findings = katas::lint::lint(kata.dir());
+    findings.extend(katas::lint::untranslated_cases(kata));
     if findings.is_empty() {
         return Ok(());
     }

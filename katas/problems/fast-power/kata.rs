@@ -115,84 +115,99 @@ impl KataSpec for Spec {
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut cases = vec![
-            Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)])),
-            Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)])),
-            Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)])),
+            Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)])).zh("power：2^10"),
+            Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)])).zh("power：2.1^3"),
+            Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)])).zh("power：2^-2"),
             Case::new(
                 "pow_mod: 2^10 mod 1000",
                 Group::Sample,
                 Input::PowMod(vec![(2, 10, 1000)]),
-            ),
+            )
+            .zh("pow_mod：2^10 mod 1000"),
             Case::new(
                 "pow_mod: 3^0 mod 7",
                 Group::Sample,
                 Input::PowMod(vec![(3, 0, 7)]),
-            ),
+            )
+            .zh("pow_mod：3^0 mod 7"),
         ];
-        let power_edges: [(&str, f64, i32); 16] = [
-            ("zero to the zero", 0.0, 0),
-            ("zero to a positive power", 0.0, 5),
-            ("zero to a negative power is +inf", 0.0, -3),
-            ("negative base, odd power", -2.0, 3),
-            ("negative base, negative odd power", -2.0, -3),
-            ("one to i32::MIN", 1.0, i32::MIN),
-            ("minus one to i32::MIN", -1.0, i32::MIN),
-            ("minus one to i32::MAX", -1.0, i32::MAX),
-            ("two to i32::MIN underflows", 2.0, i32::MIN),
-            ("a half to i32::MIN overflows", 0.5, i32::MIN),
-            ("overflow to +inf", 10.0, 400),
-            ("overflow to -inf", -10.0, 401),
-            ("underflow to zero", 10.0, -400),
-            ("largest power of two", 2.0, 1023),
-            ("close to one, i32::MAX", 1.000_000_001, i32::MAX),
-            ("close to minus one, i32::MIN", -1.000_000_001, i32::MIN),
+        let power_edges: [(&str, &str, f64, i32); 16] = [
+            ("zero to the zero", "0 的 0 次方", 0.0, 0),
+            ("zero to a positive power", "0 的正数次方", 0.0, 5),
+            ("zero to a negative power is +inf", "0 的负数次方为 +inf", 0.0, -3),
+            ("negative base, odd power", "负底数，奇数次方", -2.0, 3),
+            ("negative base, negative odd power", "负底数，负奇数次方", -2.0, -3),
+            ("one to i32::MIN", "1 的 i32::MIN 次方", 1.0, i32::MIN),
+            ("minus one to i32::MIN", "-1 的 i32::MIN 次方", -1.0, i32::MIN),
+            ("minus one to i32::MAX", "-1 的 i32::MAX 次方", -1.0, i32::MAX),
+            ("two to i32::MIN underflows", "2 的 i32::MIN 次方下溢", 2.0, i32::MIN),
+            ("a half to i32::MIN overflows", "0.5 的 i32::MIN 次方上溢", 0.5, i32::MIN),
+            ("overflow to +inf", "上溢为 +inf", 10.0, 400),
+            ("overflow to -inf", "上溢为 -inf", -10.0, 401),
+            ("underflow to zero", "下溢为 0", 10.0, -400),
+            ("largest power of two", "最大的 2 的幂", 2.0, 1023),
+            ("close to one, i32::MAX", "接近 1 的底数，i32::MAX 次方", 1.000_000_001, i32::MAX),
+            ("close to minus one, i32::MIN", "接近 -1 的底数，i32::MIN 次方", -1.000_000_001, i32::MIN),
         ];
-        for (name, base, exponent) in power_edges {
-            cases.push(Case::new(
-                format!("power: {name}"),
-                Group::Edge,
-                Input::Power(vec![(base, exponent)]),
-            ));
+        for (name, name_zh, base, exponent) in power_edges {
+            cases.push(
+                Case::new(
+                    format!("power: {name}"),
+                    Group::Edge,
+                    Input::Power(vec![(base, exponent)]),
+                )
+                .zh(format!("power：{name_zh}")),
+            );
         }
-        let pow_mod_edges: [(&str, u64, u64, u64); 8] = [
-            ("modulus one gives zero", 5, 3, 1),
-            ("modulus one, exponent zero", 5, 0, 1),
-            ("zero to the zero", 0, 0, 13),
-            ("base larger than modulus", 1_000_000_007, 2, 10),
-            ("exponent u64::MAX", 3, u64::MAX, 1_000_000_007),
-            ("modulus 2^63", u64::MAX, u64::MAX, 1 << 63),
+        let pow_mod_edges: [(&str, &str, u64, u64, u64); 8] = [
+            ("modulus one gives zero", "模数为 1 时结果为 0", 5, 3, 1),
+            ("modulus one, exponent zero", "模数为 1，指数为 0", 5, 0, 1),
+            ("zero to the zero", "0 的 0 次方", 0, 0, 13),
+            ("base larger than modulus", "底数大于模数", 1_000_000_007, 2, 10),
+            ("exponent u64::MAX", "指数为 u64::MAX", 3, u64::MAX, 1_000_000_007),
+            ("modulus 2^63", "模数为 2^63", u64::MAX, u64::MAX, 1 << 63),
             (
                 "modulus 2^63 - 25 (prime)",
+                "模数为 2^63 - 25（质数）",
                 (1 << 62) + 12345,
                 u64::MAX - 1,
                 (1 << 63) - 25,
             ),
-            ("products need 126 bits", (1 << 63) - 26, 2, (1 << 63) - 25),
+            ("products need 126 bits", "乘积需要 126 位", (1 << 63) - 26, 2, (1 << 63) - 25),
         ];
-        for (name, b, e, m) in pow_mod_edges {
-            cases.push(Case::new(
-                format!("pow_mod: {name}"),
-                Group::Edge,
-                Input::PowMod(vec![(b, e, m)]),
-            ));
+        for (name, name_zh, b, e, m) in pow_mod_edges {
+            cases.push(
+                Case::new(
+                    format!("pow_mod: {name}"),
+                    Group::Edge,
+                    Input::PowMod(vec![(b, e, m)]),
+                )
+                .zh(format!("pow_mod：{name_zh}")),
+            );
         }
         for i in 0..6 {
             let queries = (0..200)
                 .map(|_| (rng.f64() * 4.0 - 2.0, rng.i32(-60..=60)))
                 .collect();
-            cases.push(Case::new(
-                format!("power: random small #{i}"),
-                Group::Random,
-                Input::Power(queries),
-            ));
+            cases.push(
+                Case::new(
+                    format!("power: random small #{i}"),
+                    Group::Random,
+                    Input::Power(queries),
+                )
+                .zh(format!("power：随机小数据 #{i}")),
+            );
             let queries = (0..200)
                 .map(|_| (rng.u64(..), rng.u64(..), rng.u64(1..=1 << 63)))
                 .collect();
-            cases.push(Case::new(
-                format!("pow_mod: random #{i}"),
-                Group::Random,
-                Input::PowMod(queries),
-            ));
+            cases.push(
+                Case::new(
+                    format!("pow_mod: random #{i}"),
+                    Group::Random,
+                    Input::PowMod(queries),
+                )
+                .zh(format!("pow_mod：随机 #{i}")),
+            );
         }
         for i in 0..3 {
             let queries = (0..2000)
@@ -204,19 +219,25 @@ impl KataSpec for Spec {
                     (sign * base, exponent)
                 })
                 .collect();
-            cases.push(Case::new(
-                format!("power: 2000 exponents near ±2^31 #{i}"),
-                Group::Performance,
-                Input::Power(queries),
-            ));
+            cases.push(
+                Case::new(
+                    format!("power: 2000 exponents near ±2^31 #{i}"),
+                    Group::Performance,
+                    Input::Power(queries),
+                )
+                .zh(format!("power：2000 个接近 ±2^31 的指数 #{i}")),
+            );
             let queries = (0..2000)
                 .map(|_| (rng.u64(..), rng.u64(1 << 62..), rng.u64(1 << 62..=1 << 63)))
                 .collect();
-            cases.push(Case::new(
-                format!("pow_mod: 2000 exponents near 2^64 #{i}"),
-                Group::Performance,
-                Input::PowMod(queries),
-            ));
+            cases.push(
+                Case::new(
+                    format!("pow_mod: 2000 exponents near 2^64 #{i}"),
+                    Group::Performance,
+                    Input::PowMod(queries),
+                )
+                .zh(format!("pow_mod：2000 个接近 2^64 的指数 #{i}")),
+            );
         }
         cases
     }
@@ -287,18 +308,22 @@ impl KataSpec for Spec {
         }
     }
 
-    fn describe(input: &Input) -> String {
+    fn describe(input: &Input) -> Message {
         match input {
-            Input::Power(qs) => format!(
-                "{} power queries (base, exponent): {:?}",
-                qs.len(),
-                &qs[..qs.len().min(4)]
-            ),
-            Input::PowMod(qs) => format!(
-                "{} pow_mod queries (base, exponent, modulus): {:?}",
-                qs.len(),
-                &qs[..qs.len().min(3)]
-            ),
+            Input::Power(qs) => {
+                let (n, head) = (qs.len(), &qs[..qs.len().min(4)]);
+                Message::new(
+                    format!("{n} power queries (base, exponent): {head:?}"),
+                    format!("{n} 个 power 查询（底数, 指数）：{head:?}"),
+                )
+            }
+            Input::PowMod(qs) => {
+                let (n, head) = (qs.len(), &qs[..qs.len().min(3)]);
+                Message::new(
+                    format!("{n} pow_mod queries (base, exponent, modulus): {head:?}"),
+                    format!("{n} 个 pow_mod 查询（底数, 指数, 模数）：{head:?}"),
+                )
+            }
         }
     }
 }

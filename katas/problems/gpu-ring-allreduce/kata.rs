@@ -171,36 +171,36 @@ impl GpuKata for Kata {
     fn shapes() -> Vec<Case<Shape>> {
         let shape = |ranks, len| Shape { ranks, len };
         vec![
-            Case::new("2 ranks, 1 element each", Group::Sample, shape(2, 1)),
-            Case::new("3 ranks, 3 elements each", Group::Sample, shape(3, 3)),
+            Case::new("2 ranks, 1 element each", Group::Sample, shape(2, 1)).zh("2 个 rank，每个 1 个元素"),
+            Case::new("3 ranks, 3 elements each", Group::Sample, shape(3, 3)).zh("3 个 rank，每个 3 个元素"),
             Case::new(
                 "3 ranks, 7 elements: uneven chunks",
                 Group::Edge,
                 shape(3, 7),
-            ),
+            ).zh("3 个 rank，7 个元素：块大小不均"),
             Case::new(
                 "4 ranks, 2 elements: empty chunks",
                 Group::Edge,
                 shape(4, 2),
-            ),
+            ).zh("4 个 rank，2 个元素：有空块"),
             Case::new(
                 "5 ranks, 1 element: one non-empty chunk",
                 Group::Edge,
                 shape(5, 1),
-            ),
+            ).zh("5 个 rank，1 个元素：只有一个非空块"),
             Case::new(
                 "2 ranks, 1025 elements: chunks of 512 and 513",
                 Group::Edge,
                 shape(2, 1025),
-            ),
-            Case::new("8 ranks, 1000 elements", Group::Random, shape(8, 1000)),
-            Case::new("16 ranks, 10007 elements", Group::Random, shape(16, 10_007)),
-            Case::new("6 ranks, 100003 elements", Group::Random, shape(6, 100_003)),
+            ).zh("2 个 rank，1025 个元素：块大小为 512 和 513"),
+            Case::new("8 ranks, 1000 elements", Group::Random, shape(8, 1000)).zh("8 个 rank，1000 个元素"),
+            Case::new("16 ranks, 10007 elements", Group::Random, shape(16, 10_007)).zh("16 个 rank，10007 个元素"),
+            Case::new("6 ranks, 100003 elements", Group::Random, shape(6, 100_003)).zh("6 个 rank，100003 个元素"),
             Case::new(
                 "8 ranks, 2^22 elements (16 MiB) each",
                 Group::Performance,
                 shape(8, 1 << 22),
-            ),
+            ).zh("8 个 rank，每个 2^22 个元素（16 MiB）"),
         ]
     }
 
@@ -307,7 +307,7 @@ impl GpuKata for Kata {
         }
     }
 
-    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, Message> {
+    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<Message>, Message> {
         let (n, m) = (shape.ranks, shape.len);
         let max_steps = 2 * (n - 1);
         let bound = 2 * m.div_ceil(n) * (n - 1);
@@ -417,16 +417,27 @@ impl GpuKata for Kata {
             ));
         }
         let busiest = sent.iter().max().copied().unwrap_or(0);
+        let (steps, transfers, size) = (log.steps, log.transfers, 4 * m);
         Ok(vec![
-            format!(
-                "{} steps, {} transfers; the busiest rank sent {busiest} elements \
-                 (at most 2·ceil(M/N)·(N-1) = {bound})",
-                log.steps, log.transfers
+            Message::new(
+                format!(
+                    "{steps} steps, {transfers} transfers; the busiest rank sent {busiest} \
+                     elements (at most 2·ceil(M/N)·(N-1) = {bound})"
+                ),
+                format!(
+                    "{steps} 步，{transfers} 次传输；最忙的 rank 发送了 {busiest} 个元素\
+                     （最多 2·ceil(M/N)·(N-1) = {bound}）"
+                ),
             ),
-            format!(
-                "bandwidth as nccl-tests reports it: algbw = S / t with S = 4·M = {} bytes, \
-                 busbw = algbw · 2(N-1)/N; a rate below is busbw",
-                4 * m
+            Message::new(
+                format!(
+                    "bandwidth as nccl-tests reports it: algbw = S / t with S = 4·M = {size} \
+                     bytes, busbw = algbw · 2(N-1)/N; a rate below is busbw"
+                ),
+                format!(
+                    "带宽按 nccl-tests 的算法：algbw = S / t，其中 S = 4·M = {size} 字节，\
+                     busbw = algbw · 2(N-1)/N；下面给出的速率是 busbw"
+                ),
             ),
         ])
     }
@@ -437,12 +448,12 @@ impl GpuKata for Kata {
         Work::Bytes(4 * m * 2 * (n - 1) / n)
     }
 
-    fn describe(shape: &Shape) -> String {
-        format!(
-            "N = {} ranks, M = {} f32 elements ({} bytes) per rank",
-            shape.ranks,
-            shape.len,
-            4 * shape.len
+    fn describe(shape: &Shape) -> Message {
+        let (n, m) = (shape.ranks, shape.len);
+        let bytes = 4 * m;
+        Message::new(
+            format!("N = {n} ranks, M = {m} f32 elements ({bytes} bytes) per rank"),
+            format!("N = {n} 个 rank，每个 rank M = {m} 个 f32 元素（{bytes} 字节）"),
         )
     }
 }
@@ -589,7 +600,7 @@ mod tests {
             let Check::Pass { notes } = &got else {
                 panic!("{:?}: {got:?}", case.shape);
             };
-            assert!(notes.iter().any(|n| n.contains("busbw")), "{notes:?}");
+            assert!(notes.iter().any(|n| n.en.contains("busbw")), "{notes:?}");
         }
         // The performance case's figures: 2(N-1) steps, busbw work = S·2(N-1)/N.
         let perf = Shape {

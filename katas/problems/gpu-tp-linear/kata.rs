@@ -555,67 +555,67 @@ impl GpuKata for Kata {
                 "1×1 · 1×1, one rank",
                 Group::Sample,
                 shape(Column, 1, 1, 1, 1),
-            ),
+            ).zh("1×1 · 1×1，一个 rank"),
             Case::new(
                 "row-parallel 2×3 · 3×4, 2 ranks",
                 Group::Sample,
                 shape(Row, 2, 3, 4, 2),
-            ),
+            ).zh("行并行 2×3 · 3×4，2 个 rank"),
             Case::new(
                 "column-parallel 2×3 · 3×5, 2 ranks",
                 Group::Sample,
                 shape(Column, 2, 3, 5, 2),
-            ),
+            ).zh("列并行 2×3 · 3×5，2 个 rank"),
             Case::new(
                 "column-parallel, more ranks than columns (empty shards)",
                 Group::Edge,
                 shape(Column, 3, 5, 2, 4),
-            ),
+            ).zh("列并行，rank 比列多（有空分片）"),
             Case::new(
                 "row-parallel, more ranks than rows of A (empty shards)",
                 Group::Edge,
                 shape(Row, 3, 2, 5, 4),
-            ),
+            ).zh("行并行，rank 比 A 的行多（有空分片）"),
             Case::new(
                 "column-parallel, N = 70 over 4 ranks",
                 Group::Edge,
                 shape(Column, 37, 45, 70, 4),
-            ),
+            ).zh("列并行，N = 70 分给 4 个 rank"),
             Case::new(
                 "row-parallel, K = 131 over 3 ranks, N = 70",
                 Group::Edge,
                 shape(Row, 33, 131, 70, 3),
-            ),
+            ).zh("行并行，K = 131 分给 3 个 rank，N = 70"),
             Case::new(
                 "column-parallel, one rank, 65 × 65 × 65",
                 Group::Edge,
                 shape(Column, 65, 65, 65, 1),
-            ),
+            ).zh("列并行，一个 rank，65 × 65 × 65"),
             Case::new(
                 "row-parallel, 7 ranks, 70 × 100 · 100 × 129",
                 Group::Edge,
                 shape(Row, 70, 100, 129, 7),
-            ),
+            ).zh("行并行，7 个 rank，70 × 100 · 100 × 129"),
             Case::new(
                 "column-parallel 200 × 300 · 300 × 333, 5 ranks",
                 Group::Random,
                 shape(Column, 200, 300, 333, 5),
-            ),
+            ).zh("列并行 200 × 300 · 300 × 333，5 个 rank"),
             Case::new(
                 "row-parallel 150 × 513 · 513 × 260, 6 ranks",
                 Group::Random,
                 shape(Row, 150, 513, 260, 6),
-            ),
+            ).zh("行并行 150 × 513 · 513 × 260，6 个 rank"),
             Case::new(
                 "column-parallel 512 × 1024 · 1024 × 2048, 4 ranks",
                 Group::Performance,
                 shape(Column, 512, 1024, 2048, 4),
-            ),
+            ).zh("列并行 512 × 1024 · 1024 × 2048，4 个 rank"),
             Case::new(
                 "row-parallel 512 × 2048 · 2048 × 1024, 4 ranks",
                 Group::Performance,
                 shape(Row, 512, 2048, 1024, 4),
-            ),
+            ).zh("行并行 512 × 2048 · 2048 × 1024，4 个 rank"),
         ]
     }
 
@@ -707,7 +707,7 @@ impl GpuKata for Kata {
         }
     }
 
-    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<String>, Message> {
+    fn check_log(shape: &Shape, log: &Log) -> Result<Vec<Message>, Message> {
         let (what, len) = match shape.mode {
             Mode::Column => ("column_shard", shape.n),
             Mode::Row => ("row_shard", shape.k),
@@ -715,7 +715,11 @@ impl GpuKata for Kata {
         if let Some(why) = shard_problem(what, len, shape.ranks, &log.shards) {
             return Err(why);
         }
-        let mut notes = vec![format!("{what}s: {}", shard_list(&log.shards))];
+        let shards = shard_list(&log.shards);
+        let mut notes = vec![Message::new(
+            format!("{what}s: {shards}"),
+            format!("{what} 的结果：{shards}"),
+        )];
         match shape.mode {
             Mode::Column => {
                 if (log.all_gathers, log.all_reduces) != (1, 0) {
@@ -732,9 +736,10 @@ impl GpuKata for Kata {
                         ),
                     ));
                 }
-                notes.push(format!(
-                    "1 all-gather of {} slabs, {} bias launches",
-                    log.gathered_slabs, log.bias_adds
+                let (slabs, launches) = (log.gathered_slabs, log.bias_adds);
+                notes.push(Message::new(
+                    format!("1 all-gather of {slabs} slabs, {launches} bias launches"),
+                    format!("1 次 all-gather，汇集 {slabs} 块；加偏置的 kernel 启动 {launches} 次"),
                 ));
             }
             Mode::Row => {
@@ -766,9 +771,10 @@ impl GpuKata for Kata {
                         ),
                     ));
                 }
-                notes.push(format!(
-                    "1 all-reduce of {} partials; rank {} added the bias",
-                    shape.ranks, log.bias_ranks[0]
+                let (partials, rank) = (shape.ranks, log.bias_ranks[0]);
+                notes.push(Message::new(
+                    format!("1 all-reduce of {partials} partials; rank {rank} added the bias"),
+                    format!("1 次 all-reduce，合并 {partials} 个部分和；由 rank {rank} 加偏置"),
                 ));
             }
         }
@@ -780,14 +786,15 @@ impl GpuKata for Kata {
         Work::Flops(2 * (shape.batch * shape.k * shape.n) as u64)
     }
 
-    fn describe(shape: &Shape) -> String {
-        let mode = match shape.mode {
-            Mode::Column => "column-parallel",
-            Mode::Row => "row-parallel",
+    fn describe(shape: &Shape) -> Message {
+        let (mode, mode_zh) = match shape.mode {
+            Mode::Column => ("column-parallel", "列并行"),
+            Mode::Row => ("row-parallel", "行并行"),
         };
-        format!(
-            "{mode}: X {}×{}, A {}×{}, b {}, {} ranks",
-            shape.batch, shape.k, shape.k, shape.n, shape.n, shape.ranks
+        let (m, k, n, ranks) = (shape.batch, shape.k, shape.n, shape.ranks);
+        Message::new(
+            format!("{mode}: X {m}×{k}, A {k}×{n}, b {n}, {ranks} ranks"),
+            format!("{mode_zh}：X {m}×{k}，A {k}×{n}，b {n}，{ranks} 个 rank"),
         )
     }
 }

@@ -592,9 +592,10 @@ fn check_fold(linear: &Linear, bn: &BatchNorm, got: &Linear) -> Check {
             worst = worst.max(error / tolerance);
         }
     }
-    Check::pass_with(vec![format!(
-        "largest error: {:.1}% of the tolerance",
-        worst * 100.0
+    let percent = format!("{:.1}", worst * 100.0);
+    Check::pass_with(vec![Message::new(
+        format!("largest error: {percent}% of the tolerance"),
+        format!("最大误差：容差的 {percent}%"),
     )])
 }
 
@@ -823,19 +824,20 @@ pub mod samples {
     }
 }
 
-fn edge_graphs() -> Vec<(&'static str, Graph)> {
+/// The edge cases' graphs, each with its name in English and in 中文.
+fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let mut cases = Vec::new();
-    cases.push(("empty graph", Graph::new()));
+    cases.push(("empty graph", "空图", Graph::new()));
     let mut g = Graph::new();
     g.input(&[4]);
     g.input(&[4, 4]);
     g.input(&[]);
-    cases.push(("inputs only, nothing to compute", g));
+    cases.push(("inputs only, nothing to compute", "只有输入，没有要计算的节点", g));
 
     let mut g = Graph::new();
     let x = g.input(&[8]);
     g.push(Op::Relu, &[x]);
-    cases.push(("a single relu", g));
+    cases.push(("a single relu", "单个 relu", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -843,7 +845,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let a = g.push(Op::Relu, &[x]);
     let m = g.push(Op::MatMul, &[a, w]);
     g.push(Op::Add, &[a, m]);
-    cases.push(("diamond: relu feeds a matmul and the add after it", g));
+    cases.push(("diamond: relu feeds a matmul and the add after it", "菱形：relu 同时输入 matmul 和其后的 add", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -852,7 +854,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let m = g.push(Op::MatMul, &[a, w]);
     let c = g.push(Op::Exp, &[a]);
     g.push(Op::Add, &[m, c]);
-    cases.push(("diamond: the newest operand sits in the wrong group", g));
+    cases.push(("diamond: the newest operand sits in the wrong group", "菱形：最新的操作数位于错误的分组", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 8]);
@@ -861,7 +863,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let m1 = g.push(Op::MatMul, &[x, w1]);
     let m2 = g.push(Op::MatMul, &[x, w2]);
     g.push(Op::Add, &[m1, m2]);
-    cases.push(("two matmuls meet in one add", g));
+    cases.push(("two matmuls meet in one add", "两个 matmul 汇入同一个 add", g));
 
     let mut g = Graph::new();
     let x = g.input(&[8, 8]);
@@ -878,7 +880,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
             });
         }
     }
-    cases.push(("one matmul with 64 consumers", g));
+    cases.push(("one matmul with 64 consumers", "一个 matmul 有 64 个使用者", g));
 
     let mut g = Graph::new();
     let x = g.input(&[16, 32]);
@@ -888,14 +890,14 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let e = g.push(Op::Exp, &[mean]);
     let total = g.push(Op::ReduceSum { axis: 0 }, &[e]);
     g.push(Op::Relu, &[total]);
-    cases.push(("reductions with elementwise epilogues", g));
+    cases.push(("reductions with elementwise epilogues", "带逐元素尾部运算的归约", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
     let w = g.input(&[4, 4]);
     let a = g.push(Op::Gelu, &[x]);
     g.push(Op::MatMul, &[a, w]);
-    cases.push(("elementwise op before a matmul (no prologue fusion)", g));
+    cases.push(("elementwise op before a matmul (no prologue fusion)", "matmul 之前的逐元素运算（不做前置融合）", g));
 
     let mut g = Graph::new();
     let mut h = g.input(&[8, 8]);
@@ -903,7 +905,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
         let w = g.input(&[8, 8]);
         h = g.push(Op::MatMul, &[h, w]);
     }
-    cases.push(("chain of four matmuls", g));
+    cases.push(("chain of four matmuls", "四个 matmul 串成的链", g));
 
     let mut g = Graph::new();
     for _ in 0..3 {
@@ -915,7 +917,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     }
     let x = g.input(&[3]);
     g.push(Op::Gelu, &[x]);
-    cases.push(("four disconnected components", g));
+    cases.push(("four disconnected components", "四个互不相连的部分", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -923,7 +925,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let m = g.push(Op::MatMul, &[x, w]);
     let sq = g.push(Op::Mul, &[m, m]);
     g.push(Op::Add, &[sq, sq]);
-    cases.push(("operands that read the same value twice", g));
+    cases.push(("operands that read the same value twice", "同一个值被读取两次的操作数", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4]);
@@ -931,7 +933,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
     let a = g.push(Op::Relu, &[x]);
     let b = g.push(Op::Exp, &[y]);
     g.push(Op::Add, &[a, b]);
-    cases.push(("two elementwise sources meet (two heads)", g));
+    cases.push(("two elementwise sources meet (two heads)", "两个逐元素源头汇合（两个起点）", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -944,7 +946,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
             _ => g.push(Op::Gelu, &[h]),
         };
     }
-    cases.push(("chain of 10 000 elementwise ops", g));
+    cases.push(("chain of 10 000 elementwise ops", "10 000 个逐元素运算串成的链", g));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -955,7 +957,7 @@ fn edge_graphs() -> Vec<(&'static str, Graph)> {
         let m = g.push(Op::MatMul, &[stream, w]);
         stream = g.push(Op::Add, &[s, m]);
     }
-    cases.push(("thirty matmuls all re-reading one early value", g));
+    cases.push(("thirty matmuls all re-reading one early value", "三十个 matmul 都重复读取同一个早期的值", g));
     cases
 }
 
@@ -988,52 +990,60 @@ impl KataSpec for Spec {
                 "MLP block: matmul → add bias → gelu",
                 Group::Sample,
                 Input::Fuse(samples::mlp_block()),
-            ),
+            )
+            .zh("MLP 块：matmul → 加偏置 → gelu"),
             Case::new(
                 "gated MLP: two matmuls meet in a mul",
                 Group::Sample,
                 Input::Fuse(samples::gated_mlp()),
-            ),
+            )
+            .zh("门控 MLP：两个 matmul 汇入一个 mul"),
             Case::new(
                 "residual block",
                 Group::Sample,
                 Input::Fuse(samples::residual_block()),
-            ),
+            )
+            .zh("残差块"),
             Case::new(
                 "fold: a 2×3 layer",
                 Group::Sample,
                 Input::Fold { linear, bn },
-            ),
+            )
+            .zh("fold：2×3 的层"),
         ];
-        for (name, graph) in edge_graphs() {
-            cases.push(Case::new(name, Group::Edge, Input::Fuse(graph)));
+        for (name, name_zh, graph) in edge_graphs() {
+            cases.push(Case::new(name, Group::Edge, Input::Fuse(graph)).zh(name_zh));
         }
-        let mut fold = |name: &str, group: Group, input: Input| {
-            cases.push(Case::new(format!("fold: {name}"), group, input))
+        let mut fold = |(name, name_zh): (&str, &str), group: Group, input: Input| {
+            cases.push(Case::new(format!("fold: {name}"), group, input).zh(format!("fold：{name_zh}")))
         };
         let mut zero_var = random_fold(&mut rng, 4, 5, 1e-5);
         if let Input::Fold { bn, .. } = &mut zero_var {
             bn.running_var = vec![0.0; 4];
         }
-        fold("zero variance, eps keeps it finite", Group::Edge, zero_var);
+        fold(
+            ("zero variance, eps keeps it finite", "方差为 0，eps 保证结果有限"),
+            Group::Edge,
+            zero_var,
+        );
         let mut gammas = random_fold(&mut rng, 6, 3, 1e-3);
         if let Input::Fold { bn, .. } = &mut gammas {
             bn.gamma = vec![-1.5, 0.0, 2.0, -0.0, -0.25, 1.0];
         }
-        fold("negative and zero gamma", Group::Edge, gammas);
+        fold(("negative and zero gamma", "gamma 为负数和 0"), Group::Edge, gammas);
         fold(
-            "a 1×1 layer",
+            ("a 1×1 layer", "1×1 的层"),
             Group::Edge,
             random_fold(&mut rng, 1, 1, 1e-5),
         );
-        fold("eps = 1", Group::Edge, random_fold(&mut rng, 5, 4, 1.0));
+        fold(("eps = 1", "eps = 1"), Group::Edge, random_fold(&mut rng, 5, 4, 1.0));
         fold(
-            "no output channels",
+            ("no output channels", "没有输出通道"),
             Group::Edge,
             random_fold(&mut rng, 0, 7, 1e-5),
         );
         fold(
-            "a wide 8×4096 layer",
+            ("a wide 8×4096 layer", "很宽的 8×4096 层"),
             Group::Edge,
             random_fold(&mut rng, 8, 4096, 1e-5),
         );
@@ -1043,7 +1053,10 @@ impl KataSpec for Spec {
         {
             let eps = [1e-5, 1e-3, 1e-2, 0.1][i];
             fold(
-                &format!("random {out}×{inp} layer, eps {eps}"),
+                (
+                    &format!("random {out}×{inp} layer, eps {eps}"),
+                    &format!("随机的 {out}×{inp} 层，eps {eps}"),
+                ),
                 Group::Random,
                 random_fold(&mut rng, out, inp, eps),
             );
@@ -1051,26 +1064,40 @@ impl KataSpec for Spec {
 
         for target in [200, 500, 1_000, 2_000, 5_000, 5_000] {
             let graph = random_dag(&mut rng, target);
-            let name = format!("random DAG, {} nodes", graph.nodes.len());
-            cases.push(Case::new(name, Group::Random, Input::Fuse(graph)));
+            let n = graph.nodes.len();
+            cases.push(
+                Case::new(format!("random DAG, {n} nodes"), Group::Random, Input::Fuse(graph))
+                    .zh(format!("随机 DAG，{n} 个节点")),
+            );
         }
         for blocks in [20, 150] {
             let graph = residual_stack(&mut rng, blocks);
-            let name = format!("{blocks} residual blocks, {} nodes", graph.nodes.len());
-            cases.push(Case::new(name, Group::Random, Input::Fuse(graph)));
+            let n = graph.nodes.len();
+            cases.push(
+                Case::new(
+                    format!("{blocks} residual blocks, {n} nodes"),
+                    Group::Random,
+                    Input::Fuse(graph),
+                )
+                .zh(format!("{blocks} 个残差块，{n} 个节点")),
+            );
         }
 
         // The first performance case is where an O(n²) plan builder runs out of time (about 20 s
         // of work for a quadratic whole-graph check per join); keep it first.
-        let graph = random_dag(&mut rng, 75_000);
-        let name = format!("random DAG, {} nodes", graph.nodes.len());
-        cases.push(Case::new(name, Group::Performance, Input::Fuse(graph)));
-        let graph = residual_stack(&mut rng, 5_000);
-        let name = format!("5000 residual blocks, {} nodes", graph.nodes.len());
-        cases.push(Case::new(name, Group::Performance, Input::Fuse(graph)));
-        let graph = random_dag(&mut rng, 200_000);
-        let name = format!("random DAG, {} nodes", graph.nodes.len());
-        cases.push(Case::new(name, Group::Performance, Input::Fuse(graph)));
+        let mut performance = |graph: Graph, (name, name_zh): (&str, &str)| {
+            let n = graph.nodes.len();
+            cases.push(
+                Case::new(format!("{name}, {n} nodes"), Group::Performance, Input::Fuse(graph))
+                    .zh(format!("{name_zh}，{n} 个节点")),
+            );
+        };
+        performance(random_dag(&mut rng, 75_000), ("random DAG", "随机 DAG"));
+        performance(
+            residual_stack(&mut rng, 5_000),
+            ("5000 residual blocks", "5000 个残差块"),
+        );
+        performance(random_dag(&mut rng, 200_000), ("random DAG", "随机 DAG"));
         cases
     }
 
@@ -1102,12 +1129,23 @@ impl KataSpec for Spec {
                         kernels(cost.launches),
                     );
                 }
-                let mut notes = vec![format!("kernels: {} (the minimum)", cost.launches)];
-                let mut bytes = format!("bytes written: {}", cost.bytes);
+                let launches = cost.launches;
+                let mut notes = vec![Message::new(
+                    format!("kernels: {launches} (the minimum)"),
+                    format!("kernel 数：{launches}（最少）"),
+                )];
+                let written = cost.bytes;
+                let mut bytes = Message::new(
+                    format!("bytes written: {written}"),
+                    format!("写出的字节数：{written}"),
+                );
                 if let Output::Fuse(reference) = expected
                     && let Ok(r) = judge_plan(graph, reference)
                 {
-                    bytes.push_str(&format!(" (reference plan: {})", r.bytes));
+                    bytes = bytes.then(
+                        &format!(" (reference plan: {})", r.bytes),
+                        &format!("（参考方案：{}）", r.bytes),
+                    );
                 }
                 notes.push(bytes);
                 Check::pass_with(notes)
@@ -1121,18 +1159,18 @@ impl KataSpec for Spec {
         }
     }
 
-    fn describe(input: &Input) -> String {
+    fn describe(input: &Input) -> Message {
         match input {
             Input::Fuse(graph) => {
                 let nodes = &graph.nodes;
                 let count = |f: fn(Op) -> bool| nodes.iter().filter(|n| f(n.op)).count();
-                let mut text = format!(
-                    "{} nodes ({} input, {} anchor, {} elementwise):",
+                let (n, inputs, anchors, elementwise) = (
                     nodes.len(),
                     count(Op::is_input),
                     count(Op::is_anchor),
-                    count(Op::is_elementwise)
+                    count(Op::is_elementwise),
                 );
+                let mut listed = String::new();
                 for (i, node) in nodes.iter().enumerate().take(12) {
                     let operands: Vec<String> = node.inputs.iter().map(usize::to_string).collect();
                     let operands = if node.op.is_input() {
@@ -1140,17 +1178,25 @@ impl KataSpec for Spec {
                     } else {
                         format!("({})", operands.join(","))
                     };
-                    text.push_str(&format!(" {i} {}{operands} {:?};", node.op, node.shape));
+                    listed.push_str(&format!(" {i} {}{operands} {:?};", node.op, node.shape));
                 }
-                text
+                Message::new(
+                    format!(
+                        "{n} nodes ({inputs} input, {anchors} anchor, {elementwise} elementwise):{listed}"
+                    ),
+                    format!(
+                        "{n} 个节点（{inputs} 个输入，{anchors} 个锚点，{elementwise} 个逐元素）：{listed}"
+                    ),
+                )
             }
-            Input::Fold { linear, bn } => format!(
-                "{}×{} layer, eps {:e}, running_var {:?}",
-                linear.out_features,
-                linear.in_features,
-                bn.eps,
-                &bn.running_var[..bn.running_var.len().min(4)]
-            ),
+            Input::Fold { linear, bn } => {
+                let (out, inp, eps) = (linear.out_features, linear.in_features, bn.eps);
+                let var = &bn.running_var[..bn.running_var.len().min(4)];
+                Message::new(
+                    format!("{out}×{inp} layer, eps {eps:e}, running_var {var:?}"),
+                    format!("{out}×{inp} 的层，eps {eps:e}，running_var {var:?}"),
+                )
+            }
         }
     }
 }

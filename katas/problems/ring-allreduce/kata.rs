@@ -361,12 +361,14 @@ impl KataSpec for Spec {
                 "2 ranks, 4 elements",
                 Group::Sample,
                 Input::listed(counting(2, 4, 10.0)),
-            ),
+            )
+            .zh("2 个 rank，4 个元素"),
             Case::new(
                 "3 ranks, 6 elements",
                 Group::Sample,
                 Input::listed(counting(3, 6, 10.0)),
-            ),
+            )
+            .zh("3 个 rank，6 个元素"),
             Case::new(
                 "4 ranks, 10 elements (10 is not a multiple of 4)",
                 Group::Sample,
@@ -375,27 +377,38 @@ impl KataSpec for Spec {
                         .map(|r| (1..=10).map(|i| (100 * r + i) as f32).collect())
                         .collect(),
                 ),
+            )
+            .zh("4 个 rank，10 个元素（10 不是 4 的倍数）"),
+        ];
+        let edges: [(&str, &str, usize, usize); 12] = [
+            ("1 rank: nothing to send", "1 个 rank：无需发送", 1, 5),
+            ("1 rank, empty vector", "1 个 rank，空向量", 1, 0),
+            ("4 ranks, empty vector", "4 个 rank，空向量", 4, 0),
+            ("2 ranks, 1 element", "2 个 rank，1 个元素", 2, 1),
+            ("3 ranks, 1 element", "3 个 rank，1 个元素", 3, 1),
+            (
+                "8 ranks, 3 elements: vector shorter than N",
+                "8 个 rank，3 个元素：向量比 N 短",
+                8,
+                3,
             ),
+            ("5 ranks, 7 elements: remainder 2", "5 个 rank，7 个元素：余数为 2", 5, 7),
+            (
+                "6 ranks, 11 elements: remainder N - 1",
+                "6 个 rank，11 个元素：余数为 N - 1",
+                6,
+                11,
+            ),
+            ("7 ranks, 13 elements", "7 个 rank，13 个元素", 7, 13),
+            ("16 ranks, 1 element", "16 个 rank，1 个元素", 16, 1),
+            ("16 ranks, 5 elements", "16 个 rank，5 个元素", 16, 5),
+            ("16 ranks, 17 elements", "16 个 rank，17 个元素", 16, 17),
         ];
-        let edges: [(&str, usize, usize); 12] = [
-            ("1 rank: nothing to send", 1, 5),
-            ("1 rank, empty vector", 1, 0),
-            ("4 ranks, empty vector", 4, 0),
-            ("2 ranks, 1 element", 2, 1),
-            ("3 ranks, 1 element", 3, 1),
-            ("8 ranks, 3 elements: vector shorter than N", 8, 3),
-            ("5 ranks, 7 elements: remainder 2", 5, 7),
-            ("6 ranks, 11 elements: remainder N - 1", 6, 11),
-            ("7 ranks, 13 elements", 7, 13),
-            ("16 ranks, 1 element", 16, 1),
-            ("16 ranks, 5 elements", 16, 5),
-            ("16 ranks, 17 elements", 16, 17),
-        ];
-        for (name, n, m) in edges {
+        for (name, name_zh, n, m) in edges {
             let vectors = (0..n)
                 .map(|_| (0..m).map(|_| random_value(&mut rng)).collect())
                 .collect();
-            cases.push(Case::new(name, Group::Edge, Input::listed(vectors)));
+            cases.push(Case::new(name, Group::Edge, Input::listed(vectors)).zh(name_zh));
         }
         for i in 0..12 {
             let ranks = rng.usize(1..=8);
@@ -409,30 +422,48 @@ impl KataSpec for Spec {
                 len,
                 values: Values::Seeded(rng.u64(..)),
             };
-            cases.push(Case::new(
-                format!(
-                    "random #{i}: {ranks} rank{}, {len} element{}",
-                    if ranks == 1 { "" } else { "s" },
-                    if len == 1 { "" } else { "s" }
-                ),
-                Group::Random,
-                input,
-            ));
+            cases.push(
+                Case::new(
+                    format!(
+                        "random #{i}: {ranks} rank{}, {len} element{}",
+                        if ranks == 1 { "" } else { "s" },
+                        if len == 1 { "" } else { "s" }
+                    ),
+                    Group::Random,
+                    input,
+                )
+                .zh(format!("随机 #{i}：{ranks} 个 rank，{len} 个元素")),
+            );
         }
         // The 2-rank case comes first: its chunks are the longest (M/2), so a solution that
         // spends O(chunk) per element stops there, tens of times over the limit on each rank.
-        let large: [(&str, usize, usize); 3] = [
-            ("2 ranks, 1 310 720 elements: bandwidth-bound", 2, 5 << 18),
-            ("8 ranks, 2^19 elements: bandwidth-bound", 8, 1 << 19),
-            ("16 ranks, 100 003 elements: latency-bound", 16, 100_003),
+        let large: [(&str, &str, usize, usize); 3] = [
+            (
+                "2 ranks, 1 310 720 elements: bandwidth-bound",
+                "2 个 rank，1 310 720 个元素：受带宽限制",
+                2,
+                5 << 18,
+            ),
+            (
+                "8 ranks, 2^19 elements: bandwidth-bound",
+                "8 个 rank，2^19 个元素：受带宽限制",
+                8,
+                1 << 19,
+            ),
+            (
+                "16 ranks, 100 003 elements: latency-bound",
+                "16 个 rank，100 003 个元素：受延迟限制",
+                16,
+                100_003,
+            ),
         ];
-        for (name, ranks, len) in large {
+        for (name, name_zh, ranks, len) in large {
             let input = Input {
                 ranks,
                 len,
                 values: Values::Seeded(rng.u64(..)),
             };
-            cases.push(Case::new(name, Group::Performance, input));
+            cases.push(Case::new(name, Group::Performance, input).zh(name_zh));
         }
         cases
     }
@@ -632,64 +663,91 @@ impl KataSpec for Spec {
         let latency = steps as f64 * ALPHA_S;
         let transfer = bytes as f64 / LINK_BYTES_PER_S;
         let time = model_time_s(steps, bytes);
-        let regime = if steps == 0 {
-            "no communication"
+        let (regime, regime_zh) = if steps == 0 {
+            ("no communication", "没有通信")
         } else if latency >= transfer {
-            "latency-bound"
+            ("latency-bound", "受延迟限制")
         } else {
-            "bandwidth-bound"
+            ("bandwidth-bound", "受带宽限制")
         };
         let bound_bytes = lower_bound_bytes(n, m);
         let bound_time = bound_bytes / LINK_BYTES_PER_S;
+        let fewest = got
+            .ranks
+            .iter()
+            .map(|r| r.elements_received)
+            .min()
+            .unwrap_or(0);
+        let (latency, transfer, time_text) = (duration(latency), duration(transfer), duration(time));
         let mut notes = vec![
-            format!("busiest rank: {steps} messages, {elements} elements = {bytes} bytes sent"),
-            format!(
-                "fewest received by a rank: {} elements (each rank needs at least {need})",
-                got.ranks
-                    .iter()
-                    .map(|r| r.elements_received)
-                    .min()
-                    .unwrap_or(0)
+            Message::new(
+                format!("busiest rank: {steps} messages, {elements} elements = {bytes} bytes sent"),
+                format!("最忙的 rank：发送 {steps} 条消息，{elements} 个元素 = {bytes} 字节"),
             ),
-            format!(
-                "α-β model (α = 5 µs, β = 1/(25 GB/s)): T = {steps}·α + {bytes} B·β = {} + {} = {} \
-                 ({regime})",
-                duration(latency),
-                duration(transfer),
-                duration(time)
+            Message::new(
+                format!("fewest received by a rank: {fewest} elements (each rank needs at least {need})"),
+                format!("单个 rank 最少收到 {fewest} 个元素（每个 rank 至少需要 {need} 个）"),
+            ),
+            Message::new(
+                format!(
+                    "α-β model (α = 5 µs, β = 1/(25 GB/s)): T = {steps}·α + {bytes} B·β = {latency} + \
+                     {transfer} = {time_text} ({regime})"
+                ),
+                format!(
+                    "α-β 模型（α = 5 µs，β = 1/(25 GB/s)）：T = {steps}·α + {bytes} B·β = {latency} + \
+                     {transfer} = {time_text}（{regime_zh}）"
+                ),
             ),
         ];
         if bound_bytes > 0.0 {
-            notes.push(format!(
-                "bandwidth lower bound 2(N-1)/N·M·4 B·β = {bound_bytes:.0} B·β = {}; \
-                 bytes / bound = {:.3}, T / bound = {}",
-                duration(bound_time),
-                bytes as f64 / bound_bytes,
-                ratio(time / bound_time)
+            let (bound, bytes_ratio) = (duration(bound_time), bytes as f64 / bound_bytes);
+            let time_ratio = ratio(time / bound_time);
+            notes.push(Message::new(
+                format!(
+                    "bandwidth lower bound 2(N-1)/N·M·4 B·β = {bound_bytes:.0} B·β = {bound}; \
+                     bytes / bound = {bytes_ratio:.3}, T / bound = {time_ratio}"
+                ),
+                format!(
+                    "带宽下界 2(N-1)/N·M·4 B·β = {bound_bytes:.0} B·β = {bound}；\
+                     字节数 / 下界 = {bytes_ratio:.3}，T / 下界 = {time_ratio}"
+                ),
             ));
         } else {
-            notes.push("nothing has to move (N = 1 or M = 0): the lower bound is 0".to_string());
+            notes.push(Message::new(
+                "nothing has to move (N = 1 or M = 0): the lower bound is 0",
+                "无需传输任何数据（N = 1 或 M = 0）：下界为 0",
+            ));
         }
         Check::pass_with(notes)
     }
 
-    fn describe(input: &Input) -> String {
+    fn describe(input: &Input) -> Message {
         let (n, m) = (input.ranks, input.len);
         match &input.values {
             Values::Listed(v) if n * m <= 48 && m <= 12 => {
                 let shown: Vec<String> = v.iter().map(|x| list(x)).collect();
-                format!(
-                    "N = {n} ranks, M = {m} elements; inputs {}",
-                    shown.join(" ")
+                let shown = shown.join(" ");
+                Message::new(
+                    format!("N = {n} ranks, M = {m} elements; inputs {shown}"),
+                    format!("N = {n} 个 rank，M = {m} 个元素；输入 {shown}"),
                 )
             }
-            Values::Listed(v) => format!(
-                "N = {n} ranks, M = {m} elements; rank 0 starts with {}",
-                preview(&v[0])
-            ),
-            Values::Seeded(seed) => format!(
-                "N = {n} ranks, M = {m} elements; integers in [-{MAX_ABS_VALUE}, {MAX_ABS_VALUE}] \
-                 from seed {seed}"
+            Values::Listed(v) => {
+                let head = preview(&v[0]);
+                Message::new(
+                    format!("N = {n} ranks, M = {m} elements; rank 0 starts with {head}"),
+                    format!("N = {n} 个 rank，M = {m} 个元素；rank 0 的开头是 {head}"),
+                )
+            }
+            Values::Seeded(seed) => Message::new(
+                format!(
+                    "N = {n} ranks, M = {m} elements; integers in [-{MAX_ABS_VALUE}, {MAX_ABS_VALUE}] \
+                     from seed {seed}"
+                ),
+                format!(
+                    "N = {n} 个 rank，M = {m} 个元素；取自种子 {seed} 的 \
+                     [-{MAX_ABS_VALUE}, {MAX_ABS_VALUE}] 内的整数"
+                ),
             ),
         }
     }

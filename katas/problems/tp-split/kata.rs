@@ -811,7 +811,8 @@ impl KataSpec for Spec {
                     ),
                     bias: vec![0.5, -0.5, 1.0, 0.0],
                 },
-            ),
+            )
+            .zh("column_parallel：2 个 rank，X 2×3，W 3×4"),
             Case::new(
                 "row_parallel: 2 ranks, X 2×4, W 4×2",
                 Group::Sample,
@@ -821,7 +822,8 @@ impl KataSpec for Spec {
                     w: m(4, 2, &[1.0, 0.0, 0.0, 1.0, 1.0, 1.0, -1.0, 2.0]),
                     bias: vec![10.0, -10.0],
                 },
-            ),
+            )
+            .zh("row_parallel：2 个 rank，X 2×4，W 4×2"),
             Case::new(
                 "mlp: 2 ranks, X 2×2, A 2×4, B 4×2",
                 Group::Sample,
@@ -833,64 +835,67 @@ impl KataSpec for Spec {
                     b: m(4, 2, &[1.0, 0.0, 0.0, 1.0, -1.0, 1.0, 0.5, -0.5]),
                     b2: vec![0.25, -0.25],
                 },
-            ),
+            )
+            .zh("mlp：2 个 rank，X 2×2，A 2×4，B 4×2"),
         ];
-        let edge = |name: &str, input: Input| Case::new(name, Group::Edge, input);
-        cases.push(edge("column_parallel: n = 1 rank", column(rng, 1, 3, 5, 4)));
-        cases.push(edge("row_parallel: n = 1 rank", row(rng, 1, 3, 5, 4)));
-        cases.push(edge("mlp: n = 1 rank", mlp(rng, 1, 3, 4, 8, 4)));
+        let edge = |(name, name_zh): (&str, &str), input: Input| {
+            Case::new(name, Group::Edge, input).zh(name_zh)
+        };
+        cases.push(edge(("column_parallel: n = 1 rank", "column_parallel：n = 1 个 rank"), column(rng, 1, 3, 5, 4)));
+        cases.push(edge(("row_parallel: n = 1 rank", "row_parallel：n = 1 个 rank"), row(rng, 1, 3, 5, 4)));
+        cases.push(edge(("mlp: n = 1 rank", "mlp：n = 1 个 rank"), mlp(rng, 1, 3, 4, 8, 4)));
         cases.push(edge(
-            "column_parallel: 1×1 problem on 1 rank",
+            ("column_parallel: 1×1 problem on 1 rank", "column_parallel：1 个 rank 上的 1×1 问题"),
             column(rng, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            "row_parallel: 1×1 problem on 1 rank",
+            ("row_parallel: 1×1 problem on 1 rank", "row_parallel：1 个 rank 上的 1×1 问题"),
             row(rng, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            "mlp: 1×1×1 problem on 1 rank",
+            ("mlp: 1×1×1 problem on 1 rank", "mlp：1 个 rank 上的 1×1×1 问题"),
             mlp(rng, 1, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            "column_parallel: batch of one row",
+            ("column_parallel: batch of one row", "column_parallel：批大小为 1 行"),
             column(rng, 3, 1, 6, 9),
         ));
-        cases.push(edge("row_parallel: batch of one row", row(rng, 3, 1, 9, 6)));
-        cases.push(edge("mlp: batch of one row", mlp(rng, 3, 1, 6, 12, 6)));
+        cases.push(edge(("row_parallel: batch of one row", "row_parallel：批大小为 1 行"), row(rng, 3, 1, 9, 6)));
+        cases.push(edge(("mlp: batch of one row", "mlp：批大小为 1 行"), mlp(rng, 3, 1, 6, 12, 6)));
         cases.push(edge(
-            "column_parallel: N_out = N = 4, one column per rank",
+            ("column_parallel: N_out = N = 4, one column per rank", "column_parallel：N_out = N = 4，每个 rank 一列"),
             column(rng, 4, 3, 5, 4),
         ));
         cases.push(edge(
-            "row_parallel: K = N = 3, one row of W per rank",
+            ("row_parallel: K = N = 3, one row of W per rank", "row_parallel：K = N = 3，每个 rank 一行 W"),
             row(rng, 3, 4, 3, 5),
         ));
         cases.push(edge(
-            "mlp: hidden = N = 4, one hidden unit per rank",
+            ("mlp: hidden = N = 4, one hidden unit per rank", "mlp：hidden = N = 4，每个 rank 一个隐藏单元"),
             mlp(rng, 4, 3, 5, 4, 5),
         ));
         cases.push(edge(
-            "column_parallel: uneven split, 7 columns over 3 ranks",
+            ("column_parallel: uneven split, 7 columns over 3 ranks", "column_parallel：不均匀切分，7 列分给 3 个 rank"),
             column(rng, 3, 4, 5, 7),
         ));
         cases.push(edge(
-            "row_parallel: uneven split, K = 10 over 4 ranks",
+            ("row_parallel: uneven split, K = 10 over 4 ranks", "row_parallel：不均匀切分，K = 10 分给 4 个 rank"),
             row(rng, 4, 3, 10, 5),
         ));
         cases.push(edge(
-            "mlp: uneven split, hidden 5 over 3 ranks",
+            ("mlp: uneven split, hidden 5 over 3 ranks", "mlp：不均匀切分，hidden 5 分给 3 个 rank"),
             mlp(rng, 3, 4, 6, 5, 3),
         ));
         cases.push(edge(
-            "column_parallel: 1×1 weight on 2 ranks (rank 1's shard is empty)",
+            ("column_parallel: 1×1 weight on 2 ranks (rank 1's shard is empty)", "column_parallel：2 个 rank 上的 1×1 权重（rank 1 的分片为空）"),
             column(rng, 2, 1, 1, 1),
         ));
         cases.push(edge(
-            "row_parallel: K = 2 on 5 ranks (three empty shards)",
+            ("row_parallel: K = 2 on 5 ranks (three empty shards)", "row_parallel：5 个 rank 上 K = 2（三个空分片）"),
             row(rng, 5, 3, 2, 4),
         ));
         cases.push(edge(
-            "mlp: hidden 2 on 4 ranks (two empty shards)",
+            ("mlp: hidden 2 on 4 ranks (two empty shards)", "mlp：4 个 rank 上 hidden 为 2（两个空分片）"),
             mlp(rng, 4, 3, 5, 2, 5),
         ));
         let zero_bias = |input: Input| match input {
@@ -923,30 +928,30 @@ impl KataSpec for Spec {
             },
         };
         cases.push(edge(
-            "column_parallel: zero bias",
+            ("column_parallel: zero bias", "column_parallel：偏置为 0"),
             zero_bias(column(rng, 3, 4, 6, 6)),
         ));
         cases.push(edge(
-            "row_parallel: zero bias",
+            ("row_parallel: zero bias", "row_parallel：偏置为 0"),
             zero_bias(row(rng, 3, 4, 6, 6)),
         ));
-        cases.push(edge("mlp: zero biases", zero_bias(mlp(rng, 3, 4, 6, 9, 6))));
+        cases.push(edge(("mlp: zero biases", "mlp：偏置均为 0"), zero_bias(mlp(rng, 3, 4, 6, 9, 6))));
         let mut big_bias = row(rng, 4, 4, 8, 6);
         if let Input::Row { bias, .. } = &mut big_bias {
             bias.iter_mut().for_each(|b| *b *= 100.0);
         }
-        cases.push(edge("row_parallel: bias much larger than X·W", big_bias));
+        cases.push(edge(("row_parallel: bias much larger than X·W", "row_parallel：偏置远大于 X·W"), big_bias));
         let mut negative = mlp(rng, 2, 4, 6, 8, 4);
         if let Input::Mlp { b1, .. } = &mut negative {
             // Pre-activations far below zero, where GeLU is nearly 0 and 1 + tanh cancels.
             b1.iter_mut().for_each(|b| *b -= 6.0);
         }
         cases.push(edge(
-            "mlp: pre-activations far below zero (GeLU ≈ 0)",
+            ("mlp: pre-activations far below zero (GeLU ≈ 0)", "mlp：激活前的值远小于 0（GeLU ≈ 0）"),
             negative,
         ));
-        cases.push(edge("mlp: 8 ranks", mlp(rng, 8, 5, 16, 64, 16)));
-        cases.push(edge("row_parallel: 8 ranks", row(rng, 8, 5, 64, 16)));
+        cases.push(edge(("mlp: 8 ranks", "mlp：8 个 rank"), mlp(rng, 8, 5, 16, 64, 16)));
+        cases.push(edge(("row_parallel: 8 ranks", "row_parallel：8 个 rank"), row(rng, 8, 5, 64, 16)));
 
         for i in 0..15 {
             let ranks = rng.usize(1..=8);
@@ -958,29 +963,28 @@ impl KataSpec for Spec {
                 1 => row(rng, ranks, batch, p, q),
                 _ => mlp(rng, ranks, batch, p, q, r),
             };
-            let name = format!(
-                "{}: random #{} ({})",
-                input.function(),
-                i / 3,
-                plural(ranks as u64, "rank")
-            );
-            cases.push(Case::new(name, Group::Random, input));
+            let (function, n) = (input.function(), i / 3);
+            let name = format!("{function}: random #{n} ({})", plural(ranks as u64, "rank"));
+            let name_zh = format!("{function}：随机 #{n}（{ranks} 个 rank）");
+            cases.push(Case::new(name, Group::Random, input).zh(name_zh));
         }
 
-        let perf = |name: &str, input: Input| Case::new(name, Group::Performance, input);
+        let perf = |(name, name_zh): (&str, &str), input: Input| {
+            Case::new(name, Group::Performance, input).zh(name_zh)
+        };
         // Wide output first: a rank that redoes its whole product for every output column
         // (O(M·K·N²)) spends N_out = 3072 times the reference's work here, tens of times the
         // limit on its own core, and the verdict comes from this case.
         cases.push(perf(
-            "row_parallel: 2 ranks, X 16×1024, W 1024×3072",
+            ("row_parallel: 2 ranks, X 16×1024, W 1024×3072", "row_parallel：2 个 rank，X 16×1024，W 1024×3072"),
             row(rng, 2, 16, 1024, 3072),
         ));
         cases.push(perf(
-            "column_parallel: 4 ranks, X 64×512, W 512×2048",
+            ("column_parallel: 4 ranks, X 64×512, W 512×2048", "column_parallel：4 个 rank，X 64×512，W 512×2048"),
             column(rng, 4, 64, 512, 2048),
         ));
         cases.push(perf(
-            "mlp: 4 ranks, X 32×512, A 512×2048, B 2048×512",
+            ("mlp: 4 ranks, X 32×512, A 512×2048, B 2048×512", "mlp：4 个 rank，X 32×512，A 512×2048，B 2048×512"),
             mlp(rng, 4, 32, 512, 2048, 512),
         ));
         cases
@@ -1210,60 +1214,75 @@ impl KataSpec for Spec {
         // (reduce-scatter + all-gather) twice that of the buffer.
         if s.all_gather_calls > 0 {
             let e = s.all_gather_elements as f64;
-            notes.push(format!(
-                "per rank: all_gather of {}; a ring sends {} per rank",
-                plural(s.all_gather_elements, "element"),
-                volume(e * (nf - 1.0) / nf)
+            let (count, sent) = (s.all_gather_elements, volume(e * (nf - 1.0) / nf));
+            notes.push(Message::new(
+                format!(
+                    "per rank: all_gather of {}; a ring sends {sent} per rank",
+                    plural(count, "element")
+                ),
+                format!("每个 rank：all_gather {count} 个元素；环形算法每个 rank 发送 {sent}"),
             ));
         }
         if s.all_reduce_calls > 0 {
             let e = s.all_reduce_elements as f64;
-            notes.push(format!(
-                "per rank: all_reduce of {}; a ring sends {} per rank",
-                plural(s.all_reduce_elements, "element"),
-                volume(2.0 * e * (nf - 1.0) / nf)
+            let (count, sent) = (s.all_reduce_elements, volume(2.0 * e * (nf - 1.0) / nf));
+            notes.push(Message::new(
+                format!(
+                    "per rank: all_reduce of {}; a ring sends {sent} per rank",
+                    plural(count, "element")
+                ),
+                format!("每个 rank：all_reduce {count} 个元素；环形算法每个 rank 发送 {sent}"),
             ));
         }
         if s.all_gather_calls + s.all_reduce_calls == 0 {
-            notes.push("1 rank: no communication".to_string());
+            notes.push(Message::new("1 rank: no communication", "1 个 rank：没有通信"));
         }
         if let Input::Mlp { a, b, .. } = input {
             let params = (a.data.len() + b.data.len()) as f64;
-            notes.push(format!(
-                "each rank holds 1/{n} of A and B; data parallelism would all-reduce all {} of their gradients ({}) per step",
-                a.data.len() + b.data.len(),
-                volume(params)
+            let (count, size) = (a.data.len() + b.data.len(), volume(params));
+            notes.push(Message::new(
+                format!(
+                    "each rank holds 1/{n} of A and B; data parallelism would all-reduce all \
+                     {count} of their gradients ({size}) per step"
+                ),
+                format!(
+                    "每个 rank 持有 A 和 B 的 1/{n}；数据并行每步要对全部 {count} 个梯度\
+                     （{size}）做 all-reduce"
+                ),
             ));
         }
-        notes.push(format!(
-            "worst error: {:.1}% of the tolerance",
-            worst * 100.0
+        let percent = format!("{:.1}", worst * 100.0);
+        notes.push(Message::new(
+            format!("worst error: {percent}% of the tolerance"),
+            format!("最大误差：容差的 {percent}%"),
         ));
         Check::pass_with(notes)
     }
 
-    fn describe(input: &Input) -> String {
+    fn describe(input: &Input) -> Message {
         let n = input.ranks();
         match input {
-            Input::Column { x, w, .. } => format!(
-                "column_parallel on {n} ranks: X {}, W {} (columns split {})",
-                x.shape(),
-                w.shape(),
-                split_text(w.cols, n)
-            ),
-            Input::Row { x, w, .. } => format!(
-                "row_parallel on {n} ranks: X {}, W {} (K split {})",
-                x.shape(),
-                w.shape(),
-                split_text(w.rows, n)
-            ),
-            Input::Mlp { x, a, b, .. } => format!(
-                "mlp on {n} ranks: X {}, A {}, B {} (hidden split {})",
-                x.shape(),
-                a.shape(),
-                b.shape(),
-                split_text(a.cols, n)
-            ),
+            Input::Column { x, w, .. } => {
+                let (x, w, split) = (x.shape(), w.shape(), split_text(w.cols, n));
+                Message::new(
+                    format!("column_parallel on {n} ranks: X {x}, W {w} (columns split {split})"),
+                    format!("{n} 个 rank 上的 column_parallel：X {x}，W {w}（列切分为 {split}）"),
+                )
+            }
+            Input::Row { x, w, .. } => {
+                let (x, w, split) = (x.shape(), w.shape(), split_text(w.rows, n));
+                Message::new(
+                    format!("row_parallel on {n} ranks: X {x}, W {w} (K split {split})"),
+                    format!("{n} 个 rank 上的 row_parallel：X {x}，W {w}（K 切分为 {split}）"),
+                )
+            }
+            Input::Mlp { x, a, b, .. } => {
+                let (x, a, b, split) = (x.shape(), a.shape(), b.shape(), split_text(a.cols, n));
+                Message::new(
+                    format!("mlp on {n} ranks: X {x}, A {a}, B {b} (hidden split {split})"),
+                    format!("{n} 个 rank 上的 mlp：X {x}，A {a}，B {b}（hidden 切分为 {split}）"),
+                )
+            }
         }
     }
 }

@@ -947,12 +947,14 @@ impl KataSpec for Spec {
                 "2×3 transpose, then contiguous",
                 Group::Sample,
                 contiguous_input(&[2, 3], vec![Transpose(0, 1), Contiguous]),
-            ),
+            )
+            .zh("2×3 转置，然后 contiguous"),
             Case::new(
                 "view a contiguous 2×3×4 as (6, -1)",
                 Group::Sample,
                 contiguous_input(&[2, 3, 4], vec![View(vec![6, -1])]),
-            ),
+            )
+            .zh("把连续的 2×3×4 view 成 (6, -1)"),
             Case::new(
                 "view fails after transpose; contiguous, then view works",
                 Group::Sample,
@@ -960,11 +962,14 @@ impl KataSpec for Spec {
                     &[2, 3],
                     vec![Transpose(0, 1), View(vec![6]), Contiguous, View(vec![6])],
                 ),
-            ),
+            )
+            .zh("转置后 view 失败；先 contiguous，view 就成功"),
         ];
-        let mut edge = |name: &str, input: Input| cases.push(Case::new(name, Group::Edge, input));
+        let mut edge = |(name, name_zh): (&str, &str), input: Input| {
+            cases.push(Case::new(name, Group::Edge, input).zh(name_zh))
+        };
         edge(
-            "zero-size dimension: shape [3, 0, 2]",
+            ("zero-size dimension: shape [3, 0, 2]", "大小为 0 的维度：形状 [3, 0, 2]"),
             contiguous_input(
                 &[3, 0, 2],
                 vec![
@@ -977,7 +982,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "zero-size dimension with odd strides is still contiguous",
+            ("zero-size dimension with odd strides is still contiguous", "含大小为 0 的维度时，步长再奇怪也算连续"),
             strided_input(
                 12,
                 &[4, 0, 3],
@@ -987,7 +992,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "-1 next to a 0-size dimension cannot be inferred",
+            ("-1 next to a 0-size dimension cannot be inferred", "与大小为 0 的维度同在时，-1 无法推断"),
             contiguous_input(
                 &[4, 0],
                 vec![
@@ -999,7 +1004,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "0-d scalar (shape [])",
+            ("0-d scalar (shape [])", "0 维标量（形状 []）"),
             strided_input(
                 5,
                 &[],
@@ -1016,7 +1021,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "size-1 dimensions with odd strides",
+            ("size-1 dimensions with odd strides", "步长奇怪的大小为 1 的维度"),
             strided_input(
                 6,
                 &[2, 1, 3],
@@ -1032,7 +1037,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "size-1 column with a stride of 0",
+            ("size-1 column with a stride of 0", "步长为 0 的大小为 1 的列"),
             strided_input(
                 8,
                 &[4, 1],
@@ -1042,7 +1047,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "more than one -1",
+            ("more than one -1", "不止一个 -1"),
             contiguous_input(
                 &[2, 3, 4],
                 vec![
@@ -1053,7 +1058,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "element count mismatch",
+            ("element count mismatch", "元素个数不一致"),
             contiguous_input(
                 &[2, 3],
                 vec![
@@ -1066,7 +1071,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "split a dimension of a transposed tensor (viewable, not contiguous)",
+            ("split a dimension of a transposed tensor (viewable, not contiguous)", "拆分转置后张量的一个维度（可以 view，但不连续）"),
             contiguous_input(
                 &[4, 6],
                 vec![
@@ -1079,7 +1084,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "merge two dims that stay adjacent in memory after permute",
+            ("merge two dims that stay adjacent in memory after permute", "合并 permute 后在内存中仍相邻的两个维度"),
             contiguous_input(
                 &[2, 3, 4],
                 vec![
@@ -1092,7 +1097,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "unit dimensions added and removed by view on a transposed tensor",
+            ("unit dimensions added and removed by view on a transposed tensor", "在转置后的张量上用 view 增删大小为 1 的维度"),
             contiguous_input(
                 &[2, 3],
                 vec![
@@ -1105,7 +1110,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "permute identity",
+            ("permute identity", "恒等 permute"),
             contiguous_input(
                 &[2, 3, 4],
                 vec![
@@ -1117,11 +1122,11 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "transpose twice is the identity",
+            ("transpose twice is the identity", "转置两次等于不变"),
             contiguous_input(&[3, 5], vec![Transpose(0, 1), Transpose(1, 0), Contiguous]),
         );
         edge(
-            "row slice: offset ≠ 0 but still contiguous",
+            ("row slice: offset ≠ 0 but still contiguous", "行切片：offset ≠ 0 但仍连续"),
             strided_input(
                 20,
                 &[2, 5],
@@ -1131,7 +1136,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "column slice: offset ≠ 0 and not contiguous",
+            ("column slice: offset ≠ 0 and not contiguous", "列切片：offset ≠ 0 且不连续"),
             strided_input(
                 20,
                 &[4, 3],
@@ -1146,7 +1151,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "every other element (step-2 slice) with an offset",
+            ("every other element (step-2 slice) with an offset", "带 offset 的隔一取一（步长为 2 的切片）"),
             strided_input(
                 11,
                 &[5],
@@ -1156,7 +1161,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "broadcast (stride 0) dimension",
+            ("broadcast (stride 0) dimension", "广播（步长为 0）的维度"),
             strided_input(
                 4,
                 &[3, 4],
@@ -1171,7 +1176,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "fully broadcast scalar views freely",
+            ("fully broadcast scalar views freely", "完全广播的标量可以随意 view"),
             strided_input(
                 1,
                 &[2, 3],
@@ -1181,7 +1186,7 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            "sliced 3-d tensor permuted, then copied",
+            ("sliced 3-d tensor permuted, then copied", "切片后的 3 维张量先 permute 再复制"),
             strided_input(
                 120,
                 &[2, 2, 3],
@@ -1209,7 +1214,8 @@ impl KataSpec for Spec {
                     layout,
                     ops,
                 },
-            ));
+            )
+            .zh(format!("随机 #{i}")));
         }
 
         cases.push(Case::new(
@@ -1219,24 +1225,28 @@ impl KataSpec for Spec {
                 &[1024, 1024],
                 vec![Transpose(0, 1), View(vec![1024, 32, 32]), Contiguous],
             ),
-        ));
+        )
+        .zh("1024×1024 转置后用 view 拆分，再 contiguous（复制 1M 个元素）"));
         cases.push(Case::new(
             "1024×1024 already contiguous: contiguous() must not copy",
             Group::Performance,
             contiguous_input(&[1024, 1024], vec![Contiguous, View(vec![-1]), Contiguous]),
-        ));
+        )
+        .zh("1024×1024 本已连续：contiguous() 不可复制"));
         cases.push(Case::new(
             "64×128×128 permuted to (2, 0, 1), then contiguous",
             Group::Performance,
             contiguous_input(&[64, 128, 128], vec![Permute(vec![2, 0, 1]), Contiguous]),
-        ));
+        )
+        .zh("64×128×128 permute 为 (2, 0, 1)，再 contiguous"));
         let deep = contiguous_input(&[2, 3, 2, 5, 2, 3, 2], Vec::new());
         let ops = random_ops(&mut rng, &deep.layout, 3000, 8);
         cases.push(Case::new(
             "3000 random operations on a 7-d tensor",
             Group::Performance,
             Input { ops, ..deep },
-        ));
+        )
+        .zh("对 7 维张量做 3000 次随机操作"));
         // Moving a size-1 dimension around never breaks contiguity, so every step leaves a
         // contiguous 4M-element tensor: metadata operations and `is_contiguous` must cost
         // O(ndim) here, and an `is_contiguous` that walks the elements makes 1200 walks of 4M.
@@ -1253,7 +1263,8 @@ impl KataSpec for Spec {
                 &[1, 2048, 2048],
                 unit_moves.iter().cycle().take(1200).cloned().collect(),
             ),
-        ));
+        )
+        .zh("1×2048×2048 张量：1200 次移动其大小为 1 的维度的转置（都连续）"));
         cases
     }
 
@@ -1323,19 +1334,25 @@ impl KataSpec for Spec {
         match check_steps(input, got) {
             Err(failure) => failure,
             Ok(t) => {
-                let mut notes = vec![format!(
-                    "{} steps: {} views ({} refused), {} copies, {} contiguous() without a copy",
-                    input.ops.len(),
-                    t.views_ok + t.views_err,
-                    t.views_err,
-                    t.copies,
-                    t.shared
+                let (steps, views, refused) =
+                    (input.ops.len(), t.views_ok + t.views_err, t.views_err);
+                let (copies, shared) = (t.copies, t.shared);
+                let mut notes = vec![Message::new(
+                    format!(
+                        "{steps} steps: {views} views ({refused} refused), {copies} copies, \
+                         {shared} contiguous() without a copy"
+                    ),
+                    format!(
+                        "{steps} 步：{views} 次 view（{refused} 次被拒绝），{copies} 次复制，\
+                         {shared} 次 contiguous() 没有复制"
+                    ),
                 )];
                 if t.copied_elements > 0 {
-                    notes.push(format!(
-                        "copied {} elements ({:.1} MiB)",
-                        t.copied_elements,
-                        (t.copied_elements * 4) as f64 / (1 << 20) as f64
+                    let count = t.copied_elements;
+                    let mib = format!("{:.1}", (count * 4) as f64 / (1 << 20) as f64);
+                    notes.push(Message::new(
+                        format!("copied {count} elements ({mib} MiB)"),
+                        format!("复制了 {count} 个元素（{mib} MiB）"),
                     ));
                 }
                 Check::pass_with(notes)
@@ -1343,13 +1360,12 @@ impl KataSpec for Spec {
         }
     }
 
-    fn describe(input: &Input) -> String {
-        format!(
-            "storage of {} floats (storage[i] = i), start {}; {} ops: {}",
-            input.storage_len,
-            input.layout,
-            input.ops.len(),
-            list(&input.ops, 8)
+    fn describe(input: &Input) -> Message {
+        let (len, start) = (input.storage_len, &input.layout);
+        let (count, ops) = (input.ops.len(), list(&input.ops, 8));
+        Message::new(
+            format!("storage of {len} floats (storage[i] = i), start {start}; {count} ops: {ops}"),
+            format!("含 {len} 个浮点数的存储（storage[i] = i），起始为 {start}；{count} 个操作：{ops}"),
         )
     }
 }

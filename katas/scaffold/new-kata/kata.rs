@@ -27,21 +27,24 @@ impl KataSpec for Spec {
 
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut cases = vec![Case::new(
-            "sample",
-            Group::Sample,
-            Input {
-                values: vec![1, 2, 3],
-            },
-        )];
-        cases.push(Case::new("empty", Group::Edge, Input { values: vec![] }));
+        // Every case is named in English and 中文 (`.zh`): the report shows the viewer's language.
+        let mut cases = vec![
+            Case::new(
+                "sample",
+                Group::Sample,
+                Input {
+                    values: vec![1, 2, 3],
+                },
+            )
+            .zh("样例"),
+        ];
+        cases.push(Case::new("empty", Group::Edge, Input { values: vec![] }).zh("空输入"));
         for i in 0..3 {
             let values = (0..100).map(|_| rng.i64(-1000..1000)).collect();
-            cases.push(Case::new(
-                format!("random #{i}"),
-                Group::Random,
-                Input { values },
-            ));
+            cases.push(
+                Case::new(format!("random #{i}"), Group::Random, Input { values })
+                    .zh(format!("随机 #{i}")),
+            );
         }
         cases
     }
@@ -59,8 +62,12 @@ impl KataSpec for Spec {
         }
     }
 
-    fn describe(input: &Input) -> String {
-        format!("{} values: {:?}", input.values.len(), input.values)
+    fn describe(input: &Input) -> Message {
+        let (n, values) = (input.values.len(), &input.values);
+        Message::new(
+            format!("{n} values: {values:?}"),
+            format!("{n} 个值：{values:?}"),
+        )
     }
 
     /// Custom input: TODO(instructor) the statement's constraints, and a size bound that keeps

@@ -77,14 +77,15 @@ pub trait GpuKata: Sized + Send + Sync + 'static {
     ) -> Result<(), String>;
 
     /// Trusted: judges what the run recorded; `Ok` carries notes for the report.
-    fn check_log(_shape: &Self::Shape, _log: &Self::Log) -> Result<Vec<String>, Message> {
+    fn check_log(_shape: &Self::Shape, _log: &Self::Log) -> Result<Vec<Message>, Message> {
         Ok(Vec::new())
     }
 
     /// The least work a correct solution must do, for the rate.
     fn work(shape: &Self::Shape) -> Work;
 
-    fn describe(shape: &Self::Shape) -> String;
+    /// The shape in a failure report, in English and 中文.
+    fn describe(shape: &Self::Shape) -> Message;
 }
 
 /// The [`KataSpec`] of a [`GpuKata`]; `kata.rs` says `pub type Spec = GpuSpec<Kata>;`.
@@ -276,6 +277,7 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
             .enumerate()
             .map(|(i, c)| Case {
                 name: c.name,
+                name_zh: c.name_zh,
                 group: c.group,
                 input: GpuCase {
                     shape: c.input,
@@ -410,7 +412,7 @@ impl<K: GpuKata> KataSpec for GpuSpec<K> {
         }
     }
 
-    fn describe(case: &Self::Input) -> String {
+    fn describe(case: &Self::Input) -> Message {
         K::describe(&case.shape)
     }
 }

@@ -68,14 +68,16 @@ impl DeviceTiming {
         }
     }
 
-    pub fn note(&self) -> String {
-        format!(
-            "device time median {:.3} ms over {} runs (min {:.3}, max {:.3}): {}",
-            self.median_ms,
-            self.runs,
-            self.min_ms,
-            self.max_ms,
-            self.rate_text()
+    pub fn note(&self) -> crate::Message {
+        let (median, runs, min, max) = (self.median_ms, self.runs, self.min_ms, self.max_ms);
+        let rate = self.rate_text();
+        crate::Message::new(
+            format!(
+                "device time median {median:.3} ms over {runs} runs (min {min:.3}, max {max:.3}): {rate}"
+            ),
+            format!(
+                "设备时间中位数 {median:.3} ms，共 {runs} 次运行（最小 {min:.3}，最大 {max:.3}）：{rate}"
+            ),
         )
     }
 }

@@ -170,7 +170,11 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         bail!("no kata package at {}", dir.display());
     }
     let mut rows: Vec<Row> = Vec::new();
-    let findings = lint::lint(&dir);
+    let mut findings = lint::lint(&dir);
+    // The compiled catalogue describes the checkout it was built from; a package elsewhere (or
+    // one added since) can only be linted until the binary is rebuilt with it.
+    let compiled = catalogue::find(slug).filter(|k| same_dir(k.dir(), &dir));
+    findings.extend(compiled.map(lint::untranslated_cases).unwrap_or_default());
     rows.push(Row {
         part: "package files".into(),
         expected: "complete".into(),
@@ -181,9 +185,6 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         },
         ok: findings.is_empty(),
     });
-    // The compiled catalogue describes the checkout it was built from; a package elsewhere (or
-    // one added since) can only be linted until the binary is rebuilt with it.
-    let compiled = catalogue::find(slug).filter(|k| same_dir(k.dir(), &dir));
     match compiled {
         None => rows.push(Row {
             part: "solutions".into(),

@@ -101,9 +101,7 @@ pub async fn show(
             id: p.submission_id,
             kata: p.kata.to_string(),
             kind: p.kind.0.as_str().to_string(),
-            state: t
-                .state_label(crate::domain::Word::name(p.state.0))
-                .to_string(),
+            state: t.job_state_label(p.state.0).to_string(),
             user: p.user_name,
             attempts: p.attempts,
             waited: t.ago(p.created_at, now),

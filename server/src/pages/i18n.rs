@@ -816,6 +816,17 @@ impl Text {
         }
     }
 
+    /// A job's place in the queue on the admin page, in this language.
+    pub fn job_state_label(&self, state: crate::domain::JobState) -> &'static str {
+        use crate::domain::{JobState, Word};
+        match (self.lang, state) {
+            (Lang::En, st) => st.name(),
+            (Lang::Zh, JobState::Queued) => "排队中",
+            (Lang::Zh, JobState::Leased) => "已交给评测节点",
+            (Lang::Zh, JobState::Done) => "已完成",
+        }
+    }
+
     /// `just now`, `42 s ago`, `5 min ago`, `3 h ago`, `2 days ago`.
     pub fn ago(&self, ms: i64, now_ms: i64) -> String {
         let s = (now_ms - ms).max(0) / 1000;
@@ -1325,6 +1336,9 @@ mod tests {
         assert_eq!(ZH.state_label("queued"), "排队中");
         assert_eq!(ZH.state_label("compiling"), "编译中");
         assert_eq!(ZH.state_label("not-a-state"), "not-a-state");
+        use crate::domain::JobState;
+        assert_eq!(EN.job_state_label(JobState::Leased), "leased");
+        assert_eq!(ZH.job_state_label(JobState::Leased), "已交给评测节点");
         // After the verdict 通过 the count must not start with 通过 again (`通过 通过 5 / 5`).
         assert_eq!(ZH.cases_passed(5, 5), "5 / 5 个用例通过");
         assert!(!ZH.cases_passed(5, 5).starts_with("通过"));

@@ -193,7 +193,7 @@ impl ReportView {
             .cases
             .iter()
             .map(|c| CaseView {
-                name: c.name.clone(),
+                name: c.name_in(t.lang).to_string(),
                 group: t.group_label(c.group),
                 outcome: outcome_label(c.outcome, t),
                 outcome_class: match c.outcome {
@@ -211,7 +211,7 @@ impl ReportView {
                 } else {
                     format!("{:.1} ms", c.time_ms)
                 },
-                input: c.input.clone(),
+                input: c.input_in(t.lang).map(str::to_string),
                 problem: c
                     .mismatch
                     .as_ref()
@@ -220,7 +220,7 @@ impl ReportView {
                     .map(|m| m.in_lang(t.lang).to_string()),
                 expected: c.mismatch.as_ref().map(|m| m.expected.clone()),
                 got: c.mismatch.as_ref().map(|m| m.got.clone()),
-                notes: c.notes.clone(),
+                notes: c.notes_in(t.lang).to_vec(),
             })
             .collect();
         // The one case of a custom run is shown beside both answers, not in a case table.

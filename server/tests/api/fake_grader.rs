@@ -20,6 +20,7 @@
 
 use graders::report::{Performance, Resources};
 use graders::{CustomOutputs, Grade, GradeError, GradeReport, Judged, Measured, Stage};
+use katas::judge::CaseInfo;
 use katas::{CaseReport, KataKind, Message, Mismatch, Mode, Outcome, Report, Verdict};
 use std::time::Duration;
 
@@ -78,16 +79,19 @@ fn kata(slug: &str, source: &str) -> Result<&'static dyn katas::catalogue::Kata,
     Ok(kata)
 }
 
-fn case_report(name: String, group: katas::Group, outcome: Outcome) -> CaseReport {
+fn case_report(info: CaseInfo, outcome: Outcome) -> CaseReport {
     CaseReport {
-        name,
-        group,
+        name: info.name,
+        name_zh: info.name_zh,
+        group: info.group,
         outcome,
         time_ms: 1.0,
         input: None,
+        input_zh: None,
         mismatch: None,
         message: None,
         notes: Vec::new(),
+        notes_zh: Vec::new(),
         device: None,
     }
 }
@@ -99,7 +103,7 @@ fn cases(kata: &dyn katas::catalogue::Kata, mode: Mode, verdict: Verdict) -> Vec
     let mut cases: Vec<CaseReport> = infos
         .into_iter()
         .filter(|c| mode.includes(c.group))
-        .map(|c| case_report(c.name, c.group, Outcome::Passed))
+        .map(|c| case_report(c, Outcome::Passed))
         .collect();
     let (first, rest) = match verdict {
         Verdict::Accepted => return cases,
@@ -117,6 +121,7 @@ fn cases(kata: &dyn katas::catalogue::Kata, mode: Mode, verdict: Verdict) -> Vec
     let failing = &mut cases[0];
     failing.outcome = first;
     failing.input = Some("(the fake grader's input)".into());
+    failing.input_zh = Some("（假评测器的输入）".into());
     match first {
         Outcome::WrongAnswer => {
             failing.mismatch = Some(Mismatch {
@@ -277,11 +282,12 @@ impl Grade for FakeGrader {
         let report = if verdict == Verdict::CompileError {
             compile_error(slug, Mode::Run, script.line)
         } else {
-            let mut one = case_report(case.info.name.clone(), case.info.group, Outcome::Passed);
+            let mut one = case_report(case.info.clone(), Outcome::Passed);
             custom.learner = Some(case.reference_output.clone());
             if verdict != Verdict::Accepted {
                 one = cases(kata, Mode::Run, verdict).swap_remove(0);
                 one.name = case.info.name.clone();
+                one.name_zh = case.info.name_zh.clone();
                 one.group = case.info.group;
                 custom.learner = (verdict == Verdict::WrongAnswer).then(|| "0".to_string());
             }
