@@ -23,7 +23,7 @@ pub trait Word: Copy + Sized + 'static {
 }
 
 /// Where a submission is in its life; the names are part of the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     Queued,
@@ -86,7 +86,7 @@ impl Word for JobState {
 }
 
 /// Which workers may take a job: the capability it needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum JobKind {
     Cpu,
@@ -122,7 +122,9 @@ impl Word for JobKind {
 /// What a job's worker does: judge the submission (the verdict), or measure the performance
 /// figure an accepted submit owes. A measurement is a job of its own, claimed only by
 /// measuring loops, so no verdict ever waits behind one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum JobPhase {
     #[default]

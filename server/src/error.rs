@@ -119,6 +119,16 @@ impl ErrorInfo {
     }
 }
 
+/// Every refusal's JSON body; the OpenAPI document names it `Error`.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    pub error: String,
+    /// The same message in 中文, where one is written (refusals a learner meets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_zh: Option<String>,
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         if let Self::Internal(e) = &self {
@@ -129,10 +139,10 @@ impl IntoResponse for AppError {
             message: self.to_string(),
             message_zh: self.message_zh(),
         };
-        let mut body = serde_json::json!({ "error": info.message });
-        if let Some(zh) = &info.message_zh {
-            body["error_zh"] = zh.as_str().into();
-        }
+        let body = ErrorBody {
+            error: info.message.clone(),
+            error_zh: info.message_zh.clone(),
+        };
         let mut resp = (info.status, Json(body)).into_response();
         if let Some(secs) = self.retry_after_secs() {
             resp.headers_mut()

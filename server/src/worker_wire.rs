@@ -6,26 +6,30 @@ use crate::db::submissions::State;
 use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Heartbeat {
     pub submission_id: i64,
     pub lease_token: String,
     pub stage: Option<State>,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Finished {
     pub lease_token: String,
+    /// The report `infrakata grade --json` prints (see README).
+    #[schema(value_type = Object)]
     pub report: GradeReport,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Measurement {
     pub lease_token: String,
+    /// `{"figure": Performance}` or `{"missing": why}`.
+    #[schema(value_type = Object)]
     pub measured: Measured,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Released {
     pub lease_token: String,
     pub error: String,

@@ -5,7 +5,7 @@ use crate::domain::JobKind;
 use serde::{Deserialize, Serialize};
 
 /// What a worker can grade.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Capabilities {
     pub cores: u32,
     /// Job kinds it accepts: `cpu`, and `gpu` when it has a device (`gpu` below). A kind this
@@ -13,6 +13,9 @@ pub struct Capabilities {
     pub kinds: Vec<JobKind>,
     /// Its GPU, when the probe found one (absent in what older workers send).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // `graders` stays free of utoipa: its GPU description is an object here (name, compute
+    // capability, memory, driver).
+    #[schema(value_type = Option<Object>)]
     pub gpu: Option<graders::gpu::GpuInfo>,
 }
 

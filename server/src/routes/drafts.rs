@@ -4,7 +4,7 @@
 
 use crate::auth::CurrentUser;
 use crate::db::{drafts, kata_versions};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use axum::Json;
@@ -15,9 +15,10 @@ use katas::Kata;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewDraft {
+    /// At most 64 KiB, as for a submission.
     source: String,
 }
 
@@ -25,6 +26,15 @@ fn kata(slug: &str) -> Result<&'static dyn Kata, AppError> {
     katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
 }
 
+/// Your autosaved draft of a kata (all fields null when there is none), and how the kata's API
+/// changed since the version it was written for.
+#[utoipa::path(get, path = "/api/katas/{slug}/draft", tag = "katas", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    responses(
+        (status = 200, description = "`source`, `updated_at`, `kata_version`, `api_changed`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody),
+        (status = 404, description = "Unknown kata.", body = ErrorBody),
+    ))]
 pub async fn get(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -47,6 +57,16 @@ pub async fn get(
 
 /// Replaces the draft. A draft is bounded like a submission (64 KiB), so it can always be
 /// submitted as it stands. No write budget: a save overwrites the one row per learner and kata.
+#[utoipa::path(put, path = "/api/katas/{slug}/draft", tag = "katas", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    request_body = NewDraft,
+    responses(
+        (status = 200, description = "Kept: `updated_at`.", body = Object),
+        (status = 400, description = "Malformed request body.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "Unknown kata.", body = ErrorBody),
+        (status = 413, description = "Over 64 KiB.", body = ErrorBody),
+    ))]
 pub async fn put(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -67,6 +87,13 @@ pub async fn put(
 }
 
 /// No write budget: at most one row per hint of a known kata, and opening it again adds none.
+#[utoipa::path(put, path = "/api/katas/{slug}/hints/{index}", tag = "katas", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path), ("index" = u32, Path, description = "From 0.")),
+    responses(
+        (status = 204, description = "Recorded as opened."),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "Unknown kata or no such hint.", body = ErrorBody),
+    ))]
 pub async fn open_hint(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

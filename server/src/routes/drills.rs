@@ -9,7 +9,7 @@ use crate::auth::CurrentUser;
 use crate::db::drills::Attempt;
 use crate::db::now_ms;
 use crate::db::review::{self};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::drills::{
     answer_attempt, catalogue, kind_of, not_found, own_attempt, parse, result_withheld,
     start_attempt, sync_solved_katas,
@@ -32,13 +32,23 @@ fn set_summary(s: &DrillSet) -> Value {
     })
 }
 
+/// The drill sets, one per concept question of the bank, in order.
+#[utoipa::path(get, path = "/api/drills", tag = "drills",
+    responses((status = 200, description = "Every set: `slug`, `title` and `question` (each \
+        `{en, zh}`), `items` (how many).", body = Vec<Object>)))]
 pub async fn list() -> Json<Value> {
     Json(Value::Array(
         catalogue().sets().iter().map(set_summary).collect(),
     ))
 }
 
-/// A set and its items, without anything that answers them.
+/// A set and its items (id, answer kind, tags, katas), without anything that answers them.
+#[utoipa::path(get, path = "/api/drills/{set}", tag = "drills",
+    params(("set" = String, Path)),
+    responses(
+        (status = 200, description = "The set.", body = Object),
+        (status = 404, description = "Unknown set.", body = ErrorBody),
+    ))]
 pub async fn show(Path(set): Path<String>) -> Result<Json<Value>, AppError> {
     let served = catalogue();
     let s = served.set(&set).map_err(not_found)?;
@@ -52,6 +62,19 @@ pub async fn show(Path(set): Path<String>) -> Result<Json<Value>, AppError> {
     Ok(Json(body))
 }
 
+/// Starts an attempt: parameters drawn and options shuffled with a secret seed. The answer key
+/// stays on the server.
+#[utoipa::path(post, path = "/api/drills/{set}/{item}/attempts", tag = "drills", security(("bearer" = []), ("session" = [])),
+    params(("set" = String, Path), ("item" = String, Path)),
+    responses(
+        (status = 201, description = "The attempt: `id`, `presented` (the prompt with this \
+            attempt's parameters, and `body` by its `kind`: numeric, choice, ordering, \
+            matching, predict).", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "Unknown set or item.", body = ErrorBody),
+        (status = 429, description = "Too many attempts started by this user, or 100 \
+            unanswered already: answer some first. Nothing is stored.", body = ErrorBody),
+    ))]
 pub async fn start(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -83,6 +106,14 @@ pub fn attempt_json(a: &Attempt, withheld: bool) -> Result<Value, AppError> {
     }))
 }
 
+/// One of your attempts: what was shown, and once answered, the result with the explanation.
+#[utoipa::path(get, path = "/api/drill-attempts/{id}", tag = "drills", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, description = "The attempt.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody),
+        (status = 404, description = "No such attempt of yours.", body = ErrorBody),
+    ))]
 pub async fn show_attempt(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -93,12 +124,28 @@ pub async fn show_attempt(
     Ok(Json(attempt_json(&a, withheld)?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnswerBody {
+    /// numeric: [the number]; choice: the picked labels; ordering: every label in order;
+    /// matching: one right-hand label per left entry, in order; predict: one text per part.
     parts: Vec<String>,
 }
 
+/// Commits an answer; graded on the server. The first answer stands.
+#[utoipa::path(post, path = "/api/drill-attempts/{id}/answer", tag = "drills", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    request_body = AnswerBody,
+    responses(
+        (status = 200, description = "`id`, `result` (score 0–1, correct, per-part feedback, \
+            explanation) and `next_review_ms`; inside an interview that is not over, only \
+            `recorded`.", body = Object),
+        (status = 400, description = "An answer that cannot be graded (wrong number of parts, \
+            unknown label, not a number, over the size bounds); the attempt stays open.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "No such attempt of yours.", body = ErrorBody),
+        (status = 409, description = "Already answered, or the attempt's interview is over.", body = ErrorBody),
+    ))]
 pub async fn answer(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -119,6 +166,13 @@ pub async fn answer(
     ))
 }
 
+/// Your review queue: drill items and solved katas due by the end of today (UTC), scheduled
+/// by FSRS; and your daily streak.
+#[utoipa::path(get, path = "/api/review", tag = "drills", security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "`due` cards and the `streak`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody),
+    ))]
 pub async fn review_queue(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

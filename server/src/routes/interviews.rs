@@ -7,7 +7,7 @@ use crate::auth::CurrentUser;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::interviews::{
     DEFAULT_MINUTES, Report, finish_interview, own_interview, start_interview,
 };
@@ -19,13 +19,27 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewInterview {
+    /// The clock, 1 to 180 minutes; 45 when absent.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 180)]
     minutes: Option<u32>,
 }
 
+/// Starts a timed mock interview: one kata picked for your history (difficulty hidden) and 5
+/// drill attempts on the same topics. Drill results are withheld until the interview ends;
+/// answers lock at the end.
+#[utoipa::path(post, path = "/api/interviews", tag = "interviews", security(("bearer" = []), ("session" = [])),
+    request_body = NewInterview,
+    responses(
+        (status = 201, description = "The session: id, kata, started_ms, ends_ms, items.", body = Object),
+        (status = 400, description = "Minutes out of range or a malformed body.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 429, description = "Too many interviews started by this user, or too many \
+            unanswered drill attempts to hold its 5 items. Nothing is stored.", body = ErrorBody),
+    ))]
 pub async fn create(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -61,6 +75,10 @@ async fn session_json(db: &Db, i: &Interview, report: Option<&Report>) -> Result
     }))
 }
 
+/// One of your interviews; once over (finished, or the clock ran out), with its kept report.
+#[utoipa::path(get, path = "/api/interviews/{id}", tag = "interviews", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses((status = 200, description = "The session.", body = Object), (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 404, description = "No such interview of yours.", body = ErrorBody)))]
 pub async fn show(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -70,6 +88,13 @@ pub async fn show(
     Ok(Json(session_json(&state.db, &i, report.as_ref()).await?))
 }
 
+/// Ends the interview now and keeps its report (the first report stands).
+#[utoipa::path(post, path = "/api/interviews/{id}/finish", tag = "interviews", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, description = "The session with its report.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody), (status = 404, description = "No such interview of yours.", body = ErrorBody),
+    ))]
 pub async fn finish(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
@@ -81,7 +106,8 @@ pub async fn finish(
     Ok(Json(session_json(&state.db, &i, Some(&report)).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(as = InterviewDraft)]
 #[serde(deny_unknown_fields)]
 pub struct NewDraft {
     source: String,
@@ -89,6 +115,15 @@ pub struct NewDraft {
 
 /// Keeps the interview editor's code on the server, so a reload or a drill answered in between
 /// never brings back the starter. No write budget: it overwrites the interview's one draft.
+#[utoipa::path(put, path = "/api/interviews/{id}/draft", tag = "interviews", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    request_body = NewDraft,
+    responses(
+        (status = 204, description = "Kept."),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody), (status = 404, description = "No such interview of yours.", body = ErrorBody),
+        (status = 409, description = "The interview is over.", body = ErrorBody),
+        (status = 413, description = "Over 64 KiB.", body = ErrorBody),
+    ))]
 pub async fn put_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,

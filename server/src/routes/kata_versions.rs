@@ -6,7 +6,7 @@
 
 use crate::auth::CurrentUser;
 use crate::db::{kata_versions, served};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::publishing;
 use crate::state::AppState;
 use axum::Json;
@@ -23,6 +23,16 @@ fn known(slug: &str) -> Result<(), AppError> {
         .ok_or_else(|| crate::services::submissions::unknown_kata(slug))
 }
 
+/// Instructors and admins: every version of a kata, newest first: number, content hash, source
+/// (`build` or `upload`), availability, who uploaded it, whether this build can serve it, which
+/// is live.
+#[utoipa::path(get, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    responses(
+        (status = 200, description = "`slug` and `versions`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 404, description = "Unknown kata.", body = ErrorBody),
+    ))]
 pub async fn list(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -34,6 +44,25 @@ pub async fn list(
     Ok(Json(json!({ "slug": slug, "versions": versions })))
 }
 
+/// Instructors and admins: publish a package (the kata's folder as a .tar.gz or .zip, at most
+/// 4 MiB; `infrakata kata publish` sends one). It is verified first — archive safety,
+/// kata.toml, the lint in both languages, and (on this build) that only the statements differ
+/// from the version it grades with — and goes live only when every check passes. The report
+/// lists each check in English and 中文.
+#[utoipa::path(post, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    request_body(content(
+        (crate::routes::openapi::PackageArchive = "application/gzip"),
+        (crate::routes::openapi::PackageArchive = "application/zip"),
+    )),
+    responses(
+        (status = 201, description = "Published and live: `version`, `new` (false when the same \
+            files were already a version), `checks`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 413, description = "The archive is over 4 MiB.", body = ErrorBody),
+        (status = 422, description = "Refused: `checks` says which check failed and why \
+            (`error`/`error_zh` repeat the first). Nothing changed.", body = Object),
+    ))]
 pub async fn publish(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -61,12 +90,25 @@ pub async fn publish(
     Ok((status, Json(body)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MakeLive {
     pub version: i64,
 }
 
+/// Instructors and admins: make a stored version the one learners are served (roll back, or
+/// forward again); it takes the kata's current availability.
+#[utoipa::path(post, path = "/api/katas/{slug}/live", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    request_body = MakeLive,
+    responses(
+        (status = 200, description = "Live: `slug`, `live`.", body = Object),
+        (status = 400, description = "Malformed request body.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 404, description = "Unknown kata or version.", body = ErrorBody),
+        (status = 409, description = "That version grades differently from this build: it can \
+            go live only on the build it came from.", body = ErrorBody),
+    ))]
 pub async fn make_live(
     State(state): State<AppState>,
     user: CurrentUser,

@@ -1,7 +1,7 @@
 //! `GET /api/katas`, `GET /api/katas/{slug}`.
 
 use crate::db::{kata_versions, served};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::catalogue;
 use crate::state::AppState;
 use axum::Json;
@@ -22,6 +22,9 @@ fn summary(k: &dyn Kata) -> Value {
 }
 
 /// The listed katas (the API is anonymous: unlisted ones are for staff, on the pages).
+#[utoipa::path(get, path = "/api/katas", tag = "katas",
+    responses((status = 200, description = "Every listed kata: slug, title, summary, difficulty \
+        (`easy`, `medium`, `hard`), kind (`cpu`, `gpu`), topics.", body = Vec<Object>)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     let listing = catalogue::listing(&state, false).await?;
     Ok(Json(Value::Array(
@@ -29,6 +32,14 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError
     )))
 }
 
+/// One kata: its summary, the statement (markdown), the number of hints, the starter, entry
+/// points, a sample custom input (null for GPU katas), availability and the version served.
+#[utoipa::path(get, path = "/api/katas/{slug}", tag = "katas",
+    params(("slug" = String, Path)),
+    responses(
+        (status = 200, description = "The kata.", body = Object),
+        (status = 404, description = "Unknown kata, or unlisted.", body = ErrorBody),
+    ))]
 pub async fn show(
     State(state): State<AppState>,
     Path(slug): Path<String>,

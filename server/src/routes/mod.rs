@@ -11,55 +11,64 @@ pub mod submissions;
 pub mod worker_api;
 
 use crate::state::AppState;
-use axum::Router;
-use axum::routing::{get, post, put};
+use axum::{Extension, Router};
+use std::sync::Arc;
+use utoipa::OpenApi as _;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt as _};
+use utoipa_axum::routes;
 
 /// The JSON API's routes; [`crate::app::router`] adds the pages and the layers around both.
+/// The OpenAPI document is split off the same registrations and served by [`openapi::spec`].
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/health", get(|| async { "ok" }))
-        .route("/api/openapi.json", get(openapi::spec))
-        .route("/api/katas", get(katas::list))
-        .route("/api/katas/{slug}", get(katas::show))
-        .route("/api/katas/{slug}/draft", get(drafts::get).put(drafts::put))
-        .route("/api/katas/{slug}/hints/{index}", put(drafts::open_hint))
-        .route("/api/katas/{slug}/custom", post(submissions::create_custom))
-        .route(
-            "/api/katas/{slug}/versions",
-            get(kata_versions::list).post(kata_versions::publish).layer(
-                axum::extract::DefaultBodyLimit::max(
-                    crate::services::publishing::limits().archive_bytes,
-                ),
+    let (router, doc) = api().split_for_parts();
+    router.layer(Extension(Arc::new(doc)))
+}
+
+/// Every route, each registered with its documented operation (`routes!` reads the handler's
+/// `#[utoipa::path]` for both the method and the path).
+fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .routes(routes!(health))
+        .routes(routes!(openapi::spec))
+        .routes(routes!(katas::list))
+        .routes(routes!(katas::show))
+        .routes(routes!(drafts::get, drafts::put))
+        .routes(routes!(drafts::open_hint))
+        .routes(routes!(submissions::create_custom))
+        .routes(routes!(kata_versions::list, kata_versions::publish).layer(
+            axum::extract::DefaultBodyLimit::max(
+                crate::services::publishing::limits().archive_bytes,
             ),
-        )
-        .route("/api/katas/{slug}/live", post(kata_versions::make_live))
-        .route("/api/drills", get(drills::list))
-        .route("/api/drills/{set}", get(drills::show))
-        .route("/api/drills/{set}/{item}/attempts", post(drills::start))
-        .route("/api/drill-attempts/{id}", get(drills::show_attempt))
-        .route("/api/drill-attempts/{id}/answer", post(drills::answer))
-        .route("/api/review", get(drills::review_queue))
-        .route("/api/interviews", post(interviews::create))
-        .route("/api/interviews/{id}", get(interviews::show))
-        .route("/api/interviews/{id}/finish", post(interviews::finish))
-        .route("/api/interviews/{id}/draft", put(interviews::put_draft))
-        .route("/api/submissions", post(submissions::create))
-        .route("/api/submissions/{id}", get(submissions::show))
-        .route("/api/submissions/{id}/events", get(submissions::events))
-        .route("/api/submissions/{id}/cancel", post(submissions::cancel))
-        .route("/api/worker/claim", post(worker_api::claim))
-        .route(
-            "/api/worker/jobs/{id}/heartbeat",
-            post(worker_api::heartbeat),
-        )
-        .route("/api/worker/jobs/{id}/verdict", post(worker_api::verdict))
-        .route(
-            "/api/worker/jobs/{id}/hand-over",
-            post(worker_api::hand_over),
-        )
-        .route("/api/worker/jobs/{id}/measured", post(worker_api::measured))
-        .route("/api/worker/jobs/{id}/result", post(worker_api::result))
-        .route("/api/worker/jobs/{id}/release", post(worker_api::release))
+        ))
+        .routes(routes!(kata_versions::make_live))
+        .routes(routes!(drills::list))
+        .routes(routes!(drills::show))
+        .routes(routes!(drills::start))
+        .routes(routes!(drills::show_attempt))
+        .routes(routes!(drills::answer))
+        .routes(routes!(drills::review_queue))
+        .routes(routes!(interviews::create))
+        .routes(routes!(interviews::show))
+        .routes(routes!(interviews::finish))
+        .routes(routes!(interviews::put_draft))
+        .routes(routes!(submissions::create))
+        .routes(routes!(submissions::show))
+        .routes(routes!(submissions::events))
+        .routes(routes!(submissions::cancel))
+        .routes(routes!(worker_api::claim))
+        .routes(routes!(worker_api::heartbeat))
+        .routes(routes!(worker_api::verdict))
+        .routes(routes!(worker_api::hand_over))
+        .routes(routes!(worker_api::measured))
+        .routes(routes!(worker_api::result))
+        .routes(routes!(worker_api::release))
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/api/health", tag = "meta",
+    responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
+async fn health() -> &'static str {
+    "ok"
 }
 
 /// The JSON body a route asked for, or why not: a body over the route's limit is 413, anything

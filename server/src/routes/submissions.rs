@@ -3,7 +3,7 @@
 use crate::auth::CurrentUser;
 use crate::db::submissions::{self, State, Submission};
 use crate::db::{jobs, kata_versions};
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::services::submissions::{cancel_own, enqueue, enqueue_custom, visible};
 use crate::state::AppState;
 use crate::stream_limit::StreamRefusal;
@@ -22,12 +22,15 @@ use std::time::Duration;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::BroadcastStream;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSubmission {
     kata: String,
+    /// The Rust solution file (at most 64 KiB).
     source: String,
+    /// `run` (the examples) or `submit` (every case; an attempt).
     #[serde(default = "default_mode")]
+    #[schema(value_type = String, default = "submit")]
     mode: Mode,
 }
 
@@ -35,6 +38,19 @@ fn default_mode() -> Mode {
     Mode::Submit
 }
 
+/// Submit a solution; stored before the answer.
+#[utoipa::path(post, path = "/api/submissions", tag = "submissions", security(("bearer" = []), ("session" = [])),
+    request_body = NewSubmission,
+    responses(
+        (status = 202, description = "Queued: `id`.", body = Object),
+        (status = 400, description = "Malformed JSON, invalid UTF-8, a missing or unknown field.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, or unlisted (only instructors and admins \
+            submit to an unlisted kata).", body = ErrorBody),
+        (status = 409, description = "The kata is retired: it takes no new submissions.", body = ErrorBody),
+        (status = 413, description = "Source over 64 KiB or body too large.", body = ErrorBody),
+        (status = 429, description = "Too many submissions for this user.", body = ErrorBody),
+    ))]
 pub async fn create(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
@@ -45,16 +61,34 @@ pub async fn create(
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewCustomRun {
+    /// The Rust solution file (at most 64 KiB).
     source: String,
-    /// The kata's input as JSON text.
+    /// The kata's input as JSON text (`custom_input` of `GET /api/katas/{slug}` is a sample);
+    /// at most 64 KiB.
     input: String,
 }
 
 /// `POST /api/katas/{slug}/custom`: runs the learner's program on their own input, beside the
 /// reference's answer; refused inputs are answered 422 with the kata's message, nothing queued.
+#[utoipa::path(post, path = "/api/katas/{slug}/custom", tag = "submissions", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    request_body = NewCustomRun,
+    responses(
+        (status = 202, description = "Queued first in line like a `run`: `id`. The report has \
+            one case and `custom` with the input, the reference's answer and yours.", body = Object),
+        (status = 400, description = "Malformed request body, a missing or unknown field.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, or unlisted.", body = ErrorBody),
+        (status = 409, description = "The kata is retired.", body = ErrorBody),
+        (status = 413, description = "Source or input over 64 KiB, or body too large.", body = ErrorBody),
+        (status = 422, description = "The input is not this kata's input as JSON, or is outside \
+            the statement's constraints (the kata's message, in the `Accept-Language`'s \
+            language), or the kata offers no custom input (GPU katas). Nothing is queued.", body = ErrorBody),
+        (status = 429, description = "Too many submissions for this user.", body = ErrorBody),
+    ))]
 pub async fn create_custom(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
@@ -86,6 +120,13 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     Ok(body)
 }
 
+/// A submission's state and, once done, its report.
+#[utoipa::path(get, path = "/api/submissions/{id}", tag = "submissions", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, description = "The submission.", body = crate::routes::openapi::Submission),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 404, description = "No such submission you may see (yours, or an accepted submit of a kata you have solved).", body = ErrorBody),
+    ))]
 pub async fn show(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
@@ -97,6 +138,15 @@ pub async fn show(
 
 /// `POST /api/submissions/{id}/cancel`: the learner withdraws a submission no worker has taken
 /// yet (a GPU kata waiting for a GPU worker). It ends as not graded and is not an attempt.
+#[utoipa::path(post, path = "/api/submissions/{id}/cancel", tag = "submissions", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, description = "Cancelled; the submission as it now stands.",
+            body = crate::routes::openapi::Submission),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
+        (status = 404, description = "No such submission of yours.", body = ErrorBody),
+        (status = 409, description = "A worker has already taken it, or it is done.", body = ErrorBody),
+    ))]
 pub async fn cancel(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
@@ -109,6 +159,18 @@ pub async fn cancel(
 
 /// Server-sent events: the current state at once, then every change until the verdict. Streams
 /// are bounded per user, per client address and in all (429 beyond; see [`crate::stream_limit`]).
+///
+/// Each event's data is the submission as `GET /api/submissions/{id}` shows it: `state` events
+/// until the verdict is known, then `verdict` (an accepted submit's verdict comes in state
+/// `measuring`, its figure in a later `verdict` event in state `done`); the stream ends after
+/// state `done`.
+#[utoipa::path(get, path = "/api/submissions/{id}/events", tag = "submissions", security(("bearer" = []), ("session" = [])),
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, description = "An event stream.", content_type = "text/event-stream"),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 404, description = "No such submission you may see (yours, or an accepted submit of a kata you have solved).", body = ErrorBody),
+        (status = 429, description = "Too many live event streams (8 at once per user).", body = ErrorBody),
+    ))]
 pub async fn events(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,

@@ -4,7 +4,7 @@
 //! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
-use crate::error::AppError;
+use crate::error::{AppError, ErrorBody};
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
 use crate::worker_wire::{Finished, Heartbeat, Measurement, Released};
@@ -14,6 +14,16 @@ use axum::extract::{Path, State as Extract};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+/// A worker waits (long poll) for a job matching its capabilities.
+#[utoipa::path(post, path = "/api/worker/claim", tag = "worker", security(("worker" = [])),
+    request_body = WorkerHello,
+    responses(
+        (status = 200, description = "A leased job.", body = Object),
+        (status = 204, description = "No job within the poll time."),
+        (status = 400, description = "A malformed hello, such as a job kind this server does \
+            not know.", body = ErrorBody),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+    ))]
 pub async fn claim(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -32,6 +42,15 @@ fn lease_lost() -> AppError {
     AppError::Conflict("the lease on this job has expired or moved to another worker".into())
 }
 
+/// Renews the lease and reports the stage.
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/heartbeat", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Heartbeat,
+    responses(
+        (status = 204, description = "Renewed."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost.", body = ErrorBody),
+    ))]
 pub async fn heartbeat(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -53,6 +72,15 @@ pub async fn heartbeat(
     }
 }
 
+/// Stores the whole report if the lease still holds.
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/result", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Finished,
+    responses(
+        (status = 204, description = "Stored."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost; the result was dropped.", body = ErrorBody),
+    ))]
 pub async fn result(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -67,6 +95,14 @@ pub async fn result(
 }
 
 /// The verdict ahead of the performance figure (`result` follows with the whole report).
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/verdict", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Finished,
+    responses(
+        (status = 204, description = "Published."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost; the verdict was dropped.", body = ErrorBody),
+    ))]
 pub async fn verdict(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -80,7 +116,16 @@ pub async fn verdict(
     }
 }
 
-/// An accepted submit's verdict; its measurement becomes a job of its own.
+/// An accepted submit's verdict; its measurement becomes a job of its own (claimed by loops
+/// whose hello says `"phase": "measure"`). The worker is then done with the job.
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/hand-over", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Finished,
+    responses(
+        (status = 204, description = "Published; the measurement is queued."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost; the verdict was dropped.", body = ErrorBody),
+    ))]
 pub async fn hand_over(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -95,6 +140,14 @@ pub async fn hand_over(
 }
 
 /// A measurement job's figure, added to its published verdict.
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/measured", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Measurement,
+    responses(
+        (status = 204, description = "Stored."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost; the figure was dropped.", body = ErrorBody),
+    ))]
 pub async fn measured(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
@@ -108,6 +161,15 @@ pub async fn measured(
     }
 }
 
+/// Gives the job back after a failure on the worker's side.
+#[utoipa::path(post, path = "/api/worker/jobs/{id}/release", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = Released,
+    responses(
+        (status = 204, description = "Released."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost.", body = ErrorBody),
+    ))]
 pub async fn release(
     Extract(state): Extract<AppState>,
     _: WorkerAuth,
