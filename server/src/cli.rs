@@ -1,22 +1,10 @@
-//! Command-line definitions. Defaults point into the checkout the binary was built from.
+//! Command-line definitions, nothing that runs them ([`crate::commands`] does). Defaults point
+//! into the checkout the binary was built from.
 
 use crate::db::Location;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::ExitCode;
-
-/// Parses the command line and runs it; errors print and exit 2.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match crate::commands::run(cli) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
-    }
-}
 
 #[derive(Debug, Parser)]
 #[command(

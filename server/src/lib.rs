@@ -1,5 +1,5 @@
 //! The `infrakata` service and command line: HTTP API, server-rendered pages, SQLite storage, the durable job queue and
-//! its workers, and the local kata commands. `main.rs` is a thin entry point over [`cli::main`].
+//! its workers, and the local kata commands. `main.rs` is a thin entry point over [`commands::main`].
 // The OpenAPI document is one `json!` literal; its depth outgrows the default macro recursion.
 #![recursion_limit = "256"]
 

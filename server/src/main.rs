@@ -5,5 +5,5 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // A sandbox re-executes this binary for its setup stages; those never return here.
     graders::sandbox::run_stage_if_requested();
-    server::cli::main()
+    server::commands::main()
 }

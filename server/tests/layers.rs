@@ -1,6 +1,7 @@
 //! The server's layers as ARCHITECTURE draws them (issue 25): the JSON API (`routes/`) and the
 //! pages (`pages/`) are thin adapters over `services/`, and neither imports the other; the
-//! services import neither; the worker client shares only `worker_wire` with the server's side.
+//! services import neither; the worker client shares only `worker_wire` with the server's side;
+//! `cli.rs` defines the command line and `commands/` runs it, never the other way round.
 //! Checked on the code, comments aside.
 
 use std::path::Path;
@@ -52,4 +53,17 @@ fn services_import_neither_surface() {
 #[test]
 fn the_worker_client_shares_only_the_wire_types_with_the_server_side() {
     assert_never_names("worker", &["routes", "pages"]);
+}
+
+#[test]
+fn the_command_line_is_defined_apart_from_what_runs_it() {
+    // `commands/` reads `cli`'s types; `cli.rs` naming `commands` again would close a circle.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let naming: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .filter(|l| l.contains("commands::"))
+        .collect();
+    assert!(naming.is_empty(), "cli.rs names commands: {naming:#?}");
 }

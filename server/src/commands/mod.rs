@@ -9,8 +9,20 @@ mod user;
 mod worker;
 
 use crate::cli::{Cli, Command};
+use clap::Parser;
 use std::process::ExitCode;
 use std::time::Duration;
+
+/// Parses the command line and runs it; errors print and exit 2.
+pub fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
