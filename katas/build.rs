@@ -1,6 +1,7 @@
 //! Discovers kata packages: every folder under `problems/` with a `kata.toml` becomes a module
 //! of `katas::problems` and an entry of the catalogue, in `order`. Also compiles the `kata new`
 //! template, and — for the package tests only — the learner's own solutions in `workspace/`.
+#![forbid(unsafe_code)]
 
 #[path = "src/layout.rs"]
 mod layout;

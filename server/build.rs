@@ -5,6 +5,8 @@
 // (or the embedded static files) change. The CodeMirror bundle (`scripts/build-editor.sh`) is
 // optional: when present it is compiled in (`cfg(editor_bundle)`), otherwise the kata page keeps
 // its textarea.
+#![forbid(unsafe_code)]
+
 fn main() {
     println!("cargo:rerun-if-changed=../migrations");
     println!("cargo:rerun-if-changed=../templates");

@@ -2,7 +2,8 @@
 //!
 //! The learner's code is compiled and run only inside the [`sandbox`]; the sandboxed process
 //! produces output bytes and nothing else — cases, expected results and the checker stay on the
-//! trusted side (see `ARCHITECTURE.md`, "The sandbox and its threat model").
+//! trusted side (its threat model is the [`sandbox`] module's doc).
+#![forbid(unsafe_code)]
 
 pub mod cache;
 pub mod compile;

@@ -2,6 +2,7 @@
 //! its workers, and the local kata commands. `main.rs` is a thin entry point over [`commands::main`].
 // The OpenAPI document is one `json!` literal; its depth outgrows the default macro recursion.
 #![recursion_limit = "256"]
+#![forbid(unsafe_code)]
 
 pub mod app;
 pub mod auth;

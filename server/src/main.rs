@@ -1,4 +1,5 @@
 //! `infrakata`: the kata workbench's binary.
+#![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 

@@ -1,5 +1,6 @@
 //! The CUDA calls behind the safe device API, through cudarc. With `probe.rs`, the only place
-//! in our code allowed `unsafe` (see the test there): every block says why it is sound.
+//! in our code allowed `unsafe` (`gpu/mod.rs` allows it here; see the test in `probe.rs`):
+//! every block says why it is sound.
 //!
 //! Soundness argument, once: a kernel runs on the device, in this process's CUDA context, and can
 //! only touch device memory; the host memory this process shares with learner code is never
@@ -8,7 +9,6 @@
 //! argument kinds against the kata's [`Param`]s, offsets against buffer lengths, the launch shape
 //! against device limits. A kernel that then misbehaves on the device faults there and the
 //! driver reports an error, which becomes the learner's runtime error.
-#![allow(unsafe_code)]
 
 use super::launch::{KernelSig, Launch, Param};
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};

@@ -14,7 +14,10 @@
 //! Without the `cuda` feature (the runner library of CPU katas) only the plain data is here:
 //! launch shapes, PTX reading, timings and the `Unavailable` message.
 
+// why: the CUDA driver API is `unsafe` in cudarc; this module wraps it in a safe one (its doc
+// holds the soundness argument). `probe` allows it on its three library probes only.
 #[cfg(feature = "cuda")]
+#[allow(unsafe_code)]
 mod driver;
 #[cfg(feature = "cuda")]
 pub mod harness;

@@ -11,7 +11,27 @@
 //! - carries its peer address as [`axum::extract::ConnectInfo`] (the log-in throttle's key).
 //!
 //! A failed `accept` (EMFILE when something else holds the descriptors) is logged and retried
-//! after a pause: the loop itself never ends. HTTP/1.1 only, as before.
+//! after a pause: the loop itself never ends. HTTP/1.1 only.
+//!
+//! # Threat model
+//!
+//! Anyone can open connections and send requests. Each limit lives in one place:
+//!
+//! | attack | limit | where |
+//! |---|---|---|
+//! | half-open connections (slowloris), idle keep-alive | header-read timeout (10 s) | `edge::serve` (hyper's timer) |
+//! | a stalled body, a client that stops reading | idle timeout (60 s); handler timeout → 408 (60 s) | `edge::activity`; `TimeoutLayer` in `app::router` |
+//! | descriptor exhaustion | connection cap (¾ of `RLIMIT_NOFILE`), longest-waiting evicted, else the oldest event stream, 503 when all answer ordinary requests; EMFILE retried, never fatal | `edge::connections`, `edge::serve` |
+//! | large bodies | 512 KiB (`app::BODY_LIMIT`; a package upload 4 MiB on its own route) | `DefaultBodyLimit` in `app::router` |
+//! | accounts holding every connection with streams | SSE streams: 8 per user, 32 per address, at most half the connection cap in all → 429 (pages, health and workers keep the other half) | `stream_limit`, `routes::submissions::events`, `edge::connections` |
+//! | password guessing | failed log-ins: 5 per account, then 1/min; 20 per address, then 1/10 s → 429 + `Retry-After` | `login_throttle`, `pages::accounts::login` |
+//! | session rows from repeated log-ins | 20 live sessions per user; a new log-in ends the oldest | `db::sessions::create` |
+//! | open redirect after log-in | same-origin paths only | `pages::next` |
+//! | submission floods | 30 a minute per user, bursts of 10 → 429 + `Retry-After` | `services::write_budget`, `db::allowance` |
+//! | drill-attempt and interview floods | per user: drill attempts 60 a minute, bursts of 20; interviews 10 an hour, 3 at once; at most 100 unanswered attempts → 429 + `Retry-After` (one interval, an upper bound), nothing stored | `services::write_budget`, `services::drills::store_attempts` |
+//!
+//! Behind a reverse proxy every client has the proxy's address: the per-address log-in limit then
+//! counts everyone together (no `X-Forwarded-For` is trusted).
 
 mod activity;
 mod connections;
