@@ -314,14 +314,14 @@ impl KataSpec for Spec {
                 let (n, head) = (qs.len(), &qs[..qs.len().min(4)]);
                 Message::new(
                     format!("{n} power queries (base, exponent): {head:?}"),
-                    format!("{n} 个 power 查询（底数, 指数）：{head:?}"),
+                    format!("{n} 个 power 查询（底数，指数）：{head:?}"),
                 )
             }
             Input::PowMod(qs) => {
                 let (n, head) = (qs.len(), &qs[..qs.len().min(3)]);
                 Message::new(
                     format!("{n} pow_mod queries (base, exponent, modulus): {head:?}"),
-                    format!("{n} 个 pow_mod 查询（底数, 指数, 模数）：{head:?}"),
+                    format!("{n} 个 pow_mod 查询（底数，指数，模数）：{head:?}"),
                 )
             }
         }

@@ -503,7 +503,7 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
         );
         // The failing case's name and its input's summary read in 中文 too (issue 23 §15).
         assert!(
-            panel.contains("power：2^10") && panel.contains("1 个 power 查询（底数, 指数）"),
+            panel.contains("power：2^10") && panel.contains("1 个 power 查询（底数，指数）"),
             "{panel}"
         );
         sweep(
