@@ -5,6 +5,35 @@ use super::item::Param;
 use exmex::prelude::*;
 use std::collections::BTreeMap;
 
+/// Why a formula could not be used: an authoring mistake the drill validation reports.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FormulaError {
+    #[error("formula `{text}` does not parse: {message}")]
+    Parse { text: String, message: String },
+    #[error("formula `{text}` uses `{name}`, which is no parameter")]
+    UnknownParameter { text: String, name: String },
+    #[error("formula `{text}` fails: {message}")]
+    Fails { text: String, message: String },
+    #[error("formula `{text}` is not finite on {values:?}")]
+    NotFinite {
+        text: String,
+        values: BTreeMap<String, f64>,
+    },
+}
+
+/// Why a parameter's declared values are unusable.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParamError {
+    #[error("give either `values` or `min`/`max`/`step`, not both")]
+    Both,
+    #[error("`values` must be finite numbers")]
+    NotFinite,
+    #[error("a parameter needs `values`, or `min` and `max`")]
+    Missing,
+    #[error("bad range {min}..={max} step {step}")]
+    BadRange { min: f64, max: f64, step: f64 },
+}
+
 /// A parsed formula over an item's parameters.
 #[derive(Debug, Clone)]
 pub struct Formula {
@@ -13,13 +42,16 @@ pub struct Formula {
 }
 
 impl Formula {
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, FormulaError> {
         exmex::parse::<f64>(text)
             .map(|expr| Self {
                 text: text.to_string(),
                 expr,
             })
-            .map_err(|e| format!("formula `{text}` does not parse: {e}"))
+            .map_err(|e| FormulaError::Parse {
+                text: text.to_string(),
+                message: e.to_string(),
+            })
     }
 
     /// The parameter names it uses, sorted.
@@ -28,50 +60,54 @@ impl Formula {
     }
 
     /// Its value on `values`; every parameter it uses must be there and the result finite.
-    pub fn eval(&self, values: &BTreeMap<String, f64>) -> Result<f64, String> {
+    pub fn eval(&self, values: &BTreeMap<String, f64>) -> Result<f64, FormulaError> {
         // exmex takes variable values in the sorted order of their names, which `vars` has.
         let args = self
             .vars()
             .iter()
             .map(|v| {
-                values.get(v).copied().ok_or_else(|| {
-                    format!("formula `{}` uses `{v}`, which is no parameter", self.text)
-                })
+                values
+                    .get(v)
+                    .copied()
+                    .ok_or_else(|| FormulaError::UnknownParameter {
+                        text: self.text.clone(),
+                        name: v.clone(),
+                    })
             })
-            .collect::<Result<Vec<f64>, String>>()?;
-        let value = self
-            .expr
-            .eval(&args)
-            .map_err(|e| format!("formula `{}` fails: {e}", self.text))?;
+            .collect::<Result<Vec<f64>, _>>()?;
+        let value = self.expr.eval(&args).map_err(|e| FormulaError::Fails {
+            text: self.text.clone(),
+            message: e.to_string(),
+        })?;
         if value.is_finite() {
             Ok(value)
         } else {
-            Err(format!(
-                "formula `{}` is not finite on {values:?}",
-                self.text
-            ))
+            Err(FormulaError::NotFinite {
+                text: self.text.clone(),
+                values: values.clone(),
+            })
         }
     }
 }
 
 /// Every value a parameter can take, smallest first (at most `cap`, then the range is sampled
 /// evenly with both ends kept).
-pub fn param_values(param: &Param, cap: usize) -> Result<Vec<f64>, String> {
+pub fn param_values(param: &Param, cap: usize) -> Result<Vec<f64>, ParamError> {
     if !param.values.is_empty() {
         if param.min.is_some() || param.max.is_some() || param.step.is_some() {
-            return Err("give either `values` or `min`/`max`/`step`, not both".into());
+            return Err(ParamError::Both);
         }
         if param.values.iter().any(|v| !v.is_finite()) {
-            return Err("`values` must be finite numbers".into());
+            return Err(ParamError::NotFinite);
         }
         return Ok(param.values.clone());
     }
     let (Some(min), Some(max)) = (param.min, param.max) else {
-        return Err("a parameter needs `values`, or `min` and `max`".into());
+        return Err(ParamError::Missing);
     };
     let step = param.step.unwrap_or(1.0);
     if !(min.is_finite() && max.is_finite() && step.is_finite() && step > 0.0 && min <= max) {
-        return Err(format!("bad range {min}..={max} step {step}"));
+        return Err(ParamError::BadRange { min, max, step });
     }
     let count = ((max - min) / step + 1e-9).floor() as usize + 1;
     let pick = |k: usize| min + k as f64 * step;

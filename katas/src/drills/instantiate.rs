@@ -3,7 +3,7 @@
 //! trusted side (the server stores it, the terminal keeps it in memory) until grading.
 //! Shared with `build.rs`, which instantiates every item to validate it.
 
-use super::formula::{self, Formula};
+use super::formula::{self, Formula, FormulaError};
 use super::item::{AnswerSpec, DrillSet, Item, PredictPart, Text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -189,9 +189,29 @@ pub fn draw_params(item: &Item, rng: &mut fastrand::Rng) -> BTreeMap<String, f64
         .collect()
 }
 
+/// Why an item could not be instantiated: an authoring mistake that validation refuses, never
+/// something a learner did.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum InstantiateError {
+    #[error(transparent)]
+    Formula(#[from] FormulaError),
+    #[error("formula `{text}` gives {value}, not an integer")]
+    NotInteger { text: String, value: f64 },
+    #[error("matching answer `{0}` is no right-hand id")]
+    UnknownMatch(String),
+    #[error("a predict part needs exactly one of `tuple`, `number`, or `choices` + `answer`")]
+    PredictForm,
+    #[error("predict answer `{0}` is not among its choices")]
+    PredictAnswer(String),
+}
+
 /// One attempt at `item` of `set`, fully determined by `seed`. Fails only on an item that
 /// validation would refuse.
-pub fn instantiate(set: &DrillSet, item: &Item, seed: u64) -> Result<(Presented, Key), String> {
+pub fn instantiate(
+    set: &DrillSet,
+    item: &Item,
+    seed: u64,
+) -> Result<(Presented, Key), InstantiateError> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let values = draw_params(item, &mut rng);
     instantiate_with(set, item, &values, &mut rng)
@@ -203,7 +223,7 @@ pub fn instantiate_with(
     item: &Item,
     values: &BTreeMap<String, f64>,
     rng: &mut fastrand::Rng,
-) -> Result<(Presented, Key), String> {
+) -> Result<(Presented, Key), InstantiateError> {
     let shown: BTreeMap<String, String> = values
         .iter()
         .map(|(k, v)| (k.clone(), formula::show(*v, 6)))
@@ -230,7 +250,7 @@ pub fn instantiate_with(
                         why: m.why.clone(),
                     })
                 })
-                .collect::<Result<_, String>>()?;
+                .collect::<Result<_, FormulaError>>()?;
             (
                 Body::Numeric { unit: unit.clone() },
                 KeyBody::Numeric {
@@ -302,12 +322,12 @@ pub fn instantiate_with(
                     text: right[o].text.clone(),
                 })
                 .collect();
-            let label_of = |id: &str| -> Result<String, String> {
+            let label_of = |id: &str| -> Result<String, InstantiateError> {
                 right_order
                     .iter()
                     .position(|&o| right[o].id == id)
                     .map(|i| label(i, false))
-                    .ok_or_else(|| format!("matching answer `{id}` is no right-hand id"))
+                    .ok_or_else(|| InstantiateError::UnknownMatch(id.to_string()))
             };
             let mut left_shown = Vec::new();
             let mut answers = Vec::new();
@@ -374,7 +394,7 @@ fn explain(
     values: &BTreeMap<String, f64>,
     shown: &BTreeMap<String, String>,
     key: &KeyBody,
-) -> Result<Text, String> {
+) -> Result<Text, FormulaError> {
     let mut names = shown.clone();
     if let KeyBody::Numeric { expected, .. } = key {
         names.insert(ANSWER_PLACEHOLDER.into(), formula::show(*expected, 4));
@@ -399,7 +419,7 @@ pub fn formula_spans(text: &str) -> Vec<&str> {
 }
 
 /// `text` with each `{=formula}` replaced by its value on `values`.
-fn fill_formulas(text: &str, values: &BTreeMap<String, f64>) -> Result<String, String> {
+fn fill_formulas(text: &str, values: &BTreeMap<String, f64>) -> Result<String, FormulaError> {
     let mut out = text.to_string();
     for span in formula_spans(text) {
         let v = Formula::parse(span)?.eval(values)?;
@@ -412,11 +432,14 @@ fn predict_part(
     part: &PredictPart,
     values: &BTreeMap<String, f64>,
     shown: &BTreeMap<String, String>,
-) -> Result<(ShownPart, KeyPart), String> {
-    let int = |text: &str| -> Result<i64, String> {
+) -> Result<(ShownPart, KeyPart), InstantiateError> {
+    let int = |text: &str| -> Result<i64, InstantiateError> {
         let v = Formula::parse(text)?.eval(values)?;
         if v.fract() != 0.0 || v.abs() > 1e15 {
-            return Err(format!("formula `{text}` gives {v}, not an integer"));
+            return Err(InstantiateError::NotInteger {
+                text: text.to_string(),
+                value: v,
+            });
         }
         Ok(v as i64)
     };
@@ -426,9 +449,7 @@ fn predict_part(
         !part.choices.is_empty() || part.answer.is_some(),
     ];
     if forms.iter().filter(|f| **f).count() != 1 {
-        return Err(
-            "a predict part needs exactly one of `tuple`, `number`, or `choices` + `answer`".into(),
-        );
+        return Err(InstantiateError::PredictForm);
     }
     let (form, ints, word) = if !part.tuple.is_empty() {
         let ints = part
@@ -442,9 +463,7 @@ fn predict_part(
     } else {
         let answer = part.answer.clone().unwrap_or_default();
         if !part.choices.contains(&answer) {
-            return Err(format!(
-                "predict answer `{answer}` is not among its choices"
-            ));
+            return Err(InstantiateError::PredictAnswer(answer));
         }
         (PartForm::Word, Vec::new(), answer)
     };

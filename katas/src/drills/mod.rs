@@ -51,8 +51,11 @@ pub enum DrillError {
     NoSuchSet(String),
     #[error("no item `{item}` in drill set `{set}`")]
     NoSuchItem { set: String, item: String },
-    #[error("item `{item}` cannot be instantiated: {why}")]
-    Instantiate { item: String, why: String },
+    #[error("item `{item}` cannot be instantiated")]
+    Instantiate {
+        item: String,
+        source: instantiate::InstantiateError,
+    },
 }
 
 /// A validated collection of drill sets, in listing order.
@@ -136,9 +139,9 @@ impl Drills {
     /// One attempt at an item, determined by `seed`.
     pub fn start(&self, set: &str, item: &str, seed: u64) -> Result<(Presented, Key), DrillError> {
         let (s, i) = self.item(set, item)?;
-        instantiate(s, i, seed).map_err(|why| DrillError::Instantiate {
+        instantiate(s, i, seed).map_err(|source| DrillError::Instantiate {
             item: item.to_string(),
-            why,
+            source,
         })
     }
 

@@ -194,7 +194,7 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
                             }
                         }
                     }
-                    Err(e) => problems.push(e),
+                    Err(e) => problems.push(e.to_string()),
                 }
             }
             if unit.trim().is_empty() {
@@ -214,7 +214,7 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
                         }
                     }
                 }
-                Err(e) => problems.push(e),
+                Err(e) => problems.push(e.to_string()),
             }
         }
         AnswerSpec::Choice { multiple, options } => {
@@ -307,7 +307,7 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
                                 }
                             }
                         }
-                        Err(e) => problems.push(e),
+                        Err(e) => problems.push(e.to_string()),
                     }
                 }
             }
@@ -352,7 +352,7 @@ fn validate_item(set: &DrillSet, item: &Item, known_katas: &[String]) -> Vec<Str
     for attempt in attempts {
         match attempt {
             Err(e) => {
-                problems.push(e);
+                problems.push(e.to_string());
                 break;
             }
             Ok((_, key)) => match grade(&key, &key.model_response()) {
@@ -411,7 +411,7 @@ fn prove_mistakes_miss(
     let (answer, wrong) = match parsed {
         Ok(p) => p,
         Err(e) => {
-            problems.push(e);
+            problems.push(e.to_string());
             return problems;
         }
     };
