@@ -1,11 +1,15 @@
 //! A kata's `README.md`, split into the parts the browser shows separately: the statement, the
 //! hints (revealed one at a time) and the concept notes (unlocked once solved).
 //!
-//! Convention: `# Title`, then `## ` sections. Hints are the top-level `- ` items of
+//! Convention: `# Title`, then `## ` sections. Hints are the top-level list items of
 //! `## Hints`; an item continues on following indented lines. A `README.zh.md` uses the same
-//! layout with the Chinese headings of [`SECTIONS`].
+//! layout with the Chinese headings of [`SECTIONS`]. The structure is read by pulldown-cmark
+//! (CommonMark), so a `#` inside any kind of code block is never a heading; the sections keep
+//! their Markdown source as written.
 
 use crate::lang::Lang;
+use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use std::ops::Range;
 
 /// Sections every statement must have, in this order.
 pub const REQUIRED_SECTIONS: [&str; 7] = [
@@ -64,32 +68,55 @@ pub struct Statement {
 impl Statement {
     pub fn parse(markdown: &str) -> Self {
         let mut title = String::new();
-        let mut sections: Vec<(String, String)> = Vec::new();
-        let mut in_fence = false;
-        for line in markdown.lines() {
-            if line.trim_start().starts_with("```") {
-                in_fence = !in_fence;
-            }
-            if !in_fence {
-                if let Some(h) = line.strip_prefix("# ")
-                    && title.is_empty()
-                {
-                    title = h.trim().to_string();
-                    continue;
+        // Each `##` heading's text and where it sits; a section's body runs to the next one.
+        let mut headings: Vec<(String, Range<usize>)> = Vec::new();
+        // The first `#` heading is the title, cut out of whichever section it falls in.
+        let mut title_at = None;
+        let mut open: Option<(HeadingLevel, String)> = None;
+        for (event, range) in Parser::new(markdown).into_offset_iter() {
+            match event {
+                Event::Start(Tag::Heading { level, .. }) => open = Some((level, String::new())),
+                Event::Text(t) if open.is_some() => {
+                    open.as_mut().expect("checked").1.push_str(&t);
                 }
-                if let Some(h) = line.strip_prefix("## ") {
-                    sections.push((h.trim().to_string(), String::new()));
-                    continue;
+                Event::Code(t) if open.is_some() => {
+                    open.as_mut()
+                        .expect("checked")
+                        .1
+                        .push_str(&format!("`{t}`"));
                 }
-            }
-            if let Some((_, body)) = sections.last_mut() {
-                body.push_str(line);
-                body.push('\n');
+                Event::End(TagEnd::Heading(_)) => match open.take() {
+                    Some((HeadingLevel::H1, text)) if title_at.is_none() => {
+                        title = text.trim().to_string();
+                        title_at = Some(range);
+                    }
+                    Some((HeadingLevel::H2, text)) => {
+                        headings.push((text.trim().to_string(), range))
+                    }
+                    _ => {}
+                },
+                _ => {}
             }
         }
-        for (_, body) in &mut sections {
-            *body = body.trim().to_string();
-        }
+        let ends: Vec<usize> = headings
+            .iter()
+            .skip(1)
+            .map(|(_, r)| r.start)
+            .chain([markdown.len()])
+            .collect();
+        let sections = headings
+            .into_iter()
+            .zip(ends)
+            .map(|((heading, at), end)| {
+                let body = match &title_at {
+                    Some(t) if t.start >= at.end && t.end <= end => {
+                        format!("{}{}", &markdown[at.end..t.start], &markdown[t.end..end])
+                    }
+                    _ => markdown[at.end..end].to_string(),
+                };
+                (heading, body.trim().to_string())
+            })
+            .collect();
         Self { title, sections }
     }
 
@@ -108,13 +135,22 @@ impl Statement {
             return Vec::new();
         };
         let mut hints: Vec<String> = Vec::new();
-        for line in body.lines() {
-            if let Some(item) = line.strip_prefix("- ") {
-                hints.push(item.trim().to_string());
-            } else if let Some(last) = hints.last_mut()
-                && !line.trim().is_empty()
-            {
-                join_wrapped(last, line.trim());
+        let mut depth = 0usize;
+        for (event, range) in Parser::new(body).into_offset_iter() {
+            match event {
+                Event::Start(Tag::List(_)) => depth += 1,
+                Event::End(TagEnd::List(_)) => depth -= 1,
+                Event::Start(Tag::Item) if depth == 1 => {
+                    // The item's source without its marker, its wrapped lines joined.
+                    let source = body[range].trim_start();
+                    let source = source.trim_start_matches(['-', '*', '+']).trim_start();
+                    let mut hint = String::new();
+                    for line in source.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                        join_wrapped(&mut hint, line);
+                    }
+                    hints.push(hint);
+                }
+                _ => {}
             }
         }
         hints
@@ -207,6 +243,21 @@ mod tests {
                 "one more",
             ]
         );
+    }
+
+    #[test]
+    fn any_code_block_hides_headings_and_a_late_title_is_cut_out() {
+        let md = "## Task\n~~~\n## in a tilde fence\n~~~\n\n    ## indented code\n\n# Title\n\nAfter.\n## Hints\n* star item\n  - nested, part of it\n* `code` item\n";
+        let s = Statement::parse(md);
+        assert_eq!(s.title, "Title");
+        assert_eq!(s.sections.len(), 2);
+        let task = s.section("Task").unwrap();
+        assert!(task.contains("## in a tilde fence") && task.contains("## indented code"));
+        assert!(
+            task.ends_with("After.") && !task.contains("# Title"),
+            "{task}"
+        );
+        assert_eq!(s.hints(), ["star item - nested, part of it", "`code` item"]);
     }
 
     #[test]
