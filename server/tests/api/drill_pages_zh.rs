@@ -3,7 +3,7 @@
 //! Chinese.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::spawn_idle;
+use crate::helpers::{answer_key, spawn_idle};
 use katas::drills::Key;
 
 fn location(resp: &reqwest::Response) -> String {
@@ -77,12 +77,7 @@ async fn answers_start_empty_and_results_read_in_chinese() {
         .await;
     let at = location(&resp);
     let id: i64 = at.trim_start_matches("/drills/attempts/").parse().unwrap();
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.app.state.db)
-        .await
-        .unwrap();
-    let key: Key = serde_json::from_str(&text).unwrap();
+    let key: Key = answer_key(&app.app.state.db, id).await;
     let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
         panic!("a choice")
     };

@@ -4,7 +4,7 @@
 //! code, as do option texts and feedback.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{TestApp, spawn_idle};
+use crate::helpers::{TestApp, answer_key, spawn_idle};
 use katas::drills::{AnswerSpec, Drills, Key, KeyBody};
 use serde_json::{Value, json};
 
@@ -18,14 +18,6 @@ async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::R
         .unwrap()
 }
 
-async fn key_of(app: &TestApp, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.app.state.db)
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 /// The first shipped item of each answer kind.
 fn one_item_per_kind() -> Vec<(String, String)> {
@@ -77,7 +69,7 @@ fn malformed(key: &Key) -> Vec<Vec<String>> {
 }
 
 async fn assert_refused_without_key(app: &TestApp, token: &str, id: i64) {
-    let key = key_of(app, id).await;
+    let key = answer_key(&app.app.state.db, id).await;
     let explanation = key.explanation.en.clone();
     let answer = format!("/api/drill-attempts/{id}/answer");
     for parts in malformed(&key) {

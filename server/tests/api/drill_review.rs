@@ -3,18 +3,10 @@
 //! answers go through the server's own attempt functions (the ones the HTTP handlers call), with
 //! a drill-attempt budget large enough for them all.
 
-use crate::helpers::{Options, spawn_app};
+use crate::helpers::{Options, answer_key, spawn_app};
 use katas::drills::{Key, KeyBody, Response};
 use server::services::drills::{answer_attempt, start_attempt};
 
-async fn key_of(db: &server::db::Db, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(db)
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 async fn card(db: &server::db::Db, user: i64, subject: &str) -> (f64, f64) {
     sqlx::query_as(
@@ -50,7 +42,7 @@ async fn over_a_hundred_answers_of_one_item_in_a_day_keep_the_card_sound() {
         let (id, _) = start_attempt(state, user, "allreduce-cost", "ring-time")
             .await
             .unwrap();
-        let right = key_of(db, id).await.model_response();
+        let right = answer_key(db, id).await.model_response();
         let (graded, _) = answer_attempt(db, user, id, &right).await.unwrap();
         assert!(graded.correct);
     }
@@ -65,7 +57,7 @@ async fn over_a_hundred_answers_of_one_item_in_a_day_keep_the_card_sound() {
         let (id, _) = start_attempt(state, user, "python-gil", "why-gil")
             .await
             .unwrap();
-        let key = key_of(db, id).await;
+        let key = answer_key(db, id).await;
         let KeyBody::Choice { options, .. } = &key.body else {
             panic!("a choice")
         };

@@ -3,7 +3,7 @@
 //! follow.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, TestApp, spawn_app, spawn_idle};
+use crate::helpers::{Options, TestApp, answer_key, spawn_app, spawn_idle};
 use katas::drills::{AnswerSpec, Drills, Key};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
@@ -19,14 +19,6 @@ async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::R
         .unwrap()
 }
 
-async fn key_of(app: &TestApp, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.app.state.db)
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 /// Texts that only a graded result may show for this item: explanation and option feedback.
 fn secrets(set: &str, item: &str) -> Vec<String> {
@@ -166,7 +158,7 @@ async fn the_api_hides_the_key_until_the_answer_then_grades_it_once() {
     );
 
     // A wrong answer is data: graded, explained, stored once.
-    let key = key_of(&app, id).await;
+    let key = answer_key(&app.app.state.db, id).await;
     let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
         panic!("a choice key")
     };
@@ -214,7 +206,7 @@ async fn the_api_hides_the_key_until_the_answer_then_grades_it_once() {
     .unwrap();
     assert_no_answer_in(&started, "allreduce-cost", "ring-time");
     let id2 = started["id"].as_i64().unwrap();
-    let right = key_of(&app, id2).await.model_response();
+    let right = answer_key(&app.app.state.db, id2).await.model_response();
     let graded: Value = post(
         &app,
         &token,
@@ -311,7 +303,7 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
             .unwrap()
             .parse()
             .unwrap();
-        let key = key_of(&app, id).await;
+        let key = answer_key(&app.app.state.db, id).await;
         let right = key.model_response();
         let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
         let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
@@ -408,7 +400,7 @@ async fn instructors_see_item_statistics_and_reload_drills_from_disk() {
         .await
         .unwrap();
         let id = started["id"].as_i64().unwrap();
-        let key = key_of(&app, id).await;
+        let key = answer_key(&app.app.state.db, id).await;
         let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
             panic!()
         };

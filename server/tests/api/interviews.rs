@@ -3,20 +3,12 @@
 //! in English and 中文; the kata drawn from the learner's difficulty band.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, TestApp, spawn_app, spawn_idle};
+use crate::helpers::{Options, TestApp, answer_key, spawn_app, spawn_idle};
 use katas::drills::Key;
 use serde_json::{Value, json};
 use server::domain::Availability;
 use std::collections::BTreeSet;
 
-async fn key_of(app: &TestApp, id: i64) -> Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.app.state.db)
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 /// Runs the clock out now. The end is this millisecond, and the call returns only once the
 /// clock has passed it: what happened before the call (a submit in the same millisecond) stays
@@ -67,7 +59,7 @@ async fn the_api_withholds_results_until_the_end_then_locks_and_reports() {
     assert_eq!(items.len(), 5);
     let first = items[0]["attempt"].as_i64().unwrap();
 
-    let right = key_of(&app, first).await.model_response();
+    let right = answer_key(&app.app.state.db, first).await.model_response();
     let answered: Value = post(
         &format!("/api/drill-attempts/{first}/answer"),
         json!({ "parts": right.parts }),
@@ -184,7 +176,7 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
             .unwrap();
     assert_eq!(attempts.len(), 5);
     for &attempt in &attempts[..2] {
-        let key = key_of(&app, attempt).await;
+        let key = answer_key(&app.app.state.db, attempt).await;
         let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
         let mut form = vec![("csrf".to_string(), csrf.clone())];
         for (i, p) in key.model_response().parts.into_iter().enumerate() {
@@ -360,7 +352,7 @@ async fn the_same_item_outside_the_interview_reveals_nothing_until_the_end() {
         .await
         .unwrap();
     let outside = started["id"].as_i64().unwrap();
-    let right = key_of(&app, outside).await.model_response();
+    let right = answer_key(&app.app.state.db, outside).await.model_response();
     let answered: Value = app
         .client
         .post(app.url(&format!("/api/drill-attempts/{outside}/answer")))

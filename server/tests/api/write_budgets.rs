@@ -4,7 +4,7 @@
 //! flood leaves another's budget whole.
 
 use crate::browser::{Browser, csrf_of};
-use crate::helpers::{Options, TestApp, spawn_app};
+use crate::helpers::{Options, TestApp, answer_key, spawn_app};
 use serde_json::{Value, json};
 use server::db::allowance::Budget;
 use std::num::NonZeroU32;
@@ -50,14 +50,6 @@ async fn count(app: &TestApp, table: &str, user: &str) -> i64 {
     .unwrap()
 }
 
-async fn key_of(app: &TestApp, id: i64) -> katas::drills::Key {
-    let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
-        .bind(id)
-        .fetch_one(&app.app.state.db)
-        .await
-        .unwrap();
-    serde_json::from_str(&text).unwrap()
-}
 
 const START: &str = "/api/drills/python-gil/why-gil/attempts";
 
@@ -75,7 +67,7 @@ async fn a_flood_of_drill_attempts_stops_at_the_budget_even_when_each_is_answere
                 // Answered at once, so the cap on unanswered attempts never comes into it.
                 let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
                 let answer = format!("/api/drill-attempts/{id}/answer");
-                let parts = key_of(&app, id).await.model_response().parts;
+                let parts = answer_key(&app.app.state.db, id).await.model_response().parts;
                 let resp = post(&app, &ada, &answer, json!({ "parts": parts })).await;
                 assert_eq!(resp.status(), 200);
             }
