@@ -2,12 +2,14 @@
 //! clock runs out; the report is computed then and kept.
 
 use super::{Db, Tx};
+use crate::domain::{InterviewId, Slug, Stored, UserId};
+use katas::Verdict;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Interview {
     pub id: i64,
     pub user_id: i64,
-    pub kata: String,
+    pub kata: Slug,
     pub started_at: i64,
     pub ends_at: i64,
     pub finished_at: Option<i64>,
@@ -113,8 +115,17 @@ pub async fn finish(
     Ok(done.rows_affected() == 1)
 }
 
+/// A submit's outcome as the interview report reads it; `verdict` is `None` while pending.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BestSubmit {
+    pub verdict: Option<Stored<Verdict>>,
+    pub passed: Option<i64>,
+    pub total: Option<i64>,
+    pub created_at: i64,
+}
+
 /// The best submit of `kata` by the user within the interview's window: accepted first, then
-/// most cases passed. `(verdict, passed, total, created_at)`. The CASE rather than
+/// most cases passed. The CASE rather than
 /// `verdict = 'accepted' DESC` because a pending submit's NULL sorts first on PostgreSQL and last
 /// on SQLite, and on PostgreSQL it would hide an accepted submit.
 pub async fn best_submit(
@@ -123,7 +134,7 @@ pub async fn best_submit(
     kata: &str,
     from: i64,
     to: i64,
-) -> Result<Option<(Option<String>, Option<i64>, Option<i64>, i64)>, sqlx::Error> {
+) -> Result<Option<BestSubmit>, sqlx::Error> {
     sqlx::query_as(
         "SELECT verdict, passed, total, created_at FROM submissions
          WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND created_at >= $3 AND created_at <= $4
