@@ -13,6 +13,7 @@ use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
 use crate::db::drills::Attempt;
 use crate::db::{now_ms, review};
+use crate::domain::InterviewId;
 use crate::error::AppError;
 use crate::services::drills::{
     answer_attempt, catalogue, kind_of, own_attempt, result_withheld, start_attempt,
@@ -237,7 +238,7 @@ struct AttemptPage {
     result: Vec<ResultPart>,
     explanation: String,
     /// During an interview: the answer is recorded, its result waits for the report.
-    interview: Option<i64>,
+    interview: Option<InterviewId>,
     item: String,
     item_title: String,
     /// The session's items still to come, as the forms carry them (`a,b,c`; empty outside one).

@@ -13,6 +13,7 @@ use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::now_ms;
 use crate::db::users::User;
+use crate::domain::InterviewId;
 use crate::error::AppError;
 use crate::services::drills::{catalogue, interview_over};
 use crate::services::interviews::{
@@ -32,7 +33,7 @@ use std::collections::HashMap;
 
 #[derive(Debug)]
 struct PastRow {
-    id: i64,
+    id: InterviewId,
     when: String,
     kata: String,
     score: String,
@@ -107,7 +108,7 @@ struct ItemRow {
 #[template(path = "interview.html")]
 struct SessionPage {
     layout: Layout,
-    id: i64,
+    id: InterviewId,
     slug: String,
     ends_ms: i64,
     left: String,
@@ -135,7 +136,7 @@ fn verdict_words(t: &Text, outcome: KataOutcome) -> String {
 pub async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let t = Text::of(viewer.lang);
@@ -205,7 +206,7 @@ struct InterviewPost {
 async fn interview_post(
     state: &AppState,
     user: User,
-    id: i64,
+    id: InterviewId,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<InterviewPost, AppError> {
     let (interview, report) = own_interview(&state.db, id, user.id).await?;
@@ -221,7 +222,7 @@ async fn interview_post(
 pub async fn hint(
     State(state): State<AppState>,
     SignedIn { user, .. }: SignedIn,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
     body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, user, id, body).await?;
@@ -241,7 +242,7 @@ pub async fn hint(
 pub async fn submit(
     State(state): State<AppState>,
     SignedIn { user, .. }: SignedIn,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
     body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, user, id, body).await?;
@@ -264,7 +265,7 @@ pub async fn submit(
 pub async fn finish(
     State(state): State<AppState>,
     SignedIn { user, .. }: SignedIn,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
     body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, user, id, body).await?;
@@ -296,7 +297,7 @@ struct AnswerPart {
 /// The graded parts of each of the interview's answered attempts, by (set, item).
 async fn graded_parts(
     state: &AppState,
-    id: i64,
+    id: InterviewId,
     lang: Lang,
 ) -> Result<HashMap<(String, String), Vec<AnswerPart>>, AppError> {
     let l = lang.as_str();
@@ -334,7 +335,7 @@ struct ReviewLink {
 #[template(path = "interview_report.html")]
 struct ReportPage {
     layout: Layout,
-    id: i64,
+    id: InterviewId,
     score: String,
     kata: String,
     kata_title: String,
@@ -387,7 +388,7 @@ fn review_link(line: &str, lang: Lang) -> ReviewLink {
 pub async fn report(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let lang = viewer.lang;

@@ -38,7 +38,7 @@ struct KataPage {
     /// A retired kata takes no submissions: its page offers no Run, Submit or custom run.
     retired: bool,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
-    interview: Option<i64>,
+    interview: Option<crate::domain::InterviewId>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
     replaced_draft: Option<String>,
     /// The learner's latest submission here while it is still being graded (a GPU kata's job

@@ -7,6 +7,8 @@ use crate::db::allowance::Write;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms, progress};
+use crate::domain::InterviewId;
+use crate::domain::UserId;
 use crate::domain::Word as _;
 use crate::error::AppError;
 use crate::services::drills::{catalogue, draw, store_attempts};
@@ -29,7 +31,7 @@ pub const HINT_COST: f64 = 0.1;
 /// band, the unsolved ones of the nearest difficulty outside it; when every one is solved, any.
 /// Which katas are listed is `services::catalogue`'s rule (a learner's view: staff previews of
 /// unlisted katas are never drawn).
-async fn pick_kata(state: &AppState, user_id: i64) -> Result<&'static dyn Kata, AppError> {
+async fn pick_kata(state: &AppState, user_id: UserId) -> Result<&'static dyn Kata, AppError> {
     let solved = progress::solved(&state.db, user_id).await?;
     let listed = crate::services::catalogue::listing(state, false).await?;
     let cpu: Vec<&'static dyn Kata> = listed
@@ -113,9 +115,9 @@ fn pick_items(kata: &dyn Kata) -> Vec<(String, String)> {
 /// transaction spends the unit and stores it all, so a refusal stores nothing.
 pub async fn start_interview(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     minutes: u32,
-) -> Result<i64, AppError> {
+) -> Result<InterviewId, AppError> {
     if !(1..=180).contains(&minutes) {
         return Err(
             AppError::BadRequest("an interview lasts 1 to 180 minutes".into())
@@ -341,8 +343,8 @@ pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError
 /// The user's own interview, finished first if its clock has run out.
 pub async fn own_interview(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
 ) -> Result<(Interview, Option<Report>), AppError> {
     let i = interviews::get(db, id, user_id).await?.ok_or_else(|| {
         AppError::NotFound(format!("no interview {id} of yours"))
