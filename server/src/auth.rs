@@ -146,6 +146,15 @@ pub fn page_lang(saved: Option<Lang>, headers: &HeaderMap) -> Lang {
         .unwrap_or_default()
 }
 
+/// The one role check behind [`Staff`] and [`StaffUser`]; each refuses in its own words.
+fn admit_staff(user: &User, refusal: impl FnOnce() -> AppError) -> Result<(), AppError> {
+    if user.role.is_staff() {
+        Ok(())
+    } else {
+        Err(refusal())
+    }
+}
+
 /// An instructor or admin looking at a staff page. Anyone else is refused before the handler
 /// runs: 401 when signed out (which pages turn into the log-in redirect), 403 for a learner.
 #[derive(Debug, Clone)]
@@ -153,14 +162,11 @@ pub struct Staff(pub Viewer);
 
 impl Staff {
     fn admit(viewer: Viewer) -> Result<Self, AppError> {
-        if viewer.require()?.role.is_staff() {
-            Ok(Self(viewer))
-        } else {
-            Err(
-                AppError::Forbidden("This page is for instructors and admins.".into())
-                    .zh("这个页面只对教师和管理员开放。"),
-            )
-        }
+        admit_staff(viewer.require()?, || {
+            AppError::Forbidden("This page is for instructors and admins.".into())
+                .zh("这个页面只对教师和管理员开放。")
+        })?;
+        Ok(Self(viewer))
     }
 }
 
@@ -172,6 +178,50 @@ impl FromRequestParts<AppState> for Staff {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         Self::admit(Viewer::from_request_parts(parts, state).await?)
+    }
+}
+
+/// An instructor or admin calling the API ([`CurrentUser`]'s rules, CSRF header included):
+/// 401 without a user, 403 for a learner. Today only kata versions are staff-only in the API,
+/// hence the refusal's words.
+#[derive(Debug, Clone)]
+pub struct StaffUser(pub User);
+
+impl FromRequestParts<AppState> for StaffUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let CurrentUser(user) = CurrentUser::from_request_parts(parts, state).await?;
+        admit_staff(&user, || {
+            AppError::Forbidden("only instructors and admins manage kata versions".into())
+                .zh("只有教师和管理员可以管理题目版本")
+        })?;
+        Ok(Self(user))
+    }
+}
+
+/// A signed-in user looking at a page, refused with 401 (the log-in redirect) before the
+/// handler runs — and before its form is read, so a signed-out post is sent to log in rather
+/// than told its form is stale.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    pub user: User,
+    pub viewer: Viewer,
+}
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let viewer = Viewer::from_request_parts(parts, state).await?;
+        let user = viewer.require()?.clone();
+        Ok(Self { user, viewer })
     }
 }
 
@@ -216,7 +266,8 @@ impl Viewer {
         self.user.as_ref().ok_or(AppError::Unauthorized)
     }
 
-    /// Checks a form's `csrf` field.
+    /// Checks a form's `csrf` field. Called by [`crate::pages::form::CsrfForm`], and by hand
+    /// only where a form is multipart (the kata version upload).
     pub fn check_csrf(&self, given: &str) -> Result<(), AppError> {
         if csrf_matches(&self.csrf, given) {
             Ok(())

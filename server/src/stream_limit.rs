@@ -5,6 +5,7 @@
 //! pages, `/api/health` and the workers always find room; at the cap the edge evicts the oldest
 //! stream before it refuses anyone (`edge::connections`), and the page's script reconnects.
 
+use crate::domain::UserId;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
@@ -34,7 +35,7 @@ pub struct StreamLimit {
 
 #[derive(Debug, Default)]
 struct Open {
-    by_user: HashMap<i64, usize>,
+    by_user: HashMap<UserId, usize>,
     by_address: HashMap<IpAddr, usize>,
     total: usize,
 }
@@ -53,7 +54,11 @@ impl StreamLimit {
     }
 
     /// A slot for one more stream of `user_id` from `peer`, or which limit it would pass.
-    pub fn open(self: &Arc<Self>, user_id: i64, peer: IpAddr) -> Result<StreamSlot, StreamRefusal> {
+    pub fn open(
+        self: &Arc<Self>,
+        user_id: UserId,
+        peer: IpAddr,
+    ) -> Result<StreamSlot, StreamRefusal> {
         let address = crate::login_throttle::address_key(peer);
         let mut open = self.lock();
         let q = self.quota;
@@ -80,7 +85,7 @@ impl StreamLimit {
 /// Held by a live stream; dropping it (the stream ended or the client went away) frees the slot.
 #[derive(Debug)]
 pub struct StreamSlot {
-    user_id: i64,
+    user_id: UserId,
     address: IpAddr,
     limit: Arc<StreamLimit>,
 }
@@ -105,7 +110,7 @@ fn release<K: Eq + Hash>(counts: &mut HashMap<K, usize>, key: &K) {
 
 #[cfg(test)]
 mod tests {
-    use super::{StreamLimit, StreamQuota, StreamRefusal};
+    use super::{StreamLimit, StreamQuota, StreamRefusal, UserId};
     use std::net::IpAddr;
     use std::sync::Arc;
 
@@ -124,18 +129,18 @@ mod tests {
     #[test]
     fn a_user_holds_at_most_the_limit_and_a_closed_stream_frees_its_slot() {
         let limit = limit(2, 10, 10);
-        let a = limit.open(1, ip("10.0.0.1")).unwrap();
-        let b = limit.open(1, ip("10.0.0.2")).unwrap();
+        let a = limit.open(UserId(1), ip("10.0.0.1")).unwrap();
+        let b = limit.open(UserId(1), ip("10.0.0.2")).unwrap();
         assert_eq!(
-            limit.open(1, ip("10.0.0.3")).unwrap_err(),
+            limit.open(UserId(1), ip("10.0.0.3")).unwrap_err(),
             StreamRefusal::User(2)
         );
         assert!(
-            limit.open(2, ip("10.0.0.1")).is_ok(),
+            limit.open(UserId(2), ip("10.0.0.1")).is_ok(),
             "another user is not affected"
         );
         drop(a);
-        assert!(limit.open(1, ip("10.0.0.1")).is_ok());
+        assert!(limit.open(UserId(1), ip("10.0.0.1")).is_ok());
         drop(b);
         let open = limit.lock();
         assert!(
@@ -148,25 +153,25 @@ mod tests {
     fn many_accounts_from_one_address_share_its_limit() {
         let limit = limit(8, 3, 100);
         let held: Vec<_> = (0..3)
-            .map(|user| limit.open(user, ip("2001:db8::1")).unwrap())
+            .map(|user| limit.open(UserId(user), ip("2001:db8::1")).unwrap())
             .collect();
         assert_eq!(
-            limit.open(7, ip("2001:db8::ffff")).unwrap_err(),
+            limit.open(UserId(7), ip("2001:db8::ffff")).unwrap_err(),
             StreamRefusal::Address(3),
             "the same /64 is the same client"
         );
-        assert!(limit.open(7, ip("2001:db9::1")).is_ok());
+        assert!(limit.open(UserId(7), ip("2001:db9::1")).is_ok());
         drop(held);
-        assert!(limit.open(7, ip("2001:db8::1")).is_ok());
+        assert!(limit.open(UserId(7), ip("2001:db8::1")).is_ok());
     }
 
     #[test]
     fn the_total_bounds_every_address_together() {
         let limit = limit(8, 8, 2);
-        let _a = limit.open(1, ip("10.0.0.1")).unwrap();
-        let _b = limit.open(2, ip("10.0.0.2")).unwrap();
+        let _a = limit.open(UserId(1), ip("10.0.0.1")).unwrap();
+        let _b = limit.open(UserId(2), ip("10.0.0.2")).unwrap();
         assert_eq!(
-            limit.open(3, ip("10.0.0.3")).unwrap_err(),
+            limit.open(UserId(3), ip("10.0.0.3")).unwrap_err(),
             StreamRefusal::Total(2)
         );
     }

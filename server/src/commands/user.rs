@@ -5,6 +5,7 @@
 use crate::cli::{RoleArg, UserCommand};
 use crate::db::Location;
 use crate::db::{self, Db, users};
+use crate::domain::UserId;
 use crate::password;
 use anyhow::Context as _;
 use std::process::ExitCode;
@@ -99,7 +100,7 @@ fn password_from_stdin() -> anyhow::Result<String> {
     Ok(pw.to_string())
 }
 
-async fn existing(pool: &Db, name: &str) -> anyhow::Result<i64> {
+async fn existing(pool: &Db, name: &str) -> anyhow::Result<UserId> {
     users::id_of(pool, name)
         .await?
         .with_context(|| format!("no user named `{name}` (see `infrakata user list`)"))

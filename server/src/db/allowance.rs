@@ -5,6 +5,7 @@
 //! spent only if what it pays for is written too.
 
 use super::Tx;
+use crate::domain::UserId;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
@@ -63,7 +64,7 @@ impl Budget {
 /// user is over it.
 pub async fn take(
     tx: &mut Tx<'_>,
-    user_id: i64,
+    user_id: UserId,
     kind: Write,
     now_ms: i64,
     budget: Budget,
@@ -95,12 +96,12 @@ mod tests {
     use super::*;
     use crate::db::Db;
 
-    async fn db_with_users() -> (tempfile::TempDir, Db, i64, i64) {
+    async fn db_with_users() -> (tempfile::TempDir, Db, UserId, UserId) {
         let dir = tempfile::tempdir().unwrap();
         let db = crate::db::open(dir.path().join("t.sqlite")).await.unwrap();
         let mut ids = Vec::new();
         for name in ["a", "b"] {
-            let id: i64 = sqlx::query_scalar(
+            let id: UserId = sqlx::query_scalar(
                 "INSERT INTO users (name, role, created_at) VALUES ($1, 'learner', 0) RETURNING id",
             )
             .bind(name)
@@ -112,7 +113,7 @@ mod tests {
         (dir, db, ids[0], ids[1])
     }
 
-    async fn spend(db: &Db, user: i64, kind: Write, at: i64, budget: Budget) -> bool {
+    async fn spend(db: &Db, user: UserId, kind: Write, at: i64, budget: Budget) -> bool {
         let mut tx = db.begin().await.unwrap();
         let taken = take(&mut tx, user, kind, at, budget).await.unwrap();
         tx.commit().await.unwrap();

@@ -2,6 +2,7 @@
 //! and which hints they have opened.
 
 use super::{Db, now_ms};
+use crate::domain::UserId;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Draft {
@@ -12,7 +13,7 @@ pub struct Draft {
     pub kata_version: Option<i64>,
 }
 
-pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sqlx::Error> {
+pub async fn get(db: &Db, user_id: UserId, kata: &str) -> Result<Option<Draft>, sqlx::Error> {
     sqlx::query_as(
         "SELECT source, updated_at, kata_version FROM drafts WHERE user_id = $1 AND kata = $2",
     )
@@ -23,7 +24,7 @@ pub async fn get(db: &Db, user_id: i64, kata: &str) -> Result<Option<Draft>, sql
 }
 
 /// Stores `source` as the draft; returns its time.
-pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64, sqlx::Error> {
+pub async fn put(db: &Db, user_id: UserId, kata: &str, source: &str) -> Result<i64, sqlx::Error> {
     let now = now_ms();
     sqlx::query(
         "INSERT INTO drafts (user_id, kata, source, updated_at, kata_version)
@@ -47,7 +48,7 @@ pub async fn put(db: &Db, user_id: i64, kata: &str, source: &str) -> Result<i64,
 }
 
 /// Records that the learner opened hint `hint` (0-based); opening it again changes nothing.
-pub async fn open_hint(db: &Db, user_id: i64, kata: &str, hint: u32) -> Result<(), sqlx::Error> {
+pub async fn open_hint(db: &Db, user_id: UserId, kata: &str, hint: u32) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO hints_opened (user_id, kata, hint, opened_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING",
@@ -62,7 +63,7 @@ pub async fn open_hint(db: &Db, user_id: i64, kata: &str, hint: u32) -> Result<(
 }
 
 /// The hints (0-based) the learner has opened on `kata`.
-pub async fn opened_hints(db: &Db, user_id: i64, kata: &str) -> Result<Vec<u32>, sqlx::Error> {
+pub async fn opened_hints(db: &Db, user_id: UserId, kata: &str) -> Result<Vec<u32>, sqlx::Error> {
     let hints: Vec<i64> = sqlx::query_scalar(
         "SELECT hint FROM hints_opened WHERE user_id = $1 AND kata = $2 ORDER BY hint",
     )

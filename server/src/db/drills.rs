@@ -2,11 +2,13 @@
 //! here when the attempt starts and leaves the server only once the learner has answered.
 
 use super::{Db, Tx, now_ms};
+use crate::domain::InterviewId;
+use crate::domain::UserId;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Attempt {
     pub id: i64,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub drill_set: String,
     pub item: String,
     pub presented: String,
@@ -19,19 +21,19 @@ pub struct Attempt {
     /// 1 when the answer was right, 0 when not (flags are integers on both backends).
     pub correct: Option<i64>,
     /// The interview the attempt belongs to, if any.
-    pub interview_id: Option<i64>,
+    pub interview_id: Option<InterviewId>,
 }
 
 /// Stores a started attempt (part of `interview_id`'s, if given) in the caller's transaction,
 /// which also spends the budget it is paid from.
 pub async fn create(
     tx: &mut Tx<'_>,
-    user_id: i64,
+    user_id: UserId,
     set: &str,
     item: &str,
     presented: &str,
     key: &str,
-    interview_id: Option<i64>,
+    interview_id: Option<InterviewId>,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO drill_attempts
@@ -50,7 +52,7 @@ pub async fn create(
 }
 
 /// How many of the user's attempts await an answer.
-pub async fn open_count(tx: &mut Tx<'_>, user_id: i64) -> Result<i64, sqlx::Error> {
+pub async fn open_count(tx: &mut Tx<'_>, user_id: UserId) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT COUNT(*) FROM drill_attempts WHERE user_id = $1 AND answered_at IS NULL",
     )
@@ -60,7 +62,7 @@ pub async fn open_count(tx: &mut Tx<'_>, user_id: i64) -> Result<i64, sqlx::Erro
 }
 
 /// An interview's attempts, in the order they were made.
-pub async fn of_interview(db: &Db, interview_id: i64) -> Result<Vec<Attempt>, sqlx::Error> {
+pub async fn of_interview(db: &Db, interview_id: InterviewId) -> Result<Vec<Attempt>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM drill_attempts WHERE interview_id = $1 ORDER BY id")
         .bind(interview_id)
         .fetch_all(db)
@@ -68,7 +70,7 @@ pub async fn of_interview(db: &Db, interview_id: i64) -> Result<Vec<Attempt>, sq
 }
 
 /// The user's own attempt; `None` for another user's, so ids reveal nothing.
-pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Attempt>, sqlx::Error> {
+pub async fn get(db: &Db, id: i64, user_id: UserId) -> Result<Option<Attempt>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM drill_attempts WHERE id = $1 AND user_id = $2")
         .bind(id)
         .bind(user_id)
@@ -81,7 +83,7 @@ pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Attempt>, sqlx
 pub async fn record(
     db: &Db,
     id: i64,
-    user_id: i64,
+    user_id: UserId,
     response: &str,
     result: &str,
     score: f64,
@@ -104,7 +106,7 @@ pub async fn record(
 }
 
 /// The user's latest attempts, newest first.
-pub async fn recent(db: &Db, user_id: i64, limit: i64) -> Result<Vec<Attempt>, sqlx::Error> {
+pub async fn recent(db: &Db, user_id: UserId, limit: i64) -> Result<Vec<Attempt>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM drill_attempts WHERE user_id = $1 ORDER BY id DESC LIMIT $2")
         .bind(user_id)
         .bind(limit)

@@ -2,12 +2,14 @@
 //! clock runs out; the report is computed then and kept.
 
 use super::{Db, Tx};
+use crate::domain::{InterviewId, Slug, Stored, UserId};
+use katas::Verdict;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Interview {
-    pub id: i64,
-    pub user_id: i64,
-    pub kata: String,
+    pub id: InterviewId,
+    pub user_id: UserId,
+    pub kata: Slug,
     pub started_at: i64,
     pub ends_at: i64,
     pub finished_at: Option<i64>,
@@ -26,11 +28,11 @@ impl Interview {
 /// spends the budget it is paid from.
 pub async fn create(
     tx: &mut Tx<'_>,
-    user_id: i64,
+    user_id: UserId,
     kata: &str,
     started_at: i64,
     ends_at: i64,
-) -> Result<i64, sqlx::Error> {
+) -> Result<InterviewId, sqlx::Error> {
     let version = super::served::served_in(tx, kata).await?;
     sqlx::query_scalar(
         "INSERT INTO interviews (user_id, kata, started_at, ends_at, kata_version)
@@ -48,7 +50,11 @@ pub async fn create(
 }
 
 /// The user's own interview; `None` for another user's.
-pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Interview>, sqlx::Error> {
+pub async fn get(
+    db: &Db,
+    id: InterviewId,
+    user_id: UserId,
+) -> Result<Option<Interview>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM interviews WHERE id = $1 AND user_id = $2")
         .bind(id)
         .bind(user_id)
@@ -57,14 +63,14 @@ pub async fn get(db: &Db, id: i64, user_id: i64) -> Result<Option<Interview>, sq
 }
 
 /// Any interview by id (to lock its attempts).
-pub async fn by_id(db: &Db, id: i64) -> Result<Option<Interview>, sqlx::Error> {
+pub async fn by_id(db: &Db, id: InterviewId) -> Result<Option<Interview>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM interviews WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
         .await
 }
 
-pub async fn list(db: &Db, user_id: i64) -> Result<Vec<Interview>, sqlx::Error> {
+pub async fn list(db: &Db, user_id: UserId) -> Result<Vec<Interview>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM interviews WHERE user_id = $1 ORDER BY id DESC")
         .bind(user_id)
         .fetch_all(db)
@@ -74,8 +80,8 @@ pub async fn list(db: &Db, user_id: i64) -> Result<Vec<Interview>, sqlx::Error> 
 /// Takes one more hint while the interview is open and hints remain; `false` otherwise.
 pub async fn take_hint(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
     max: i64,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
@@ -95,8 +101,8 @@ pub async fn take_hint(
 /// Stores the report once; `false` when it was already finished.
 pub async fn finish(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
     report: &str,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
@@ -113,17 +119,26 @@ pub async fn finish(
     Ok(done.rows_affected() == 1)
 }
 
+/// A submit's outcome as the interview report reads it; `verdict` is `None` while pending.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BestSubmit {
+    pub verdict: Option<Stored<Verdict>>,
+    pub passed: Option<i64>,
+    pub total: Option<i64>,
+    pub created_at: i64,
+}
+
 /// The best submit of `kata` by the user within the interview's window: accepted first, then
-/// most cases passed. `(verdict, passed, total, created_at)`. The CASE rather than
+/// most cases passed. The CASE rather than
 /// `verdict = 'accepted' DESC` because a pending submit's NULL sorts first on PostgreSQL and last
 /// on SQLite, and on PostgreSQL it would hide an accepted submit.
 pub async fn best_submit(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kata: &str,
     from: i64,
     to: i64,
-) -> Result<Option<(Option<String>, Option<i64>, Option<i64>, i64)>, sqlx::Error> {
+) -> Result<Option<BestSubmit>, sqlx::Error> {
     sqlx::query_as(
         "SELECT verdict, passed, total, created_at FROM submissions
          WHERE user_id = $1 AND kata = $2 AND mode = 'submit' AND created_at >= $3 AND created_at <= $4
@@ -140,8 +155,8 @@ pub async fn best_submit(
 /// Replaces a finished interview's report once its pending kata verdict has landed.
 pub async fn settle_report(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
     report: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
@@ -159,10 +174,10 @@ pub async fn settle_report(
 /// The user's interview on `kata` whose clock is still running, if any.
 pub async fn running_on(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kata: &str,
     now: i64,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<InterviewId>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT id FROM interviews
          WHERE user_id = $1 AND kata = $2 AND finished_at IS NULL AND ends_at > $3
@@ -178,7 +193,7 @@ pub async fn running_on(
 /// Whether a running interview of the user asks the drill item `set`/`item`.
 pub async fn holds_item(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     set: &str,
     item: &str,
     now: i64,
@@ -199,7 +214,11 @@ pub async fn holds_item(
 }
 
 /// The interview's editor draft, if one was saved.
-pub async fn draft_of(db: &Db, id: i64, user_id: i64) -> Result<Option<String>, sqlx::Error> {
+pub async fn draft_of(
+    db: &Db,
+    id: InterviewId,
+    user_id: UserId,
+) -> Result<Option<String>, sqlx::Error> {
     let draft: Option<Option<String>> =
         sqlx::query_scalar("SELECT draft FROM interviews WHERE id = $1 AND user_id = $2")
             .bind(id)
@@ -212,8 +231,8 @@ pub async fn draft_of(db: &Db, id: i64, user_id: i64) -> Result<Option<String>, 
 /// Keeps the interview's editor draft while its clock runs; false once it is over.
 pub async fn save_draft(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
     source: &str,
     now: i64,
 ) -> Result<bool, sqlx::Error> {

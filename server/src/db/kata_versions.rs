@@ -8,6 +8,7 @@
 //! version a replica serves is [`super::served`]'s rule.
 
 use super::{Db, Tx, now_ms};
+use crate::domain::UserId;
 use crate::domain::{Availability, Stored, VersionSource};
 use katas::learner_api::{ApiChange, LearnerApi};
 
@@ -22,7 +23,7 @@ pub struct Published {
     pub source: VersionSource,
     /// An uploaded version's statements; a build's are compiled into it.
     pub statements: Option<Statements>,
-    pub published_by: Option<i64>,
+    pub published_by: Option<UserId>,
 }
 
 /// A version's `README.md` and `README.zh.md`.

@@ -2,10 +2,11 @@
 //! solved by an accepted `submit` (a `run` checks the samples only).
 
 use super::Db;
+use crate::domain::UserId;
 use std::collections::HashSet;
 
 /// Katas the user has solved.
-pub async fn solved(db: &Db, user_id: i64) -> Result<HashSet<String>, sqlx::Error> {
+pub async fn solved(db: &Db, user_id: UserId) -> Result<HashSet<String>, sqlx::Error> {
     let rows: Vec<String> = sqlx::query_scalar(
         "SELECT DISTINCT kata FROM submissions
          WHERE user_id = $1 AND mode = 'submit' AND verdict = 'accepted'",
@@ -16,7 +17,7 @@ pub async fn solved(db: &Db, user_id: i64) -> Result<HashSet<String>, sqlx::Erro
     Ok(rows.into_iter().collect())
 }
 
-pub async fn has_solved(db: &Db, user_id: i64, kata: &str) -> Result<bool, sqlx::Error> {
+pub async fn has_solved(db: &Db, user_id: UserId, kata: &str) -> Result<bool, sqlx::Error> {
     // 0/1 rather than a boolean: the one shape both backends return.
     let solved: i64 = sqlx::query_scalar(
         "SELECT CASE WHEN EXISTS (SELECT 1 FROM submissions
@@ -56,7 +57,7 @@ pub struct KataProgress {
 /// Every kata the user has submitted to; withdrawn submissions (cancelled, or timed out waiting
 /// for a worker) and custom-input runs (the learner's own input, not the kata's cases) are not
 /// attempts.
-pub async fn for_user(db: &Db, user_id: i64) -> Result<Vec<KataProgress>, sqlx::Error> {
+pub async fn for_user(db: &Db, user_id: UserId) -> Result<Vec<KataProgress>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kata, COUNT(*) AS submissions,
            MAX(CASE WHEN mode = 'submit' AND verdict = 'accepted' THEN 1 ELSE 0 END) AS solved,

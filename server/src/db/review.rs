@@ -3,6 +3,7 @@
 //! least one answered drill or review).
 
 use super::{Db, now_ms};
+use crate::domain::UserId;
 use chrono::{DateTime, Utc};
 use rs_fsrs::{Card, FSRS, Rating, State};
 
@@ -108,7 +109,7 @@ struct Row {
 /// time (ms).
 pub async fn review(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kind: Kind,
     subject: &str,
     rating: Rating,
@@ -165,13 +166,13 @@ pub async fn review(
 }
 
 /// A solved kata enters the queue (once; a later solve counts as a good review).
-pub async fn kata_solved(db: &Db, user_id: i64, slug: &str) -> Result<(), sqlx::Error> {
+pub async fn kata_solved(db: &Db, user_id: UserId, slug: &str) -> Result<(), sqlx::Error> {
     review(db, user_id, Kind::Kata, slug, Rating::Good, now_ms()).await?;
     Ok(())
 }
 
 /// Cards due by `until` (ms), soonest first.
-pub async fn due(db: &Db, user_id: i64, until: i64) -> Result<Vec<Due>, sqlx::Error> {
+pub async fn due(db: &Db, user_id: UserId, until: i64) -> Result<Vec<Due>, sqlx::Error> {
     sqlx::query_as(
         "SELECT kind, subject, due, reps, lapses FROM review_cards
          WHERE user_id = $1 AND due <= $2 ORDER BY due, kind, subject",
@@ -197,7 +198,7 @@ pub struct Streak {
 }
 
 /// The streak as of `now`: a run whose last day is before yesterday has lapsed to 0.
-pub async fn streak(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::Error> {
+pub async fn streak(db: &Db, user_id: UserId, now: i64) -> Result<Streak, sqlx::Error> {
     let s: Option<Streak> =
         sqlx::query_as("SELECT current, best, last_day FROM streaks WHERE user_id = $1")
             .bind(user_id)
@@ -213,7 +214,7 @@ pub async fn streak(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::Err
 
 /// Counts practice on the day of `now`; the streak grows by one on the first practice of a day
 /// that follows a day with practice, and restarts at 1 after a gap.
-pub async fn practised(db: &Db, user_id: i64, now: i64) -> Result<Streak, sqlx::Error> {
+pub async fn practised(db: &Db, user_id: UserId, now: i64) -> Result<Streak, sqlx::Error> {
     let today = now.div_euclid(86_400_000);
     let old = streak(db, user_id, now).await?;
     let current = if old.last_day == today && old.current > 0 {
@@ -248,10 +249,10 @@ mod tests {
 
     const DAY: i64 = 86_400_000;
 
-    async fn db_with_user() -> (tempfile::TempDir, Db, i64) {
+    async fn db_with_user() -> (tempfile::TempDir, Db, UserId) {
         let dir = tempfile::tempdir().unwrap();
         let db = crate::db::open(dir.path().join("t.sqlite")).await.unwrap();
-        let id: i64 = sqlx::query_scalar(
+        let id: UserId = sqlx::query_scalar(
             "INSERT INTO users (name, role, created_at) VALUES ('u', 'learner', 0) RETURNING id",
         )
         .fetch_one(&db)
@@ -313,7 +314,7 @@ mod tests {
         assert_eq!(cards, 2);
     }
 
-    async fn stored_stability(db: &Db, user: i64, subject: &str) -> f64 {
+    async fn stored_stability(db: &Db, user: UserId, subject: &str) -> f64 {
         sqlx::query_scalar("SELECT stability FROM review_cards WHERE user_id = $1 AND subject = $2")
             .bind(user)
             .bind(subject)

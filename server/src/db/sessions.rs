@@ -3,6 +3,7 @@
 
 use super::users::{Role, User, random_secret, sha256_hex};
 use super::{Db, now_ms};
+use crate::domain::UserId;
 
 /// How long a session lasts after logging in.
 pub const LIFETIME_MS: i64 = 14 * 24 * 3600 * 1000;
@@ -58,7 +59,7 @@ pub async fn create(db: &Db, user: &User) -> Result<(String, Session), sqlx::Err
 
 /// The unexpired session a cookie secret names.
 pub async fn find(db: &Db, secret: &str) -> Result<Option<Session>, sqlx::Error> {
-    let row: Option<(i64, String, String, String, Option<String>)> = sqlx::query_as(
+    let row: Option<(UserId, String, String, String, Option<String>)> = sqlx::query_as(
         "SELECT u.id, u.name, u.role, s.csrf_token, u.lang FROM sessions s JOIN users u ON u.id = s.user_id
          WHERE s.id_sha256 = $1 AND s.expires_at > $2",
     )

@@ -3,6 +3,7 @@
 use super::Tx;
 use super::{Db, now_ms};
 pub use crate::domain::State;
+use crate::domain::UserId;
 use crate::domain::{JobKind, Slug, Stored};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
@@ -10,7 +11,7 @@ use katas::{Mode, Verdict};
 #[derive(Debug, Clone)]
 pub struct Submission {
     pub id: i64,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub kata: Slug,
     pub mode: Mode,
     pub source: String,
@@ -26,7 +27,7 @@ pub struct Submission {
 
 type Row = (
     i64,
-    i64,
+    UserId,
     Slug,
     Stored<Mode>,
     String,
@@ -64,7 +65,7 @@ fn from_row(
 /// Stores the submission and its job; returns the submission id.
 pub async fn create(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kata: &Slug,
     kind: JobKind,
     mode: Mode,
@@ -76,7 +77,7 @@ pub async fn create(
 /// [`create`], with a custom-input run's admitted input (JSON) when it is one.
 pub async fn create_with(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kata: &Slug,
     kind: JobKind,
     mode: Mode,
@@ -92,7 +93,7 @@ pub async fn create_with(
 /// [`create_with`] inside the caller's transaction (which may also spend an allowance).
 pub async fn insert(
     tx: &mut Tx<'_>,
-    user_id: i64,
+    user_id: UserId,
     kata: &Slug,
     kind: JobKind,
     mode: Mode,
@@ -271,7 +272,7 @@ pub async fn withdrawn(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> 
 /// One user's submissions to one kata, newest first.
 pub async fn list_for(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     kata: &str,
     limit: i64,
 ) -> Result<Vec<Summary>, sqlx::Error> {
@@ -288,7 +289,11 @@ pub async fn list_for(
 }
 
 /// The source of the user's latest submission to `kata` (the editor starts from it).
-pub async fn last_source(db: &Db, user_id: i64, kata: &str) -> Result<Option<String>, sqlx::Error> {
+pub async fn last_source(
+    db: &Db,
+    user_id: UserId,
+    kata: &str,
+) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT source FROM submissions WHERE user_id = $1 AND kata = $2 ORDER BY id DESC LIMIT 1",
     )

@@ -1,6 +1,7 @@
 //! Accounts and API tokens. Tokens are shown once and stored only as SHA-256 digests.
 
 use super::{Db, now_ms};
+use crate::domain::UserId;
 use sha2::{Digest, Sha256};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -34,7 +35,7 @@ impl Role {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     pub role: Role,
 }
@@ -65,7 +66,7 @@ pub async fn create(
     if !valid_name(name) {
         return Err(UserError::BadName);
     }
-    let id = sqlx::query_scalar::<_, i64>(
+    let id = sqlx::query_scalar::<_, UserId>(
         "INSERT INTO users (name, password_hash, role, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
     )
     .bind(name)
@@ -101,7 +102,7 @@ pub fn sha256_hex(secret: &str) -> String {
 }
 
 /// Creates an API token for `user_id` and returns it (the only time it is visible).
-pub async fn issue_token(db: &Db, user_id: i64) -> Result<String, sqlx::Error> {
+pub async fn issue_token(db: &Db, user_id: UserId) -> Result<String, sqlx::Error> {
     let token = random_secret("ik_");
     sqlx::query("INSERT INTO api_tokens (user_id, token_sha256, created_at) VALUES ($1, $2, $3)")
         .bind(user_id)
@@ -114,7 +115,7 @@ pub async fn issue_token(db: &Db, user_id: i64) -> Result<String, sqlx::Error> {
 
 /// The user a token belongs to. Looked up by digest, so the comparison never touches the secret.
 pub async fn by_token(db: &Db, token: &str) -> Result<Option<User>, sqlx::Error> {
-    let row: Option<(i64, String, String)> = sqlx::query_as(
+    let row: Option<(UserId, String, String)> = sqlx::query_as(
         "SELECT u.id, u.name, u.role FROM api_tokens t JOIN users u ON u.id = t.user_id
          WHERE t.token_sha256 = $1",
     )
@@ -135,7 +136,7 @@ pub async fn by_name_with_hash(
     db: &Db,
     name: &str,
 ) -> Result<Option<(User, Option<String>)>, sqlx::Error> {
-    let row: Option<(i64, String, String, Option<String>)> =
+    let row: Option<(UserId, String, String, Option<String>)> =
         sqlx::query_as("SELECT id, name, role, password_hash FROM users WHERE name = $1")
             .bind(name)
             .fetch_optional(db)
@@ -153,7 +154,7 @@ pub async fn by_name_with_hash(
 }
 
 /// Saves the page language a user chose.
-pub async fn set_lang(db: &Db, id: i64, lang: katas::Lang) -> Result<(), sqlx::Error> {
+pub async fn set_lang(db: &Db, id: UserId, lang: katas::Lang) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE users SET lang = $1 WHERE id = $2")
         .bind(lang.as_str())
         .bind(id)
@@ -162,7 +163,7 @@ pub async fn set_lang(db: &Db, id: i64, lang: katas::Lang) -> Result<(), sqlx::E
     Ok(())
 }
 
-pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+pub async fn name_of(db: &Db, id: UserId) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT name FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
@@ -170,7 +171,7 @@ pub async fn name_of(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
 }
 
 /// Whether user `id` is an instructor or admin (`false` for no such user).
-pub async fn is_staff(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
+pub async fn is_staff(db: &Db, id: UserId) -> Result<bool, sqlx::Error> {
     let role: Option<String> = sqlx::query_scalar("SELECT role FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(db)
@@ -212,7 +213,7 @@ pub async fn list(db: &Db) -> Result<Vec<Account>, sqlx::Error> {
         .collect())
 }
 
-pub async fn id_of(db: &Db, name: &str) -> Result<Option<i64>, sqlx::Error> {
+pub async fn id_of(db: &Db, name: &str) -> Result<Option<UserId>, sqlx::Error> {
     sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
         .bind(name)
         .fetch_optional(db)
@@ -221,7 +222,7 @@ pub async fn id_of(db: &Db, name: &str) -> Result<Option<i64>, sqlx::Error> {
 
 /// Sets a user's password hash and ends their browser sessions (whoever knew the old password
 /// is logged out); returns how many sessions ended.
-pub async fn set_password(db: &Db, user_id: i64, hash: &str) -> Result<u64, sqlx::Error> {
+pub async fn set_password(db: &Db, user_id: UserId, hash: &str) -> Result<u64, sqlx::Error> {
     let mut tx = db.begin().await?;
     sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
         .bind(hash)
@@ -246,14 +247,14 @@ pub struct Removed {
 }
 
 /// Deletes every API token and session of a user.
-pub async fn revoke(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
+pub async fn revoke(db: &Db, user_id: UserId) -> Result<Removed, sqlx::Error> {
     let mut tx = db.begin().await?;
     let removed = revoke_in(&mut tx, user_id).await?;
     tx.commit().await?;
     Ok(removed)
 }
 
-async fn revoke_in(tx: &mut super::Tx<'_>, user_id: i64) -> Result<Removed, sqlx::Error> {
+async fn revoke_in(tx: &mut super::Tx<'_>, user_id: UserId) -> Result<Removed, sqlx::Error> {
     let tokens = sqlx::query("DELETE FROM api_tokens WHERE user_id = $1")
         .bind(user_id)
         .execute(&mut **tx)
@@ -274,7 +275,7 @@ async fn revoke_in(tx: &mut super::Tx<'_>, user_id: i64) -> Result<Removed, sqlx
 /// Deletes a user with their tokens, sessions and submissions (whose case results and jobs go
 /// with them), in one transaction: nothing is left pointing at the missing user. A worker still
 /// grading one of those submissions finds its lease gone and its result is refused.
-pub async fn delete(db: &Db, user_id: i64) -> Result<Removed, sqlx::Error> {
+pub async fn delete(db: &Db, user_id: UserId) -> Result<Removed, sqlx::Error> {
     let mut tx = db.begin().await?;
     let mut removed = revoke_in(&mut tx, user_id).await?;
     removed.submissions = sqlx::query("DELETE FROM submissions WHERE user_id = $1")

@@ -3,6 +3,7 @@
 //! the blocking pool. Failed log-ins are throttled per account and per address
 //! ([`crate::login_throttle`]): beyond the allowance the form answers 429 with `Retry-After`.
 
+use super::form::{Button, CsrfForm};
 use super::i18n::Text;
 use super::markdown::code_spans;
 use super::next::local_path;
@@ -14,8 +15,6 @@ use crate::error::AppError;
 use crate::password;
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::StatusCode;
 use axum::http::header::RETRY_AFTER;
@@ -23,16 +22,6 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 use serde::Deserialize;
 use std::net::SocketAddr;
-
-/// A form body, or 400 with the reason (missing field, not UTF-8, wrong content type).
-pub fn form<T>(body: Result<Form<T>, FormRejection>) -> Result<T, AppError> {
-    body.map(|Form(t)| t).map_err(|e| match e {
-        FormRejection::BytesRejection(_) => {
-            AppError::TooLarge("the request body is too large".into())
-        }
-        other => AppError::BadRequest(format!("malformed form: {}", other.body_text())),
-    })
-}
 
 #[derive(Debug, Deserialize, Default)]
 pub struct NextQuery {
@@ -99,8 +88,6 @@ pub async fn signup_form(viewer: Viewer, Query(q): Query<NextQuery>) -> Result<R
 #[derive(Debug, Deserialize)]
 pub struct LoginForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     name: String,
     #[serde(default)]
     password: String,
@@ -124,10 +111,8 @@ pub async fn login(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     viewer: Viewer,
     jar: CookieJar,
-    body: Result<Form<LoginForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<LoginForm>,
 ) -> Result<Response, AppError> {
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let next = local_path(f.next.as_deref());
     let page = |error: String| LoginPage {
         layout: Layout::new(&viewer, "login"),
@@ -168,8 +153,6 @@ pub async fn login(
 #[derive(Debug, Deserialize)]
 pub struct SignupForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     name: String,
     #[serde(default)]
     password: String,
@@ -183,10 +166,8 @@ pub async fn signup(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     viewer: Viewer,
     jar: CookieJar,
-    body: Result<Form<SignupForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<SignupForm>,
 ) -> Result<Response, AppError> {
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let t = Text::of(viewer.lang);
     let next = local_path(f.next.as_deref());
     let problem = if !users::valid_name(&f.name) {
@@ -238,20 +219,11 @@ pub async fn signup(
     }
 }
 
-#[derive(Debug, Deserialize)]
-pub struct LogoutForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 pub async fn logout(
     State(state): State<AppState>,
-    viewer: Viewer,
     jar: CookieJar,
-    body: Result<Form<LogoutForm>, FormRejection>,
+    _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     if let Some(c) = jar.get(SESSION_COOKIE) {
         sessions::delete(&state.db, c.value()).await?;
     }

@@ -1,6 +1,7 @@
 //! `/admin`: for instructors and admins — the workers with when each was last seen and what it
 //! can grade, the queue, and each kata package's static check (`katas::lint`).
 
+use super::form::{Button, CsrfForm};
 use super::{Layout, render};
 use crate::auth::Staff;
 use crate::db::submissions::State as SubState;
@@ -9,8 +10,6 @@ use crate::domain::JobKind;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 
@@ -136,22 +135,14 @@ pub async fn show(
     })
 }
 
-#[derive(Debug, serde::Deserialize)]
-pub struct ActForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 /// `POST /admin/submissions/{id}/cancel|requeue`: end a job that is not done (it is not graded
 /// and not an attempt), or put it back in the queue with fresh attempts.
 pub async fn act(
     State(state): State<AppState>,
-    Staff(viewer): Staff,
+    _: Staff,
     Path((id, action)): Path<(i64, String)>,
-    body: Result<Form<ActForm>, FormRejection>,
+    _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
-    let f = super::accounts::form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let done = match action.as_str() {
         "cancel" => {
             let message = katas::Message::new(

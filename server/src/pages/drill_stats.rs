@@ -3,6 +3,7 @@
 //! are too hard stand out; and `POST /admin/drills/reload`, which reads the drill folder from
 //! disk, validates it as the build does and serves it without a restart.
 
+use super::form::{Button, CsrfForm};
 use super::i18n::Text;
 use super::{Layout, render};
 use crate::auth::{Staff, Viewer};
@@ -11,11 +12,8 @@ use crate::error::AppError;
 use crate::services::drills::{catalogue, kind_of, reload};
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
 use axum::extract::State;
-use axum::extract::rejection::FormRejection;
 use axum::response::Response;
-use serde::Deserialize;
 use std::collections::HashMap;
 
 #[derive(Debug)]
@@ -94,20 +92,11 @@ pub async fn show(
     page(&state, &viewer, None, Vec::new()).await
 }
 
-#[derive(Debug, Deserialize)]
-pub struct ReloadForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 pub async fn reload_from_disk(
     State(state): State<AppState>,
     Staff(viewer): Staff,
-    body: Result<Form<ReloadForm>, FormRejection>,
+    _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
-    let Form(f) =
-        body.map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))?;
-    viewer.check_csrf(&f.csrf)?;
     let dir = katas::drills::default_dir();
     let outcome = tokio::task::spawn_blocking(move || reload(&dir))
         .await

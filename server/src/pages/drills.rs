@@ -6,12 +6,14 @@
 //! The page of an open attempt is rendered from what the learner may see (`Presented`) only; the
 //! key is read solely to grade.
 
+use super::form::CsrfForm;
 use super::i18n::kata_title;
 use super::markdown::code_spans;
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::{SignedIn, Viewer};
 use crate::db::drills::Attempt;
 use crate::db::{now_ms, review};
+use crate::domain::InterviewId;
 use crate::error::AppError;
 use crate::services::drills::{
     answer_attempt, catalogue, kind_of, own_attempt, result_withheld, start_attempt,
@@ -19,8 +21,6 @@ use crate::services::drills::{
 };
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -108,13 +108,8 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
     })
 }
 
-/// Form fields: `csrf`, and the answer (`pick` for options, `p0`, `p1`, … otherwise).
+/// Form fields: the answer (`pick` for options, `p0`, `p1`, … otherwise).
 type Fields = Vec<(String, String)>;
-
-fn fields(body: Result<Form<Fields>, FormRejection>) -> Result<Fields, AppError> {
-    body.map(|Form(f)| f)
-        .map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))
-}
 
 fn field<'a>(f: &'a Fields, name: &str) -> &'a str {
     f.iter()
@@ -125,13 +120,10 @@ fn field<'a>(f: &'a Fields, name: &str) -> &'a str {
 /// Starts an attempt from a page and shows it.
 pub async fn start(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { user, .. }: SignedIn,
     Path((set, item)): Path<(String, String)>,
-    body: Result<Form<Fields>, FormRejection>,
+    _: CsrfForm<Fields>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = fields(body)?;
-    viewer.check_csrf(field(&f, "csrf"))?;
     let (id, _) = start_attempt(&state, user.id, &set, &item).await?;
     Ok(Redirect::to(&format!("/drills/attempts/{id}")).into_response())
 }
@@ -166,13 +158,10 @@ fn attempt_url(id: i64, queue: &[String]) -> String {
 /// than `after` (the "next item" of a single attempt).
 pub async fn next(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { user, .. }: SignedIn,
     Path(set): Path<String>,
-    body: Result<Form<Fields>, FormRejection>,
+    CsrfForm(f): CsrfForm<Fields>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = fields(body)?;
-    viewer.check_csrf(field(&f, "csrf"))?;
     let served = catalogue();
     let s = served
         .set(&set)
@@ -249,7 +238,7 @@ struct AttemptPage {
     result: Vec<ResultPart>,
     explanation: String,
     /// During an interview: the answer is recorded, its result waits for the report.
-    interview: Option<i64>,
+    interview: Option<InterviewId>,
     item: String,
     item_title: String,
     /// The session's items still to come, as the forms carry them (`a,b,c`; empty outside one).
@@ -424,13 +413,10 @@ fn answer_of(f: &Fields) -> Answer {
 /// the reason (the attempt stays open).
 pub async fn answer(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { user, viewer }: SignedIn,
     Path(id): Path<i64>,
-    body: Result<Form<Fields>, FormRejection>,
+    CsrfForm(f): CsrfForm<Fields>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = fields(body)?;
-    viewer.check_csrf(field(&f, "csrf"))?;
     match answer_attempt(&state.db, user.id, id, &answer_of(&f)).await {
         Ok(_) => {
             let a = own_attempt(&state.db, id, user.id).await?;

@@ -3,36 +3,37 @@
 //! verdict, the drill items); `/interviews/{id}/report`: the kept report. In the viewer's
 //! language, like every page.
 
+use super::form::CsrfForm;
 use super::i18n::{Text, kata_title};
 use super::markdown::code_spans;
 use super::markdown::to_html;
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::{SignedIn, Viewer};
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::now_ms;
 use crate::db::users::User;
+use crate::domain::InterviewId;
 use crate::error::AppError;
 use crate::services::drills::{catalogue, interview_over};
 use crate::services::interviews::{
-    DEFAULT_MINUTES, HINT_COST, Report, finish_interview, own_interview, start_interview,
+    DEFAULT_MINUTES, HINT_COST, KataOutcome, Report, finish_interview, own_interview,
+    start_interview,
 };
 use crate::services::submissions::{enqueue, unknown_kata};
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use katas::drills::Graded;
 use katas::drills::words::quantity;
-use katas::{Lang, Mode, Verdict};
+use katas::{Lang, Mode};
 use serde::Deserialize;
 use std::collections::HashMap;
 
 #[derive(Debug)]
 struct PastRow {
-    id: i64,
+    id: InterviewId,
     when: String,
     kata: String,
     score: String,
@@ -84,24 +85,14 @@ pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
 #[derive(Debug, Deserialize)]
 pub struct StartForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     minutes: Option<u32>,
-}
-
-fn form<T>(body: Result<Form<T>, FormRejection>) -> Result<T, AppError> {
-    body.map(|Form(f)| f)
-        .map_err(|e| AppError::BadRequest(format!("malformed form: {}", e.body_text())))
 }
 
 pub async fn start(
     State(state): State<AppState>,
-    viewer: Viewer,
-    body: Result<Form<StartForm>, FormRejection>,
+    SignedIn { user, .. }: SignedIn,
+    CsrfForm(f): CsrfForm<StartForm>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let id = start_interview(&state, user.id, f.minutes.unwrap_or(DEFAULT_MINUTES)).await?;
     Ok(Redirect::to(&format!("/interviews/{id}")).into_response())
 }
@@ -117,7 +108,7 @@ struct ItemRow {
 #[template(path = "interview.html")]
 struct SessionPage {
     layout: Layout,
-    id: i64,
+    id: InterviewId,
     slug: String,
     ends_ms: i64,
     left: String,
@@ -133,19 +124,19 @@ struct SessionPage {
     codemirror: bool,
 }
 
-/// A stored verdict word (`accepted`, …, `pending`, `none`) as the learner reads it.
-fn verdict_words(t: &Text, word: &str) -> String {
-    match word {
-        "pending" => t.pending.into(),
-        "none" => t.practice.no_submit.into(),
-        w => Verdict::parse(w).map_or(w.to_string(), |v| t.verdict_label(v).into()),
+/// The kata's outcome as the learner reads it.
+fn verdict_words(t: &Text, outcome: KataOutcome) -> String {
+    match outcome {
+        KataOutcome::Pending => t.pending.into(),
+        KataOutcome::None => t.practice.no_submit.into(),
+        KataOutcome::Graded(v) => t.verdict_label(v).into(),
     }
 }
 
 pub async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let t = Text::of(viewer.lang);
@@ -176,7 +167,7 @@ pub async fn show(
     render(&SessionPage {
         layout: Layout::new(&viewer, "interview"),
         id,
-        slug: i.kata.clone(),
+        slug: i.kata.to_string(),
         ends_ms: i.ends_at,
         left: format!("{}:{:02}", secs / 60, secs % 60),
         statement: to_html(&statement.public_markdown()),
@@ -187,9 +178,10 @@ pub async fn show(
             .await?
             .unwrap_or_else(|| kata.package().starter.to_string()),
         submitted: best.map(|b| {
-            let word = b.0.unwrap_or_else(|| "pending".into());
-            let label = verdict_words(t, &word);
-            (word, label)
+            let outcome = b
+                .verdict
+                .map_or(KataOutcome::Pending, |v| KataOutcome::Graded(v.0));
+            (outcome.as_str().to_string(), verdict_words(t, outcome))
         }),
         items,
         codemirror: super::assets::HAS_EDITOR,
@@ -198,8 +190,6 @@ pub async fn show(
 
 #[derive(Debug, Deserialize)]
 pub struct ActionForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     source: String,
 }
@@ -215,13 +205,10 @@ struct InterviewPost {
 
 async fn interview_post(
     state: &AppState,
-    viewer: &Viewer,
-    id: i64,
-    body: Result<Form<ActionForm>, FormRejection>,
+    user: User,
+    id: InterviewId,
+    CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<InterviewPost, AppError> {
-    let user = viewer.require()?.clone();
-    let form = form(body)?;
-    viewer.check_csrf(&form.csrf)?;
     let (interview, report) = own_interview(&state.db, id, user.id).await?;
     Ok(InterviewPost {
         user,
@@ -234,11 +221,11 @@ async fn interview_post(
 /// No write budget: a counter on the interview, stopped at the kata's number of hints.
 pub async fn hint(
     State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    body: Result<Form<ActionForm>, FormRejection>,
+    SignedIn { user, .. }: SignedIn,
+    Path(id): Path<InterviewId>,
+    body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
-    let p = interview_post(&state, &viewer, id, body).await?;
+    let p = interview_post(&state, user, id, body).await?;
     let max = katas::catalogue::find(&p.interview.kata).map_or(0, |k| k.statement().hints().len());
     if !interviews::take_hint(&state.db, id, p.user.id, max as i64, now_ms()).await? {
         return Err(
@@ -254,11 +241,11 @@ pub async fn hint(
 /// clock runs.
 pub async fn submit(
     State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    body: Result<Form<ActionForm>, FormRejection>,
+    SignedIn { user, .. }: SignedIn,
+    Path(id): Path<InterviewId>,
+    body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
-    let p = interview_post(&state, &viewer, id, body).await?;
+    let p = interview_post(&state, user, id, body).await?;
     if p.report.is_some() {
         return Err(interview_over());
     }
@@ -277,11 +264,11 @@ pub async fn submit(
 
 pub async fn finish(
     State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    body: Result<Form<ActionForm>, FormRejection>,
+    SignedIn { user, .. }: SignedIn,
+    Path(id): Path<InterviewId>,
+    body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
-    let p = interview_post(&state, &viewer, id, body).await?;
+    let p = interview_post(&state, user, id, body).await?;
     finish_interview(&state.db, &p.interview).await?;
     Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response())
 }
@@ -310,7 +297,7 @@ struct AnswerPart {
 /// The graded parts of each of the interview's answered attempts, by (set, item).
 async fn graded_parts(
     state: &AppState,
-    id: i64,
+    id: InterviewId,
     lang: Lang,
 ) -> Result<HashMap<(String, String), Vec<AnswerPart>>, AppError> {
     let l = lang.as_str();
@@ -348,7 +335,7 @@ struct ReviewLink {
 #[template(path = "interview_report.html")]
 struct ReportPage {
     layout: Layout,
-    id: i64,
+    id: InterviewId,
     score: String,
     kata: String,
     kata_title: String,
@@ -401,7 +388,7 @@ fn review_link(line: &str, lang: Lang) -> ReviewLink {
 pub async fn report(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let lang = viewer.lang;
@@ -418,8 +405,8 @@ pub async fn report(
         score: format!("{:.0}", r.score),
         kata: r.kata.clone(),
         kata_title: title_of(&r.kata, lang),
-        kata_verdict_label: verdict_words(t, &r.kata_verdict),
-        kata_verdict: r.kata_verdict.clone(),
+        kata_verdict_label: verdict_words(t, r.kata_verdict),
+        kata_verdict: r.kata_verdict.as_str().to_string(),
         kata_cases: format!("{}/{}", r.kata_passed, r.kata_total),
         kata_time: duration(r.kata_time_ms),
         hints_used: r.hints_used,

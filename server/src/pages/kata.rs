@@ -3,19 +3,17 @@
 //! draft, else their last attempt, else the starter), Run and Submit. `/katas/{slug}/solution`:
 //! the reference and the concept notes, once the learner has an accepted submit.
 
-use super::accounts::form;
+use super::form::CsrfForm;
 use super::i18n::{Text, kata_title};
 use super::markdown::to_html;
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::{SignedIn, Viewer};
 use crate::db::{drafts, kata_versions, progress, submissions, workers};
 use crate::domain::JobKind;
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, not_yours, unknown_kata};
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use katas::{Kata, KataKind, Mode};
@@ -40,7 +38,7 @@ struct KataPage {
     /// A retired kata takes no submissions: its page offers no Run, Submit or custom run.
     retired: bool,
     /// A running interview on this kata: its hints are withheld here, where they would be free.
-    interview: Option<i64>,
+    interview: Option<crate::domain::InterviewId>,
     /// The draft that a past submission opened in the editor replaced, one click from coming back.
     replaced_draft: Option<String>,
     /// The learner's latest submission here while it is still being graded (a GPU kata's job
@@ -215,8 +213,6 @@ pub async fn show(
 #[derive(Debug, Deserialize)]
 pub struct SubmitForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     source: String,
     mode: Mode,
 }
@@ -224,13 +220,10 @@ pub struct SubmitForm {
 /// The editor's form without JavaScript: store, then show the submission's page.
 pub async fn submit(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { user, .. }: SignedIn,
     Path(slug): Path<String>,
-    body: Result<Form<SubmitForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<SubmitForm>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let id = enqueue(&state, user.id, &slug, &f.source, f.mode).await?;
     Ok(Redirect::to(&format!("/submissions/{id}")).into_response())
 }

@@ -4,6 +4,7 @@
 //! /admin/katas/{slug}/availability` lists, unlists or retires the version served. The page also
 //! holds the kata's versions and the upload form ([`super::kata_versions`]).
 
+use super::form::CsrfForm;
 use super::i18n::{Text, kata_title};
 use super::{Layout, render};
 use crate::auth::Staff;
@@ -14,8 +15,6 @@ use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -181,8 +180,6 @@ pub async fn csv(
 #[derive(Debug, serde::Deserialize)]
 pub struct AvailabilityForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     status: String,
 }
 
@@ -190,12 +187,10 @@ pub struct AvailabilityForm {
 /// the change from the database at once.
 pub async fn set_availability(
     State(state): State<AppState>,
-    Staff(viewer): Staff,
+    _: Staff,
     Path(slug): Path<String>,
-    body: Result<Form<AvailabilityForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<AvailabilityForm>,
 ) -> Result<Response, AppError> {
-    let f = super::accounts::form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
     let status = Availability::from_name(&f.status).ok_or_else(|| {
         let shown = crate::services::submissions::truncated(&f.status);

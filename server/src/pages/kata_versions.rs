@@ -4,6 +4,7 @@
 //! /admin/katas/{slug}/live` (roll back or forward). The rules are `services::publishing`'s and
 //! `db::served`'s, the same the API calls.
 
+use super::form::CsrfForm;
 use super::i18n::Text;
 use super::i18n_publishing::Publishing;
 use super::view::datetime;
@@ -16,8 +17,6 @@ use crate::services::publishing::{self, Report};
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use askama::Template;
-use axum::Form;
-use axum::extract::rejection::FormRejection;
 use axum::extract::{Multipart, Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 
@@ -87,6 +86,7 @@ pub async fn upload(
             _ => {}
         }
     }
+    // Multipart, so no `CsrfForm`: the token is a field read in the same pass as the file.
     viewer.check_csrf(csrf.as_deref().unwrap_or(""))?;
     let archive = archive
         .filter(|a| !a.is_empty())
@@ -120,19 +120,15 @@ fn report_page(viewer: &crate::auth::Viewer, slug: String, report: Report) -> Re
 
 #[derive(Debug, serde::Deserialize)]
 pub struct LiveForm {
-    #[serde(default)]
-    csrf: String,
     version: i64,
 }
 
 pub async fn make_live(
     State(state): State<AppState>,
-    Staff(viewer): Staff,
+    _: Staff,
     Path(slug): Path<String>,
-    body: Result<Form<LiveForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<LiveForm>,
 ) -> Result<Response, AppError> {
-    let f = super::accounts::form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
     match served::make_live(&state.db, &slug, f.version).await? {
         served::MadeLive::Live => Ok(Redirect::to(&format!("/admin/katas/{slug}")).into_response()),

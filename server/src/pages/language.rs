@@ -3,15 +3,13 @@
 //! so it survives logging out. Then back to the page the switch was on — a same-origin path
 //! only ([`super::next`]).
 
-use super::accounts::form;
+use super::form::CsrfForm;
 use super::next::local_path;
 use crate::auth::{LANG_COOKIE, Viewer};
 use crate::db::users;
 use crate::error::AppError;
 use crate::state::AppState;
-use axum::Form;
 use axum::extract::State;
-use axum::extract::rejection::FormRejection;
 use axum::http::header::SET_COOKIE;
 use axum::response::{IntoResponse, Redirect, Response};
 use katas::Lang;
@@ -23,8 +21,6 @@ const COOKIE_MAX_AGE_S: u32 = 365 * 24 * 3600;
 #[derive(Debug, Deserialize)]
 pub struct SwitchForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     lang: String,
     #[serde(default)]
     next: Option<String>,
@@ -33,10 +29,8 @@ pub struct SwitchForm {
 pub async fn switch(
     State(state): State<AppState>,
     viewer: Viewer,
-    body: Result<Form<SwitchForm>, FormRejection>,
+    CsrfForm(f): CsrfForm<SwitchForm>,
 ) -> Result<Response, AppError> {
-    let f = form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     let lang = Lang::from_tag(&f.lang).ok_or_else(|| {
         AppError::BadRequest(format!(
             "unknown language `{}`; choose `en` or `zh`",

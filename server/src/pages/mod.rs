@@ -8,6 +8,7 @@ mod assets;
 mod catalogue;
 mod drill_stats;
 mod drills;
+mod form;
 pub mod i18n;
 mod i18n_practice;
 mod i18n_publishing;

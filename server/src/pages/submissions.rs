@@ -4,11 +4,12 @@
 //! submissions, and someone else's accepted submit only once they have solved that kata
 //! themselves (the leaderboard links to it); anything else answers 404.
 
+use super::form::{Button, CsrfForm};
 use super::i18n::{Text, kata_title};
 use super::kata::find;
 use super::view::{self, ReportView};
 use super::{Layout, render};
-use crate::auth::Viewer;
+use crate::auth::{SignedIn, Viewer};
 use crate::db::submissions::{self, State as SubState, Submission};
 use crate::db::{jobs, users};
 use crate::error::AppError;
@@ -186,22 +187,13 @@ pub async fn report(
     })
 }
 
-#[derive(Debug, serde::Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
-
 /// The panel's Cancel button without JavaScript.
 pub async fn cancel(
     State(state): State<AppState>,
-    viewer: Viewer,
+    SignedIn { user, .. }: SignedIn,
     Path(id): Path<i64>,
-    body: Result<axum::Form<CsrfForm>, axum::extract::rejection::FormRejection>,
+    _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    let f = super::accounts::form(body)?;
-    viewer.check_csrf(&f.csrf)?;
     crate::services::submissions::cancel_own(&state, user.id, id).await?;
     Ok(axum::response::Redirect::to(&format!("/submissions/{id}")).into_response())
 }

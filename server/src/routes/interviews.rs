@@ -7,6 +7,7 @@ use crate::auth::CurrentUser;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms};
+use crate::domain::InterviewId;
 use crate::error::{AppError, ErrorBody};
 use crate::services::interviews::{
     DEFAULT_MINUTES, Report, finish_interview, own_interview, start_interview,
@@ -82,7 +83,7 @@ async fn session_json(db: &Db, i: &Interview, report: Option<&Report>) -> Result
 pub async fn show(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Json<Value>, AppError> {
     let (i, report) = own_interview(&state.db, id, user.id).await?;
     Ok(Json(session_json(&state.db, &i, report.as_ref()).await?))
@@ -98,7 +99,7 @@ pub async fn show(
 pub async fn finish(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
 ) -> Result<Json<Value>, AppError> {
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     let report = finish_interview(&state.db, &i).await?;
@@ -127,7 +128,7 @@ pub struct NewDraft {
 pub async fn put_draft(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
+    Path(id): Path<InterviewId>,
     body: Result<Json<NewDraft>, JsonRejection>,
 ) -> Result<StatusCode, AppError> {
     let new = super::json_body(body, "request")?;

@@ -4,7 +4,7 @@
 //! which changes nothing) and `POST /api/katas/{slug}/live` (roll back, or forward, to a stored
 //! version). Instructors and admins only.
 
-use crate::auth::CurrentUser;
+use crate::auth::StaffUser;
 use crate::db::{kata_versions, served};
 use crate::error::{AppError, ErrorBody};
 use crate::services::publishing;
@@ -35,10 +35,9 @@ fn known(slug: &str) -> Result<(), AppError> {
     ))]
 pub async fn list(
     State(state): State<AppState>,
-    user: CurrentUser,
+    _: StaffUser,
     Path(slug): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    publishing::require_staff(&user.0)?;
     known(&slug)?;
     let versions = kata_versions::list(&state.db, &slug).await?;
     Ok(Json(json!({ "slug": slug, "versions": versions })))
@@ -65,17 +64,16 @@ pub async fn list(
     ))]
 pub async fn publish(
     State(state): State<AppState>,
-    user: CurrentUser,
+    StaffUser(user): StaffUser,
     Path(slug): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    publishing::require_staff(&user.0)?;
     let archive = body.map_err(|_| {
         let limit = publishing::limits().archive_bytes;
         AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
             .zh(format!("题目包压缩文件最多 {limit} 字节"))
     })?;
-    let report = publishing::publish(&state, &user.0, &slug, &archive).await?;
+    let report = publishing::publish(&state, &user, &slug, &archive).await?;
     let status = if report.published() {
         StatusCode::CREATED
     } else {
@@ -111,11 +109,10 @@ pub struct MakeLive {
     ))]
 pub async fn make_live(
     State(state): State<AppState>,
-    user: CurrentUser,
+    _: StaffUser,
     Path(slug): Path<String>,
     body: Result<Json<MakeLive>, JsonRejection>,
 ) -> Result<Json<Value>, AppError> {
-    publishing::require_staff(&user.0)?;
     known(&slug)?;
     let MakeLive { version } = super::json_body(body, "request")?;
     match served::make_live(&state.db, &slug, version).await? {

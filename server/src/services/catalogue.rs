@@ -6,6 +6,7 @@
 
 use crate::db::{kata_availability, served, users};
 use crate::domain::Availability;
+use crate::domain::UserId;
 use crate::error::AppError;
 use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
@@ -71,7 +72,11 @@ pub async fn statement(
 }
 
 /// Refuses a submission to `slug` by `user_id` unless the kata takes one from them.
-pub async fn check_submittable(state: &AppState, slug: &str, user_id: i64) -> Result<(), AppError> {
+pub async fn check_submittable(
+    state: &AppState,
+    slug: &str,
+    user_id: UserId,
+) -> Result<(), AppError> {
     match kata_availability::of(&state.db, slug).await? {
         Availability::Listed => Ok(()),
         Availability::Unlisted if users::is_staff(&state.db, user_id).await? => Ok(()),

@@ -8,6 +8,8 @@ use crate::db::allowance::Write;
 use crate::db::drills::{self, Attempt};
 use crate::db::review::{self, Kind};
 use crate::db::{Db, Tx, now_ms};
+use crate::domain::InterviewId;
+use crate::domain::UserId;
 use crate::error::AppError;
 use crate::services::write_budget;
 use crate::state::AppState;
@@ -119,9 +121,9 @@ pub fn draw(set: &str, item: &str) -> Result<Drawn, AppError> {
 /// learner would then hold more than [`MAX_OPEN_ATTEMPTS`] unanswered.
 pub async fn store_attempts(
     tx: &mut Tx<'_>,
-    user_id: i64,
+    user_id: UserId,
     drawn: &[Drawn],
-    interview_id: Option<i64>,
+    interview_id: Option<InterviewId>,
 ) -> Result<Vec<i64>, AppError> {
     let open = drills::open_count(tx, user_id).await?;
     if open + drawn.len() as i64 > MAX_OPEN_ATTEMPTS {
@@ -153,7 +155,7 @@ pub async fn store_attempts(
 /// attempt stored in one transaction, so a refusal (404, 429) stores nothing.
 pub async fn start_attempt(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     set: &str,
     item: &str,
 ) -> Result<(i64, Presented), AppError> {
@@ -166,7 +168,7 @@ pub async fn start_attempt(
 }
 
 /// The learner's own attempt.
-pub async fn own_attempt(db: &Db, id: i64, user_id: i64) -> Result<Attempt, AppError> {
+pub async fn own_attempt(db: &Db, id: i64, user_id: UserId) -> Result<Attempt, AppError> {
     drills::get(db, id, user_id).await?.ok_or_else(|| {
         AppError::NotFound(format!("no drill attempt {id} of yours"))
             .zh(format!("你没有第 {id} 次概念题作答"))
@@ -200,7 +202,7 @@ pub async fn result_withheld(db: &Db, a: &Attempt) -> Result<bool, AppError> {
 /// it fills a budgeted attempt once, and the card and streak are one row per item and learner.
 pub async fn answer_attempt(
     db: &Db,
-    user_id: i64,
+    user_id: UserId,
     id: i64,
     response: &Response,
 ) -> Result<(Graded, i64), AppError> {
@@ -247,7 +249,7 @@ pub async fn answer_attempt(
 
 /// Puts every solved kata without a card into the review queue, dated by its first accepted
 /// submit (solved katas enter the queue without touching the grading path).
-pub async fn sync_solved_katas(db: &Db, user_id: i64) -> Result<(), sqlx::Error> {
+pub async fn sync_solved_katas(db: &Db, user_id: UserId) -> Result<(), sqlx::Error> {
     let solved: Vec<(String, i64)> = sqlx::query_as(
         "SELECT kata, MIN(created_at) FROM submissions
          WHERE user_id = $1 AND mode = 'submit' AND verdict = 'accepted'

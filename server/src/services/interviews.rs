@@ -7,12 +7,15 @@ use crate::db::allowance::Write;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
 use crate::db::{Db, now_ms, progress};
+use crate::domain::InterviewId;
+use crate::domain::UserId;
+use crate::domain::Word as _;
 use crate::error::AppError;
 use crate::services::drills::{catalogue, draw, store_attempts};
 use crate::services::write_budget;
 use crate::state::AppState;
 use katas::drills::{Graded, Text};
-use katas::{Difficulty, Kata, KataKind};
+use katas::{Difficulty, Kata, KataKind, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// Length of an interview unless the learner picks another (minutes).
@@ -28,7 +31,7 @@ pub const HINT_COST: f64 = 0.1;
 /// band, the unsolved ones of the nearest difficulty outside it; when every one is solved, any.
 /// Which katas are listed is `services::catalogue`'s rule (a learner's view: staff previews of
 /// unlisted katas are never drawn).
-async fn pick_kata(state: &AppState, user_id: i64) -> Result<&'static dyn Kata, AppError> {
+async fn pick_kata(state: &AppState, user_id: UserId) -> Result<&'static dyn Kata, AppError> {
     let solved = progress::solved(&state.db, user_id).await?;
     let listed = crate::services::catalogue::listing(state, false).await?;
     let cpu: Vec<&'static dyn Kata> = listed
@@ -112,9 +115,9 @@ fn pick_items(kata: &dyn Kata) -> Vec<(String, String)> {
 /// transaction spends the unit and stores it all, so a refusal stores nothing.
 pub async fn start_interview(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     minutes: u32,
-) -> Result<i64, AppError> {
+) -> Result<InterviewId, AppError> {
     if !(1..=180).contains(&minutes) {
         return Err(
             AppError::BadRequest("an interview lasts 1 to 180 minutes".into())
@@ -156,12 +159,52 @@ pub struct ReportItem {
     pub explanation: Option<Text>,
 }
 
+/// The kata's part of a report, kept in the stored report as one word: `none` (no submit in
+/// the window), `pending` (not graded yet) or the verdict's name. Any other word is an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum KataOutcome {
+    None,
+    Pending,
+    Graded(Verdict),
+}
+
+impl KataOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Pending => "pending",
+            Self::Graded(v) => v.as_str(),
+        }
+    }
+}
+
+impl TryFrom<String> for KataOutcome {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "none" => Ok(Self::None),
+            "pending" => Ok(Self::Pending),
+            w => Verdict::from_name(w)
+                .map(Self::Graded)
+                .ok_or_else(|| format!("unknown kata outcome `{}`", w.escape_debug())),
+        }
+    }
+}
+
+impl From<KataOutcome> for String {
+    fn from(o: KataOutcome) -> Self {
+        o.as_str().into()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub kata: String,
     pub kata_title: String,
-    /// The kata's best submit in the window: verdict (or `none`), cases passed of total.
-    pub kata_verdict: String,
+    /// The kata's best submit in the window: its verdict (or none, or pending), cases passed
+    /// of total.
+    pub kata_verdict: KataOutcome,
     pub kata_passed: i64,
     pub kata_total: i64,
     pub kata_time_ms: Option<i64>,
@@ -177,15 +220,17 @@ pub struct Report {
 pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
     let end = i.finished_at.unwrap_or(i.ends_at).min(i.ends_at);
     let best = interviews::best_submit(db, i.user_id, &i.kata, i.started_at, end).await?;
-    let (verdict, passed, total, at) = best.map_or(("none".to_string(), 0, 0, None), |b| {
+    let (verdict, passed, total, at) = best.map_or((KataOutcome::None, 0, 0, None), |b| {
         (
-            b.0.unwrap_or_else(|| "pending".into()),
-            b.1.unwrap_or(0),
-            b.2.unwrap_or(0),
-            Some(b.3),
+            b.verdict
+                .map_or(KataOutcome::Pending, |v| KataOutcome::Graded(v.0)),
+            b.passed.unwrap_or(0),
+            b.total.unwrap_or(0),
+            Some(b.created_at),
         )
     });
-    let base = if verdict == "accepted" {
+    let accepted = verdict == KataOutcome::Graded(Verdict::Accepted);
+    let base = if accepted {
         1.0
     } else if total > 0 {
         passed as f64 / total as f64
@@ -233,7 +278,7 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
         / (items.len() + 1) as f64
         * 100.0;
     let mut review_next = Vec::new();
-    if verdict != "accepted" {
+    if !accepted {
         review_next.push(format!("kata {}", i.kata));
     }
     for r in items.iter().filter(|r| r.score < 1.0) {
@@ -243,9 +288,11 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
         }
     }
     Ok(Report {
-        kata_title: katas::catalogue::find(&i.kata)
-            .map_or(i.kata.clone(), |k| k.meta().title.clone()),
-        kata: i.kata.clone(),
+        kata_title: i
+            .kata
+            .kata()
+            .map_or(i.kata.to_string(), |k| k.meta().title.clone()),
+        kata: i.kata.to_string(),
         kata_verdict: verdict,
         kata_passed: passed,
         kata_total: total,
@@ -263,13 +310,13 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
 pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError> {
     if let Some(r) = &i.report {
         let stored: Report = serde_json::from_str(r).map_err(|e| AppError::Internal(e.into()))?;
-        if stored.kata_verdict != "pending" {
+        if stored.kata_verdict != KataOutcome::Pending {
             return Ok(stored);
         }
         // The last submit was still queued when the clock stopped: its verdict belongs to the
         // interview, so the report is rebuilt until it lands rather than saying "pending" for good.
         let fresh = build_report(db, i).await?;
-        if fresh.kata_verdict != "pending" {
+        if fresh.kata_verdict != KataOutcome::Pending {
             let text = serde_json::to_string(&fresh).map_err(|e| AppError::Internal(e.into()))?;
             interviews::settle_report(db, i.id, i.user_id, &text).await?;
         }
@@ -296,8 +343,8 @@ pub async fn finish_interview(db: &Db, i: &Interview) -> Result<Report, AppError
 /// The user's own interview, finished first if its clock has run out.
 pub async fn own_interview(
     db: &Db,
-    id: i64,
-    user_id: i64,
+    id: InterviewId,
+    user_id: UserId,
 ) -> Result<(Interview, Option<Report>), AppError> {
     let i = interviews::get(db, id, user_id).await?.ok_or_else(|| {
         AppError::NotFound(format!("no interview {id} of yours"))

@@ -3,6 +3,7 @@
 
 use crate::db::allowance::Write;
 use crate::db::submissions::{self, State, Submission};
+use crate::domain::UserId;
 use crate::domain::{JobKind, Slug};
 use crate::error::AppError;
 use crate::state::AppState;
@@ -23,7 +24,7 @@ pub fn unknown_kata(slug: &str) -> AppError {
 /// an unknown kata (404) and a user over the rate limit (429) before storing anything.
 pub async fn enqueue(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     slug: &str,
     source: &str,
     mode: Mode,
@@ -36,7 +37,7 @@ pub async fn enqueue(
 /// the statement's constraints (422, the kata's message in `lang`), GPU katas (422).
 pub async fn enqueue_custom(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     slug: &str,
     source: &str,
     input: &str,
@@ -47,7 +48,7 @@ pub async fn enqueue_custom(
 
 async fn store(
     state: &AppState,
-    user_id: i64,
+    user_id: UserId,
     slug: &str,
     source: &str,
     mode: Mode,
@@ -98,7 +99,7 @@ async fn store(
 
 /// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
 /// they have solved that kata themselves. To anyone else it does not exist (404).
-pub async fn visible(state: &AppState, user_id: i64, id: i64) -> Result<Submission, AppError> {
+pub async fn visible(state: &AppState, user_id: UserId, id: i64) -> Result<Submission, AppError> {
     let missing =
         || AppError::NotFound(format!("no submission {id}")).zh(format!("没有第 {id} 号提交"));
     let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
@@ -120,7 +121,7 @@ pub(crate) fn truncated(s: &str) -> String {
 
 /// Cancels the learner's own submission while no worker has taken it (withdrawn, not an
 /// attempt). Shared by the API and the submission page's form.
-pub async fn cancel_own(state: &AppState, user_id: i64, id: i64) -> Result<(), AppError> {
+pub async fn cancel_own(state: &AppState, user_id: UserId, id: i64) -> Result<(), AppError> {
     let s = visible(state, user_id, id).await?;
     if s.user_id != user_id {
         return Err(not_yours(id));

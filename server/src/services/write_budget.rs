@@ -10,6 +10,7 @@
 
 use crate::db::Tx;
 use crate::db::allowance::{self, Budget, Write};
+use crate::domain::UserId;
 use crate::error::AppError;
 use crate::state::ServerConfig;
 
@@ -28,7 +29,7 @@ pub fn budget(config: &ServerConfig, kind: Write) -> Budget {
 pub async fn spend(
     tx: &mut Tx<'_>,
     config: &ServerConfig,
-    user_id: i64,
+    user_id: UserId,
     kind: Write,
 ) -> Result<(), AppError> {
     let budget = budget(config, kind);

@@ -8,7 +8,7 @@ use katas::drills::{Key, KeyBody, Response};
 use server::services::drills::{answer_attempt, start_attempt};
 
 
-async fn card(db: &server::db::Db, user: i64, subject: &str) -> (f64, f64) {
+async fn card(db: &server::db::Db, user: server::domain::UserId, subject: &str) -> (f64, f64) {
     sqlx::query_as(
         "SELECT stability, difficulty FROM review_cards WHERE user_id = $1 AND subject = $2",
     )
@@ -33,10 +33,11 @@ async fn over_a_hundred_answers_of_one_item_in_a_day_keep_the_card_sound() {
     let token = app.user("ada").await;
     let state = &app.app.state;
     let db = &state.db;
-    let user: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
-        .fetch_one(db)
-        .await
-        .unwrap();
+    let user: server::domain::UserId =
+        sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
+            .fetch_one(db)
+            .await
+            .unwrap();
 
     for _ in 0..110 {
         let (id, _) = start_attempt(state, user, "allreduce-cost", "ring-time")

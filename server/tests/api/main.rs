@@ -15,6 +15,7 @@ mod drill_review;
 mod drill_sessions;
 mod drills;
 mod edge;
+mod extractors;
 mod fake_grader;
 mod faults;
 mod gpu;

@@ -97,7 +97,7 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
     // Signed in on the pages, and holding a token for the API.
     let browser = Browser::new(&app);
     browser.signup("ada", "correct horse battery").await;
-    let id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
+    let id: server::domain::UserId = sqlx::query_scalar("SELECT id FROM users WHERE name = 'ada'")
         .fetch_one(&app.app.state.db)
         .await
         .unwrap();

@@ -2,6 +2,9 @@
 //! a kata's slug. Parsed once at the edge of the storage layer, so code above it never compares
 //! strings; a row holding a word we do not know is a decode error, never a silent default.
 
+mod ids;
+
+pub use ids::{InterviewId, SubmissionId, UserId};
 use katas::{KataKind, Mode, Verdict};
 use serde::{Deserialize, Serialize};
 use sqlx::decode::Decode;
