@@ -152,6 +152,26 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             total
         })
     });
+    // The same stage when the measuring loop banked the reference's count after the previous
+    // figure (`Grader::bank_reference_count`, untimed here as it is off the learner's wait).
+    g.bench_function(
+        "grade submit: the measurement stage, reference count banked",
+        |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    grader.bank_reference_count("fast-power").expect("banks");
+                    let started = Instant::now();
+                    let measured = grader
+                        .measure_submission("fast-power", &unique(source), &|_| {})
+                        .expect("measures");
+                    total += started.elapsed();
+                    black_box(measured);
+                }
+                total
+            })
+        },
+    );
     let broken = "pub fn power(base: f64, exponent: i32) -> f64 { base * exponent }\npub fn pow_mod(b: u64, e: u64, m: u64) -> u64 { b + e + m }\n";
     g.bench_function("grade: compile error (JSON diagnostics)", |b| {
         b.iter(|| {

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
 
+mod bank;
 mod custom;
 mod seam;
 
@@ -82,6 +83,8 @@ pub struct Grader {
     measure_tool: Option<PathBuf>,
     /// The empty harness's instruction count per kata, measured once per grader.
     harness_cost: Mutex<HashMap<String, Result<u64, String>>>,
+    /// Reference counts on input sets drawn ahead, one per kata, each taken once.
+    reference_bank: bank::ReferenceBank,
     /// What GPU jobs' sandboxes get from this host.
     gpu_host: GpuHost,
     /// The device and its measured copy bandwidth, when this host has a GPU.
@@ -113,6 +116,7 @@ impl Grader {
                 .is_file()
                 .then(|| PathBuf::from(MEASURE_TOOL)),
             harness_cost: Mutex::new(HashMap::new()),
+            reference_bank: bank::ReferenceBank::default(),
             gpu_host: GpuHost::discover(&config.workspace_root),
             gpu,
             reference_timing: Mutex::new(HashMap::new()),
@@ -579,11 +583,7 @@ impl Grader {
         source: &str,
         selected: &[CaseInfo],
     ) -> Result<Result<Performance, String>, GradeError> {
-        let cases: Vec<CaseInfo> = selected
-            .iter()
-            .filter(|c| c.group == Group::Performance)
-            .cloned()
-            .collect();
+        let cases = bank::measured_cases(selected);
         if cases.is_empty() {
             return Ok(Err("this kata has no performance cases".into()));
         }
@@ -592,7 +592,9 @@ impl Grader {
                 "this grader has no instruction counter ({MEASURE_TOOL} is missing)"
             )));
         };
-        let seed = fresh_seed();
+        // An input set banked with its reference count, or a fresh one counted below.
+        let banked = self.reference_bank.take(&kata.meta().slug, &cases);
+        let seed = banked.map_or_else(fresh_seed, |(seed, _)| seed);
         let program = self.measured_program(kata, source, "an accepted submission")?;
         let learner = match self.count(kata, &program, &cases, seed, tool)? {
             Ok(n) => n,
@@ -604,9 +606,14 @@ impl Grader {
             Ok(n) => n,
             Err(why) => return Ok(Err(why)),
         };
-        let reference = match self.count(kata, &reference_program, &cases, seed, tool)? {
-            Ok(n) => n,
-            Err(why) => return Ok(Err(format!("the reference could not be measured: {why}"))),
+        let reference = match banked {
+            Some((_, reference)) => reference,
+            None => match self.count(kata, &reference_program, &cases, seed, tool)? {
+                Ok(n) => n,
+                Err(why) => {
+                    return Ok(Err(format!("the reference could not be measured: {why}")));
+                }
+            },
         };
         let instructions = learner.saturating_sub(harness);
         let reference_instructions = reference.saturating_sub(harness);

@@ -50,6 +50,10 @@ fn trials() -> Vec<Trial> {
             "compile::a_missing_entry_point_is_named_in_the_learner_s_terms",
             a_missing_entry_point_is_named,
         ),
+        Trial::test(
+            "measure::a_banked_reference_count_serves_one_figure",
+            a_banked_reference_count_serves_one_figure,
+        ),
     ];
     out.extend(custom_trials());
     for &kata in katas::catalogue::all() {
@@ -164,6 +168,42 @@ fn details(report: &graders::GradeReport) -> String {
             .map(|d| &d.rendered)
             .collect::<Vec<_>>()
     )
+}
+
+/// A reference count banked ahead serves exactly one figure, and that figure is the one an
+/// unbanked measurement gives (the reference against itself: 1).
+fn a_banked_reference_count_serves_one_figure() -> Result<(), Failed> {
+    grader()?;
+    // A grader of its own: the other trials' figures would take a shared grader's entry.
+    let grader = &Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string())?;
+    let slug = "fast-power";
+    let reference = katas::catalogue::find(slug)
+        .ok_or("fast-power")?
+        .package()
+        .reference;
+    let banked = || format!("{grader:?}").contains("reference_bank: {\"fast-power\"}");
+    grader
+        .bank_reference_count(slug)
+        .map_err(|e| e.to_string())?;
+    if !banked() {
+        return Err(format!("nothing banked: {grader:?}").into());
+    }
+    for round in ["banked", "unbanked"] {
+        let measured = grader
+            .measure_submission(slug, reference, &|_| {})
+            .map_err(|e| e.to_string())?;
+        let graders::report::Measured::Figure(figure) = measured else {
+            return Err(format!("{round}: no figure: {measured:?}").into());
+        };
+        // As in `reference_figures`: a count may move by a few instructions run to run.
+        if (figure.ratio - 1.0).abs() > 0.005 {
+            return Err(format!("{round}: the reference against itself: {figure:?}").into());
+        }
+        if banked() {
+            return Err(format!("{round}: the banked count was not taken: {grader:?}").into());
+        }
+    }
+    Ok(())
 }
 
 /// `infrakata grade` starts without running cargo or rustc when the recorded preparation

@@ -43,6 +43,13 @@ pub trait Grade: Send + Sync {
         input: &str,
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError>;
+
+    /// Work the next figure of `slug` would otherwise do while a learner waits, done now that
+    /// one is out ([`Grader::bank_reference_count`]). A grader with nothing to prepare does
+    /// nothing.
+    fn prepare_next_figure(&self, _slug: &str) -> Result<(), GradeError> {
+        Ok(())
+    }
 }
 
 impl Grade for Grader {
@@ -77,5 +84,9 @@ impl Grade for Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
         Grader::custom(self, slug, source, input, progress)
+    }
+
+    fn prepare_next_figure(&self, slug: &str) -> Result<(), GradeError> {
+        self.bank_reference_count(slug)
     }
 }

@@ -236,6 +236,16 @@ async fn work(
             if !source.measured(job, &measured).await? {
                 tracing::info!(job = job.job_id, "figure dropped: the lease had moved on");
             }
+            // Only the measuring loop gets here, so no verdict waits for this: the next
+            // figure for this kata then counts only the learner.
+            let (grader, slug) = (Arc::clone(grader), job.kata.clone());
+            match tokio::task::spawn_blocking(move || grader.prepare_next_figure(&slug)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(kata = %job.kata, "preparing the next figure: {e}"),
+                Err(panic) => {
+                    tracing::warn!(kata = %job.kata, "preparing the next figure: {panic}")
+                }
+            }
         }
         // Transient trouble on this host: another attempt (here or on another worker) may
         // succeed, up to the queue's bound.
