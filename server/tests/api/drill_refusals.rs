@@ -18,7 +18,6 @@ async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::R
         .unwrap()
 }
 
-
 /// The first shipped item of each answer kind.
 fn one_item_per_kind() -> Vec<(String, String)> {
     let mut seen = Vec::new();

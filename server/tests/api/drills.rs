@@ -4,7 +4,7 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{Options, TestApp, answer_key, spawn_app, spawn_idle};
-use katas::drills::{AnswerSpec, Drills, Key};
+use katas::drills::{AnswerSpec, Drills};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
 use std::collections::BTreeSet;
@@ -18,7 +18,6 @@ async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::R
         .await
         .unwrap()
 }
-
 
 /// Texts that only a graded result may show for this item: explanation and option feedback.
 fn secrets(set: &str, item: &str) -> Vec<String> {

@@ -4,11 +4,9 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{Options, TestApp, answer_key, spawn_app, spawn_idle};
-use katas::drills::Key;
 use serde_json::{Value, json};
 use server::domain::Availability;
 use std::collections::BTreeSet;
-
 
 /// Runs the clock out now. The end is this millisecond, and the call returns only once the
 /// clock has passed it: what happened before the call (a submit in the same millisecond) stays
@@ -352,7 +350,9 @@ async fn the_same_item_outside_the_interview_reveals_nothing_until_the_end() {
         .await
         .unwrap();
     let outside = started["id"].as_i64().unwrap();
-    let right = answer_key(&app.app.state.db, outside).await.model_response();
+    let right = answer_key(&app.app.state.db, outside)
+        .await
+        .model_response();
     let answered: Value = app
         .client
         .post(app.url(&format!("/api/drill-attempts/{outside}/answer")))

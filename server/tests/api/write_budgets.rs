@@ -50,7 +50,6 @@ async fn count(app: &TestApp, table: &str, user: &str) -> i64 {
     .unwrap()
 }
 
-
 const START: &str = "/api/drills/python-gil/why-gil/attempts";
 
 #[tokio::test]
@@ -67,7 +66,10 @@ async fn a_flood_of_drill_attempts_stops_at_the_budget_even_when_each_is_answere
                 // Answered at once, so the cap on unanswered attempts never comes into it.
                 let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
                 let answer = format!("/api/drill-attempts/{id}/answer");
-                let parts = answer_key(&app.app.state.db, id).await.model_response().parts;
+                let parts = answer_key(&app.app.state.db, id)
+                    .await
+                    .model_response()
+                    .parts;
                 let resp = post(&app, &ada, &answer, json!({ "parts": parts })).await;
                 assert_eq!(resp.status(), 200);
             }
