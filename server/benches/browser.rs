@@ -16,6 +16,7 @@ use graders::{Grader, GraderConfig};
 use serde_json::Value;
 use server::app::{self, AppConfig};
 use server::db::users::{self, Role};
+use server::domain::SubmissionId;
 use server::state::ServerConfig;
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -121,7 +122,7 @@ fn main() {
             let label = b.eval("document.querySelector('#result .verdict-label').textContent");
             assert_eq!(label, "Accepted", "round {i} {mode}");
             let id = b.eval("Number(document.querySelector('#result .panel').dataset.submission)");
-            let report = runtime.block_on(report_of(&app, id.as_i64().unwrap()));
+            let report = runtime.block_on(report_of(&app, SubmissionId(id.as_i64().unwrap())));
             let grader_ms = report["resources"]["compile_ms"].as_f64().unwrap_or(0.0)
                 + report["resources"]["run_wall_ms"].as_f64().unwrap_or(0.0);
             let click = times["click"].as_f64().unwrap();
@@ -162,7 +163,7 @@ fn main() {
 }
 
 /// The submission's stored report (the grader's own figures).
-async fn report_of(app: &app::App, id: i64) -> Value {
+async fn report_of(app: &app::App, id: SubmissionId) -> Value {
     let s = server::db::submissions::get(&app.state.db, id)
         .await
         .unwrap()

@@ -6,7 +6,7 @@
 //! (`routes::submissions::CROSS_REPLICA_POLL`) and the claims' 500 ms nap.
 
 use crate::db::users::random_secret;
-use crate::domain::{State, Word as _};
+use crate::domain::{State, SubmissionId, Word as _};
 use crate::state::{AppState, Event};
 use sqlx::postgres::PgListener;
 use std::time::Duration;
@@ -77,7 +77,7 @@ fn parse(payload: &str, me: &str) -> Option<Event> {
         return None;
     }
     Some(Event {
-        submission_id: id.parse().ok()?,
+        submission_id: SubmissionId(id.parse().ok()?),
         state: State::from_name(state)?,
         remote: true,
     })
@@ -85,12 +85,14 @@ fn parse(payload: &str, me: &str) -> Option<Event> {
 
 #[cfg(test)]
 mod tests {
+    use super::SubmissionId;
+
     #[test]
     fn payloads_from_others_parse_and_our_own_are_dropped() {
         let e = super::parse("replica_b 42 done", "replica_a").unwrap();
         assert_eq!(
             (e.submission_id, e.state, e.remote),
-            (42, super::State::Done, true)
+            (SubmissionId(42), super::State::Done, true)
         );
         assert!(super::parse("replica_a 42 done", "replica_a").is_none());
         assert!(super::parse("replica_b x done", "replica_a").is_none());

@@ -5,7 +5,7 @@
 use crate::db::jobs::{self, Claimed};
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
-use crate::domain::JobPhase;
+use crate::domain::{JobPhase, SubmissionId};
 use crate::state::AppState;
 use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
@@ -73,7 +73,7 @@ pub async fn claim(
 pub async fn heartbeat(
     state: &AppState,
     job_id: i64,
-    submission_id: i64,
+    submission_id: SubmissionId,
     token: &str,
     stage: Option<State>,
 ) -> Result<bool, sqlx::Error> {
@@ -94,7 +94,7 @@ pub async fn finish(
     token: &str,
     report: &GradeReport,
 ) -> Result<bool, sqlx::Error> {
-    let submission_id: Option<i64> =
+    let submission_id: Option<SubmissionId> =
         sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
             .bind(job_id)
             .fetch_optional(&state.db)

@@ -3,6 +3,7 @@
 use crate::db::Db;
 use crate::db::allowance::Budget;
 use crate::db::submissions::State;
+use crate::domain::SubmissionId;
 use crate::edge::EdgeConfig;
 use crate::login_throttle::{FailureQuota, LoginThrottle};
 use crate::stream_limit::{StreamLimit, StreamQuota};
@@ -85,7 +86,7 @@ fn non_zero(n: u32) -> NonZeroU32 {
 /// A submission moved on; SSE streams and long polls listen for these.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
-    pub submission_id: i64,
+    pub submission_id: SubmissionId,
     pub state: State,
     /// Heard from another replica (`cross_replica`), so not forwarded again.
     pub remote: bool,
@@ -123,7 +124,7 @@ impl AppState {
         }
     }
 
-    pub fn publish(&self, submission_id: i64, state: State) {
+    pub fn publish(&self, submission_id: SubmissionId, state: State) {
         // No listener is fine: the state is in the database either way.
         let _ = self.events.send(Event {
             submission_id,

@@ -3,12 +3,14 @@
 //! The hello a worker opens with is `queue::WorkerHello`.
 
 use crate::db::submissions::State;
+use crate::domain::SubmissionId;
 use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Heartbeat {
-    pub submission_id: i64,
+    #[schema(value_type = i64)]
+    pub submission_id: SubmissionId,
     pub lease_token: String,
     pub stage: Option<State>,
 }

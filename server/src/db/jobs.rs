@@ -7,7 +7,7 @@
 use super::submissions;
 use super::users::random_secret;
 use super::{Db, Dialect, dialect, now_ms};
-use crate::domain::{JobKind, JobPhase, JobState, Slug, Stored};
+use crate::domain::{JobKind, JobPhase, JobState, Slug, Stored, SubmissionId};
 use graders::{GradeReport, Measured};
 use katas::{Mode, Verdict};
 
@@ -17,7 +17,7 @@ pub const MAX_ATTEMPTS: i64 = 3;
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Claimed {
     pub job_id: i64,
-    pub submission_id: i64,
+    pub submission_id: SubmissionId,
     pub lease_token: String,
     pub kata: Slug,
     pub mode: Mode,
@@ -34,9 +34,9 @@ pub struct Claimed {
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
-async fn fail_exhausted(db: &Db) -> Result<Vec<i64>, sqlx::Error> {
+async fn fail_exhausted(db: &Db) -> Result<Vec<SubmissionId>, sqlx::Error> {
     let now = now_ms();
-    type Exhausted = (i64, i64, Slug, Stored<Mode>, Option<String>);
+    type Exhausted = (i64, SubmissionId, Slug, Stored<Mode>, Option<String>);
     let rows: Vec<Exhausted> = sqlx::query_as(
         "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
          JOIN submissions s ON s.id = j.submission_id
@@ -90,7 +90,7 @@ pub async fn claim(
     kinds: &[JobKind],
     phase: JobPhase,
     lease_ms: i64,
-) -> Result<(Option<Claimed>, Vec<i64>), sqlx::Error> {
+) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
     if kinds.is_empty() {
         return Ok((None, exhausted));
@@ -128,7 +128,14 @@ pub async fn claim(
     let Some(job_id) = q.fetch_optional(db).await? else {
         return Ok((None, exhausted));
     };
-    type Job = (i64, Slug, Stored<Mode>, String, i64, Option<String>);
+    type Job = (
+        SubmissionId,
+        Slug,
+        Stored<Mode>,
+        String,
+        i64,
+        Option<String>,
+    );
     let (submission_id, kata, mode, source, attempt, custom_input): Job = sqlx::query_as(
         "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input FROM jobs j
          JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
@@ -202,10 +209,11 @@ pub async fn finish_with(
     if done != 1 {
         return Ok(false);
     }
-    let submission_id: i64 = sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
-        .bind(job_id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let submission_id: SubmissionId =
+        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
+            .bind(job_id)
+            .fetch_one(&mut *tx)
+            .await?;
     // A published verdict is final: when measuring then fails on our side, the learner keeps
     // it and learns why there is no figure.
     let report = match submissions::published_verdict(&mut tx, submission_id).await? {
@@ -232,9 +240,9 @@ pub async fn publish_verdict(
     job_id: i64,
     token: &str,
     report: &GradeReport,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<SubmissionId>, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let submission_id: Option<i64> = sqlx::query_scalar(
+    let submission_id: Option<SubmissionId> = sqlx::query_scalar(
         "SELECT submission_id FROM jobs WHERE id = $1 AND lease_token = $2 AND state = 'leased'",
     )
     .bind(job_id)
@@ -258,9 +266,9 @@ pub async fn hand_over_to_measure(
     job_id: i64,
     token: &str,
     report: &GradeReport,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<SubmissionId>, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let submission_id: Option<i64> = sqlx::query_scalar(
+    let submission_id: Option<SubmissionId> = sqlx::query_scalar(
         "UPDATE jobs SET phase = 'measure', state = 'queued', priority = $1, worker_id = NULL,
            lease_token = NULL, lease_expires_at = NULL, attempts = 0, last_error = NULL
          WHERE id = $2 AND lease_token = $3 AND state = 'leased' AND phase = 'verdict'
@@ -286,9 +294,9 @@ pub async fn finish_measurement(
     job_id: i64,
     token: &str,
     measured: &Measured,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<SubmissionId>, sqlx::Error> {
     let mut tx = db.begin().await?;
-    let submission_id: Option<i64> = sqlx::query_scalar(
+    let submission_id: Option<SubmissionId> = sqlx::query_scalar(
         "UPDATE jobs SET state = 'done'
          WHERE id = $1 AND lease_token = $2 AND state = 'leased' AND phase = 'measure'
          RETURNING submission_id",
@@ -327,7 +335,7 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 }
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
-pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
+pub async fn position(db: &Db, submission_id: SubmissionId) -> Result<Option<i64>, sqlx::Error> {
     let row: Option<(i64, Stored<JobKind>, Stored<JobState>, i64)> =
         sqlx::query_as("SELECT id, kind, state, priority FROM jobs WHERE submission_id = $1")
             .bind(submission_id)
@@ -353,7 +361,10 @@ pub async fn position(db: &Db, submission_id: i64) -> Result<Option<i64>, sqlx::
 
 /// While this submission's job is queued and no worker advertising its kind has been seen
 /// recently: what it waits for (`"gpu worker"`); `None` otherwise.
-pub async fn waiting_for(db: &Db, submission_id: i64) -> Result<Option<String>, sqlx::Error> {
+pub async fn waiting_for(
+    db: &Db,
+    submission_id: SubmissionId,
+) -> Result<Option<String>, sqlx::Error> {
     let kind: Option<Stored<JobKind>> =
         sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = $1 AND state = 'queued'")
             .bind(submission_id)
@@ -421,7 +432,7 @@ impl Withdrawn {
 /// worker has already taken (what a learner may cancel). `false` when there was nothing to end.
 pub async fn withdraw(
     db: &Db,
-    submission_id: i64,
+    submission_id: SubmissionId,
     why: Withdrawn,
     message: &katas::Message,
     only_queued: bool,
@@ -457,7 +468,7 @@ pub async fn withdraw(
 
 /// Submissions whose jobs have waited in the queue (no worker took them) for longer than
 /// `max_wait_ms`.
-pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<SubmissionId>, sqlx::Error> {
     // A measurement waits behind every verdict by design, and its verdict is already out.
     sqlx::query_scalar(
         "SELECT submission_id FROM jobs WHERE state = 'queued' AND phase = 'verdict'
@@ -470,7 +481,7 @@ pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<i64>, sqlx
 
 /// Puts a job that is not done back in the queue with fresh attempts (an admin unsticking it);
 /// `false` when the job is done or missing.
-pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
+pub async fn requeue(db: &Db, submission_id: SubmissionId) -> Result<bool, sqlx::Error> {
     let mut tx = db.begin().await?;
     let again = sqlx::query(
         "UPDATE jobs SET state = 'queued', worker_id = NULL, lease_token = NULL,
@@ -497,7 +508,7 @@ pub async fn requeue(db: &Db, submission_id: i64) -> Result<bool, sqlx::Error> {
 /// A job not done yet, for the admin page.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Pending {
-    pub submission_id: i64,
+    pub submission_id: SubmissionId,
     pub kata: Slug,
     pub kind: Stored<JobKind>,
     pub state: Stored<JobState>,

@@ -2,7 +2,7 @@
 //! solved by an accepted `submit` (a `run` checks the samples only).
 
 use super::Db;
-use crate::domain::UserId;
+use crate::domain::{SubmissionId, UserId};
 use std::collections::HashSet;
 
 /// Katas the user has solved.
@@ -76,7 +76,7 @@ pub async fn for_user(db: &Db, user_id: UserId) -> Result<Vec<KataProgress>, sql
 pub struct Standing {
     pub name: String,
     /// The submission with the best ratio.
-    pub best_id: i64,
+    pub best_id: SubmissionId,
     pub best_ratio: Option<f64>,
     pub accepted: i64,
     pub first_solved_at: i64,

@@ -3,14 +3,14 @@
 use super::Tx;
 use super::{Db, now_ms};
 pub use crate::domain::State;
-use crate::domain::UserId;
 use crate::domain::{JobKind, Slug, Stored};
+use crate::domain::{SubmissionId, UserId};
 use graders::GradeReport;
 use katas::{Mode, Verdict};
 
 #[derive(Debug, Clone)]
 pub struct Submission {
-    pub id: i64,
+    pub id: SubmissionId,
     pub user_id: UserId,
     pub kata: Slug,
     pub mode: Mode,
@@ -26,7 +26,7 @@ pub struct Submission {
 }
 
 type Row = (
-    i64,
+    SubmissionId,
     UserId,
     Slug,
     Stored<Mode>,
@@ -70,7 +70,7 @@ pub async fn create(
     kind: JobKind,
     mode: Mode,
     source: &str,
-) -> Result<i64, sqlx::Error> {
+) -> Result<SubmissionId, sqlx::Error> {
     create_with(db, user_id, kata, kind, mode, source, None).await
 }
 
@@ -83,7 +83,7 @@ pub async fn create_with(
     mode: Mode,
     source: &str,
     custom_input: Option<&str>,
-) -> Result<i64, sqlx::Error> {
+) -> Result<SubmissionId, sqlx::Error> {
     let mut tx = db.begin().await?;
     let id = insert(&mut tx, user_id, kata, kind, mode, source, custom_input).await?;
     tx.commit().await?;
@@ -99,10 +99,10 @@ pub async fn insert(
     mode: Mode,
     source: &str,
     custom_input: Option<&str>,
-) -> Result<i64, sqlx::Error> {
+) -> Result<SubmissionId, sqlx::Error> {
     let now = now_ms();
     let version = super::served::served_in(tx, kata).await?;
-    let id: i64 = sqlx::query_scalar(
+    let id: SubmissionId = sqlx::query_scalar(
         "INSERT INTO submissions
            (user_id, kata, mode, source, state, created_at, custom_input, kata_version)
          VALUES ($1, $2, $3, $4, 'queued', $5, $6,
@@ -131,7 +131,7 @@ pub async fn insert(
     Ok(id)
 }
 
-pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
+pub async fn get(db: &Db, id: SubmissionId) -> Result<Option<Submission>, sqlx::Error> {
     let row: Option<Row> = sqlx::query_as(
         "SELECT id, user_id, kata, mode, source, state, verdict, report, created_at,
            CASE WHEN custom_input IS NULL THEN 0 ELSE 1 END, kata_version
@@ -143,7 +143,7 @@ pub async fn get(db: &Db, id: i64) -> Result<Option<Submission>, sqlx::Error> {
     row.map(from_row).transpose()
 }
 
-pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error> {
+pub async fn set_state(db: &Db, id: SubmissionId, state: State) -> Result<(), sqlx::Error> {
     // Once the verdict is published the stage no longer moves (a late heartbeat saying
     // `running` must not hide it).
     sqlx::query(
@@ -157,7 +157,11 @@ pub async fn set_state(db: &Db, id: i64, state: State) -> Result<(), sqlx::Error
 }
 
 /// Writes the final report and per-case rows inside the caller's transaction.
-pub async fn record(tx: &mut Tx<'_>, id: i64, report: &GradeReport) -> Result<(), sqlx::Error> {
+pub async fn record(
+    tx: &mut Tx<'_>,
+    id: SubmissionId,
+    report: &GradeReport,
+) -> Result<(), sqlx::Error> {
     write_report(tx, id, State::Done, report).await
 }
 
@@ -165,7 +169,7 @@ pub async fn record(tx: &mut Tx<'_>, id: i64, report: &GradeReport) -> Result<()
 /// measured: the learner sees the verdict now (state `measuring`).
 pub async fn record_verdict(
     tx: &mut Tx<'_>,
-    id: i64,
+    id: SubmissionId,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
     write_report(tx, id, State::Measuring, report).await
@@ -174,7 +178,7 @@ pub async fn record_verdict(
 /// The report published ahead of its performance figure, if this submission has one.
 pub async fn published_verdict(
     tx: &mut Tx<'_>,
-    id: i64,
+    id: SubmissionId,
 ) -> Result<Option<GradeReport>, sqlx::Error> {
     let report: Option<String> = sqlx::query_scalar(
         "SELECT report FROM submissions WHERE id = $1 AND state = 'measuring' AND report IS NOT NULL",
@@ -190,7 +194,7 @@ pub async fn published_verdict(
 
 async fn write_report(
     tx: &mut Tx<'_>,
-    id: i64,
+    id: SubmissionId,
     state: State,
     report: &GradeReport,
 ) -> Result<(), sqlx::Error> {
@@ -242,7 +246,7 @@ async fn write_report(
 /// A row of a submission list (history, progress): no source, no report.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Summary {
-    pub id: i64,
+    pub id: SubmissionId,
     pub kata: Slug,
     #[sqlx(try_from = "Stored<Mode>")]
     pub mode: Mode,
@@ -261,7 +265,7 @@ pub struct Summary {
 }
 
 /// Why a submission ended without being graded (`cancelled`, `timed_out`), if it did.
-pub async fn withdrawn(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+pub async fn withdrawn(db: &Db, id: SubmissionId) -> Result<Option<String>, sqlx::Error> {
     sqlx::query_scalar::<_, Option<String>>("SELECT withdrawn FROM submissions WHERE id = $1")
         .bind(id)
         .fetch_optional(db)

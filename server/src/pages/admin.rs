@@ -6,7 +6,7 @@ use super::{Layout, render};
 use crate::auth::Staff;
 use crate::db::submissions::State as SubState;
 use crate::db::{jobs, now_ms, workers};
-use crate::domain::JobKind;
+use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -50,7 +50,7 @@ struct AdminPage {
 
 #[derive(Debug)]
 struct PendingRow {
-    id: i64,
+    id: SubmissionId,
     kata: String,
     kind: String,
     state: String,
@@ -140,7 +140,7 @@ pub async fn show(
 pub async fn act(
     State(state): State<AppState>,
     _: Staff,
-    Path((id, action)): Path<(i64, String)>,
+    Path((id, action)): Path<(SubmissionId, String)>,
     _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
     let done = match action.as_str() {

@@ -7,7 +7,7 @@
 //! Which language a request gets is decided in `auth::Viewer` (saved setting, then the
 //! `ik_lang` cookie, then `Accept-Language`, then English).
 
-use crate::domain::Availability;
+use crate::domain::{Availability, SubmissionId};
 use katas::{Difficulty, Kata, Lang, Verdict};
 use std::borrow::Borrow;
 
@@ -318,7 +318,7 @@ impl Text {
     }
 
     /// What the admin page's Requeue asks before it acts (a mistaken click re-grades).
-    pub fn requeue_confirm(&self, id: impl Borrow<i64>) -> String {
+    pub fn requeue_confirm(&self, id: impl Borrow<SubmissionId>) -> String {
         let id = id.borrow();
         match self.lang {
             Lang::En => format!(
@@ -332,7 +332,7 @@ impl Text {
     }
 
     /// What the admin page's Cancel asks before it acts: a cancelled job cannot be resumed.
-    pub fn cancel_confirm(&self, id: impl Borrow<i64>) -> String {
+    pub fn cancel_confirm(&self, id: impl Borrow<SubmissionId>) -> String {
         let id = id.borrow();
         match self.lang {
             Lang::En => format!(
@@ -408,7 +408,7 @@ impl Text {
     }
 
     /// The editor's note when it holds a past submission.
-    pub fn note_submission(&self, id: impl Borrow<i64>) -> String {
+    pub fn note_submission(&self, id: impl Borrow<SubmissionId>) -> String {
         let id = id.borrow();
         match self.lang {
             Lang::En => format!("submission #{id}"),

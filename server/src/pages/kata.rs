@@ -9,7 +9,7 @@ use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
 use crate::db::{drafts, kata_versions, progress, submissions, workers};
-use crate::domain::JobKind;
+use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, not_yours, unknown_kata};
 use crate::state::AppState;
@@ -43,12 +43,12 @@ struct KataPage {
     replaced_draft: Option<String>,
     /// The learner's latest submission here while it is still being graded (a GPU kata's job
     /// may wait in the queue for minutes): app.js follows it again after a reload.
-    pending: Option<i64>,
+    pending: Option<SubmissionId>,
     source: String,
     /// Where `source` came from: "submission", "draft", "last" or "starter".
     source_from: &'static str,
     /// The submission loaded by `?from=ID` (0 otherwise).
-    from_id: i64,
+    from_id: SubmissionId,
     /// The draft's time (ms since the epoch; 0 without one): the page compares it with its
     /// offline copy.
     draft_at: i64,
@@ -84,7 +84,7 @@ struct NextKata {
 #[derive(Debug, Deserialize)]
 pub struct ShowQuery {
     /// A past submission of the learner's to load into the editor.
-    from: Option<i64>,
+    from: Option<SubmissionId>,
 }
 
 /// The first kata after `slug` in catalogue order that the learner has not solved (wrapping
@@ -119,7 +119,8 @@ pub async fn show(
     let statement = crate::services::catalogue::statement(&state, kata, viewer.lang).await?;
     let starter = kata.package().starter;
     let mut solved_set = std::collections::HashSet::new();
-    let (mut source, mut source_from, mut from_id, mut draft_at) = (None, "starter", 0, 0);
+    let (mut source, mut source_from, mut from_id, mut draft_at) =
+        (None, "starter", SubmissionId(0), 0);
     // The kata version the code shown was written for.
     let mut written_for = None;
     let mut opened = Vec::new();

@@ -7,6 +7,7 @@ use super::view;
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::{now_ms, progress};
+use crate::domain::SubmissionId;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -80,7 +81,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
 struct Standing {
     rank: usize,
     /// Link to the best submission, for the viewer's own row or once the viewer has solved it.
-    link: Option<i64>,
+    link: Option<SubmissionId>,
     name: String,
     ratio: String,
     accepted: i64,

@@ -12,6 +12,7 @@ use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
 use crate::db::submissions::{self, State as SubState, Submission};
 use crate::db::{jobs, users};
+use crate::domain::SubmissionId;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -20,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 
 #[derive(Debug)]
 struct Row {
-    id: i64,
+    id: SubmissionId,
     /// (`2026-12-02`, `11:20:07 UTC`): the day and the time, kept whole when the row wraps.
     when: (String, String),
     /// The same time for `<time datetime>`, shown in the viewer's zone by the page script.
@@ -85,14 +86,18 @@ pub async fn history(
     })
 }
 
-async fn visible(state: &AppState, viewer: &Viewer, id: i64) -> Result<Submission, AppError> {
+async fn visible(
+    state: &AppState,
+    viewer: &Viewer,
+    id: SubmissionId,
+) -> Result<Submission, AppError> {
     crate::services::submissions::visible(state, viewer.require()?.id, id).await
 }
 
 /// The result panel: the live status until the verdict, then the report.
 #[derive(Debug)]
 struct Panel {
-    id: i64,
+    id: SubmissionId,
     /// The words of the panel and its report, in the viewer's language.
     t: &'static Text,
     state: &'static str,
@@ -146,7 +151,7 @@ struct SubmissionPage {
 pub async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
     let title = find(&s.kata).map_or(s.kata.to_string(), |k| kata_title(k, viewer.lang));
@@ -179,7 +184,7 @@ struct ReportFragment {
 pub async fn report(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
     render(&ReportFragment {
@@ -191,7 +196,7 @@ pub async fn report(
 pub async fn cancel(
     State(state): State<AppState>,
     SignedIn { user, .. }: SignedIn,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
     _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
     crate::services::submissions::cancel_own(&state, user.id, id).await?;

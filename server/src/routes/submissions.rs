@@ -3,6 +3,7 @@
 use crate::auth::CurrentUser;
 use crate::db::submissions::{self, State, Submission};
 use crate::db::{jobs, kata_versions};
+use crate::domain::SubmissionId;
 use crate::error::{AppError, ErrorBody};
 use crate::services::submissions::{cancel_own, enqueue, enqueue_custom, visible};
 use crate::state::AppState;
@@ -130,7 +131,7 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
 pub async fn show(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
 ) -> Result<Json<Value>, AppError> {
     let s = visible(&state, user.id, id).await?;
     Ok(Json(view(&state, &s).await?))
@@ -150,7 +151,7 @@ pub async fn show(
 pub async fn cancel(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
 ) -> Result<Json<Value>, AppError> {
     cancel_own(&state, user.id, id).await?;
     let s = visible(&state, user.id, id).await?;
@@ -175,7 +176,7 @@ pub async fn events(
     Extract(state): Extract<AppState>,
     CurrentUser(user): CurrentUser,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Path(id): Path<i64>,
+    Path(id): Path<SubmissionId>,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, AppError> {
     let slot = state
         .event_streams
@@ -204,7 +205,7 @@ pub const CROSS_REPLICA_POLL: Duration = Duration::from_secs(1);
 /// the queue position changed, so the learner sees the queue move.
 fn updates(
     state: AppState,
-    id: i64,
+    id: SubmissionId,
     initial: Value,
     changes: BroadcastStream<crate::state::Event>,
 ) -> impl Stream<Item = Result<SseEvent, Infallible>> {
@@ -247,7 +248,7 @@ fn updates(
     )
 }
 
-fn stream_refused(refusal: StreamRefusal, id: i64) -> AppError {
+fn stream_refused(refusal: StreamRefusal, id: SubmissionId) -> AppError {
     let (en, zh) = match refusal {
         StreamRefusal::User(n) => (
             format!("at most {n} at once per user; close one (another tab?)"),

@@ -3,14 +3,14 @@
 
 use crate::db::allowance::Write;
 use crate::db::submissions::{self, State, Submission};
-use crate::domain::UserId;
 use crate::domain::{JobKind, Slug};
+use crate::domain::{SubmissionId, UserId};
 use crate::error::AppError;
 use crate::state::AppState;
 use katas::{Mode, Verdict};
 
 /// The refusal for someone else's (or no) submission `id`.
-pub fn not_yours(id: i64) -> AppError {
+pub fn not_yours(id: SubmissionId) -> AppError {
     AppError::NotFound(format!("no submission {id} of yours")).zh(format!("你没有第 {id} 号提交"))
 }
 
@@ -28,7 +28,7 @@ pub async fn enqueue(
     slug: &str,
     source: &str,
     mode: Mode,
-) -> Result<i64, AppError> {
+) -> Result<SubmissionId, AppError> {
     store(state, user_id, slug, source, mode, None).await
 }
 
@@ -42,7 +42,7 @@ pub async fn enqueue_custom(
     source: &str,
     input: &str,
     lang: katas::Lang,
-) -> Result<i64, AppError> {
+) -> Result<SubmissionId, AppError> {
     store(state, user_id, slug, source, Mode::Run, Some((input, lang))).await
 }
 
@@ -53,7 +53,7 @@ async fn store(
     source: &str,
     mode: Mode,
     custom: Option<(&str, katas::Lang)>,
-) -> Result<i64, AppError> {
+) -> Result<SubmissionId, AppError> {
     if source.len() > graders::MAX_SOURCE_BYTES {
         return Err(AppError::TooLarge(format!(
             "the source is {} bytes; the limit is {} (64 KiB)",
@@ -99,7 +99,11 @@ async fn store(
 
 /// Submission `id` if `user_id` may see it: their own, or someone else's accepted submit once
 /// they have solved that kata themselves. To anyone else it does not exist (404).
-pub async fn visible(state: &AppState, user_id: UserId, id: i64) -> Result<Submission, AppError> {
+pub async fn visible(
+    state: &AppState,
+    user_id: UserId,
+    id: SubmissionId,
+) -> Result<Submission, AppError> {
     let missing =
         || AppError::NotFound(format!("no submission {id}")).zh(format!("没有第 {id} 号提交"));
     let s = submissions::get(&state.db, id).await?.ok_or_else(missing)?;
@@ -121,7 +125,11 @@ pub(crate) fn truncated(s: &str) -> String {
 
 /// Cancels the learner's own submission while no worker has taken it (withdrawn, not an
 /// attempt). Shared by the API and the submission page's form.
-pub async fn cancel_own(state: &AppState, user_id: UserId, id: i64) -> Result<(), AppError> {
+pub async fn cancel_own(
+    state: &AppState,
+    user_id: UserId,
+    id: SubmissionId,
+) -> Result<(), AppError> {
     let s = visible(state, user_id, id).await?;
     if s.user_id != user_id {
         return Err(not_yours(id));

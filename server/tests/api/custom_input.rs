@@ -9,6 +9,7 @@ use crate::helpers::{
     Options, TestApp, fake_grader, grader, reference, spawn_app, spawn_idle, until_done,
 };
 use serde_json::{Value, json};
+use server::domain::SubmissionId;
 use std::time::Duration;
 
 async fn custom(app: &TestApp, token: &str, slug: &str, body: &Value) -> reqwest::Response {
@@ -42,7 +43,9 @@ async fn a_custom_input_runs_beside_the_reference() {
     .await;
     assert_eq!(resp.status(), 202);
     let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
-    let done = app.verdict(&token, id, Duration::from_secs(120)).await;
+    let done = app
+        .verdict(&token, SubmissionId(id), Duration::from_secs(120))
+        .await;
     assert_eq!(done["verdict"], "accepted", "{done}");
     assert_eq!(done["mode"], "run");
     assert_eq!(done["custom_run"], true);
@@ -68,7 +71,9 @@ async fn a_custom_input_runs_beside_the_reference() {
     .await;
     assert_eq!(resp.status(), 202);
     let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
-    let done = app.verdict(&token, id, Duration::from_secs(120)).await;
+    let done = app
+        .verdict(&token, SubmissionId(id), Duration::from_secs(120))
+        .await;
     assert_eq!(done["verdict"], "wrong_answer", "{done}");
     assert_eq!(done["custom"]["reference"], r#"{"PowMod":[0]}"#);
     assert_eq!(done["custom"]["learner"], r#"{"PowMod":[1]}"#);

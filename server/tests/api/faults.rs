@@ -1,6 +1,7 @@
 use crate::helpers::{
     Options, WORKER_TOKEN, fake_grader, grader, reference, spawn_app, spawn_idle, spawn_on,
 };
+use server::domain::SubmissionId;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -156,7 +157,7 @@ async fn queued_jobs_survive_a_restart() {
 
     let restarted = spawn_on(dir, Options::default(), Some(grader)).await;
     for id in ids {
-        let done = restarted.verdict(&token, id, WAIT).await;
+        let done = restarted.verdict(&token, SubmissionId(id), WAIT).await;
         assert_eq!(done["verdict"], "accepted", "{done}");
     }
 }

@@ -8,7 +8,7 @@ use katas::Mode;
 use server::db::users::{self, Role, User};
 use server::db::workers::{self, Capabilities};
 use server::db::{Db, jobs, submissions};
-use server::domain::{JobKind, Slug, Word as _};
+use server::domain::{JobKind, Slug, SubmissionId, Word as _};
 use server::queue::{self, WorkerHello};
 use std::time::Duration;
 
@@ -35,7 +35,7 @@ async fn learner(app: &TestApp, name: &str) -> (User, String) {
     (user, token)
 }
 
-async fn enqueue(db: &Db, user: &User, kind: &str) -> i64 {
+async fn enqueue(db: &Db, user: &User, kind: &str) -> SubmissionId {
     let kind = JobKind::from_name(kind).expect("a job kind");
     submissions::create(
         db,
@@ -49,7 +49,7 @@ async fn enqueue(db: &Db, user: &User, kind: &str) -> i64 {
     .unwrap()
 }
 
-async fn waiting_for(app: &TestApp, token: &str, id: i64) -> serde_json::Value {
+async fn waiting_for(app: &TestApp, token: &str, id: SubmissionId) -> serde_json::Value {
     let body: serde_json::Value = app
         .get(token, &format!("/api/submissions/{id}"))
         .await
@@ -235,7 +235,7 @@ async fn remote_workers_claim_by_kind_over_http_and_their_gpu_is_recorded() {
     .unwrap();
     assert_eq!(resp.status(), 200);
     let job: serde_json::Value = resp.json().await.unwrap();
-    assert_eq!(job["submission_id"], gpu);
+    assert_eq!(job["submission_id"], gpu.0);
 
     let seen = workers::list(db).await.unwrap();
     let h200 = seen.iter().find(|w| w.id == "h200").unwrap();

@@ -4,6 +4,7 @@ use graders::{Grade, Grader, GraderConfig};
 use server::app::{self, App, AppConfig};
 use server::db::Location;
 use server::db::users::{self, Role};
+use server::domain::SubmissionId;
 use server::state::ServerConfig;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -184,12 +185,20 @@ impl TestApp {
     }
 
     /// Submits and returns the new submission's id (asserting the 202).
-    pub async fn submit_id(&self, token: &str, kata: &str, source: &str, mode: &str) -> i64 {
+    pub async fn submit_id(
+        &self,
+        token: &str,
+        kata: &str,
+        source: &str,
+        mode: &str,
+    ) -> SubmissionId {
         let resp = self.submit(token, kata, source, mode).await;
         assert_eq!(resp.status(), 202);
-        resp.json::<serde_json::Value>().await.unwrap()["id"]
-            .as_i64()
-            .unwrap()
+        SubmissionId(
+            resp.json::<serde_json::Value>().await.unwrap()["id"]
+                .as_i64()
+                .unwrap(),
+        )
     }
 
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
@@ -202,7 +211,12 @@ impl TestApp {
     }
 
     /// Polls until the submission is done (or fails the test after `limit`).
-    pub async fn verdict(&self, token: &str, id: i64, limit: Duration) -> serde_json::Value {
+    pub async fn verdict(
+        &self,
+        token: &str,
+        id: SubmissionId,
+        limit: Duration,
+    ) -> serde_json::Value {
         until_done(limit, || async {
             self.get(token, &format!("/api/submissions/{id}"))
                 .await

@@ -8,7 +8,7 @@ use graders::{GradeReport, Measured, report::Performance};
 use katas::{Message, Mode, Verdict};
 use server::db::jobs::{self, Claimed};
 use server::db::{Db, submissions};
-use server::domain::{JobKind, JobPhase};
+use server::domain::{JobKind, JobPhase, SubmissionId};
 use std::time::Duration;
 
 async fn claim(db: &Db, worker: &str, phase: JobPhase, lease_ms: i64) -> Option<Claimed> {
@@ -57,7 +57,7 @@ async fn a_measurement_waits_behind_every_verdict_and_never_regrades_it() {
     // A queued measurement is never timed out as if its submission still waited for a verdict.
     assert_eq!(
         jobs::waited_too_long(db, -1_000_000).await.unwrap(),
-        Vec::<i64>::new()
+        Vec::<SubmissionId>::new()
     );
 
     // A verdict queued after it is still taken first, and verdict loops never take it.

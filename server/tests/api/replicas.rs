@@ -7,11 +7,11 @@ use crate::helpers::{Options, TestApp, fake_grader, spawn_app, spawn_idle, spawn
 use server::db::jobs;
 use server::db::submissions;
 use server::db::users::{self, Role};
-use server::domain::{JobKind, Slug};
+use server::domain::{JobKind, Slug, SubmissionId};
 use std::collections::HashSet;
 use std::time::Duration;
 
-async fn queue_directly(app: &TestApp, n: usize, mode: katas::Mode) -> Vec<i64> {
+async fn queue_directly(app: &TestApp, n: usize, mode: katas::Mode) -> Vec<SubmissionId> {
     let db = &app.app.state.db;
     let user = users::create(db, &format!("q{n}{mode:?}"), Role::Learner, None)
         .await
@@ -58,7 +58,7 @@ async fn eight_competing_claimers_take_each_job_exactly_once() {
     for c in claimers {
         all.extend(c.await.unwrap());
     }
-    let distinct: HashSet<i64> = all.iter().copied().collect();
+    let distinct: HashSet<SubmissionId> = all.iter().copied().collect();
     assert_eq!(all.len(), ids.len(), "every job claimed once: {all:?}");
     assert_eq!(distinct, ids.into_iter().collect());
 }
@@ -267,11 +267,13 @@ async fn on_postgres_an_event_on_one_replica_reaches_the_others_at_once() {
     // The listeners connect in the background: say it again until A hears it.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
-        b.app.state.publish(4242, server::domain::State::Measuring);
+        b.app
+            .state
+            .publish(SubmissionId(4242), server::domain::State::Measuring);
         let got = tokio::time::timeout(Duration::from_millis(200), async {
             loop {
                 match heard.recv().await {
-                    Ok(e) if e.submission_id == 4242 => return e,
+                    Ok(e) if e.submission_id == SubmissionId(4242) => return e,
                     _ => continue,
                 }
             }

@@ -1,4 +1,5 @@
 use crate::helpers::{Options, fake_grader, grader, reference, spawn_app, spawn_idle};
+use server::domain::SubmissionId;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -16,7 +17,7 @@ async fn submissions_get_real_verdicts_and_the_report_of_grade_json() {
     let id = resp.json::<serde_json::Value>().await.unwrap()["id"]
         .as_i64()
         .unwrap();
-    let done = app.verdict(&token, id, WAIT).await;
+    let done = app.verdict(&token, SubmissionId(id), WAIT).await;
     assert_eq!(done["verdict"], "accepted", "{done}");
     assert_eq!(done["score"]["passed"], 5);
     assert!(
