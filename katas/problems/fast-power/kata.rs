@@ -115,9 +115,12 @@ impl KataSpec for Spec {
     fn cases(seed: u64) -> Vec<Case<Input>> {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut cases = vec![
-            Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)])).zh("power：2^10"),
-            Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)])).zh("power：2.1^3"),
-            Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)])).zh("power：2^-2"),
+            Case::new("power: 2^10", Group::Sample, Input::Power(vec![(2.0, 10)]))
+                .zh("power：2^10"),
+            Case::new("power: 2.1^3", Group::Sample, Input::Power(vec![(2.1, 3)]))
+                .zh("power：2.1^3"),
+            Case::new("power: 2^-2", Group::Sample, Input::Power(vec![(2.0, -2)]))
+                .zh("power：2^-2"),
             Case::new(
                 "pow_mod: 2^10 mod 1000",
                 Group::Sample,
@@ -134,20 +137,60 @@ impl KataSpec for Spec {
         let power_edges: [(&str, &str, f64, i32); 16] = [
             ("zero to the zero", "0 的 0 次方", 0.0, 0),
             ("zero to a positive power", "0 的正数次方", 0.0, 5),
-            ("zero to a negative power is +inf", "0 的负数次方为 +inf", 0.0, -3),
+            (
+                "zero to a negative power is +inf",
+                "0 的负数次方为 +inf",
+                0.0,
+                -3,
+            ),
             ("negative base, odd power", "负底数，奇数次方", -2.0, 3),
-            ("negative base, negative odd power", "负底数，负奇数次方", -2.0, -3),
+            (
+                "negative base, negative odd power",
+                "负底数，负奇数次方",
+                -2.0,
+                -3,
+            ),
             ("one to i32::MIN", "1 的 i32::MIN 次方", 1.0, i32::MIN),
-            ("minus one to i32::MIN", "-1 的 i32::MIN 次方", -1.0, i32::MIN),
-            ("minus one to i32::MAX", "-1 的 i32::MAX 次方", -1.0, i32::MAX),
-            ("two to i32::MIN underflows", "2 的 i32::MIN 次方下溢", 2.0, i32::MIN),
-            ("a half to i32::MIN overflows", "0.5 的 i32::MIN 次方上溢", 0.5, i32::MIN),
+            (
+                "minus one to i32::MIN",
+                "-1 的 i32::MIN 次方",
+                -1.0,
+                i32::MIN,
+            ),
+            (
+                "minus one to i32::MAX",
+                "-1 的 i32::MAX 次方",
+                -1.0,
+                i32::MAX,
+            ),
+            (
+                "two to i32::MIN underflows",
+                "2 的 i32::MIN 次方下溢",
+                2.0,
+                i32::MIN,
+            ),
+            (
+                "a half to i32::MIN overflows",
+                "0.5 的 i32::MIN 次方上溢",
+                0.5,
+                i32::MIN,
+            ),
             ("overflow to +inf", "上溢为 +inf", 10.0, 400),
             ("overflow to -inf", "上溢为 -inf", -10.0, 401),
             ("underflow to zero", "下溢为 0", 10.0, -400),
             ("largest power of two", "最大的 2 的幂", 2.0, 1023),
-            ("close to one, i32::MAX", "接近 1 的底数，i32::MAX 次方", 1.000_000_001, i32::MAX),
-            ("close to minus one, i32::MIN", "接近 -1 的底数，i32::MIN 次方", -1.000_000_001, i32::MIN),
+            (
+                "close to one, i32::MAX",
+                "接近 1 的底数，i32::MAX 次方",
+                1.000_000_001,
+                i32::MAX,
+            ),
+            (
+                "close to minus one, i32::MIN",
+                "接近 -1 的底数，i32::MIN 次方",
+                -1.000_000_001,
+                i32::MIN,
+            ),
         ];
         for (name, name_zh, base, exponent) in power_edges {
             cases.push(
@@ -163,8 +206,20 @@ impl KataSpec for Spec {
             ("modulus one gives zero", "模数为 1 时结果为 0", 5, 3, 1),
             ("modulus one, exponent zero", "模数为 1，指数为 0", 5, 0, 1),
             ("zero to the zero", "0 的 0 次方", 0, 0, 13),
-            ("base larger than modulus", "底数大于模数", 1_000_000_007, 2, 10),
-            ("exponent u64::MAX", "指数为 u64::MAX", 3, u64::MAX, 1_000_000_007),
+            (
+                "base larger than modulus",
+                "底数大于模数",
+                1_000_000_007,
+                2,
+                10,
+            ),
+            (
+                "exponent u64::MAX",
+                "指数为 u64::MAX",
+                3,
+                u64::MAX,
+                1_000_000_007,
+            ),
             ("modulus 2^63", "模数为 2^63", u64::MAX, u64::MAX, 1 << 63),
             (
                 "modulus 2^63 - 25 (prime)",
@@ -173,7 +228,13 @@ impl KataSpec for Spec {
                 u64::MAX - 1,
                 (1 << 63) - 25,
             ),
-            ("products need 126 bits", "乘积需要 126 位", (1 << 63) - 26, 2, (1 << 63) - 25),
+            (
+                "products need 126 bits",
+                "乘积需要 126 位",
+                (1 << 63) - 26,
+                2,
+                (1 << 63) - 25,
+            ),
         ];
         for (name, name_zh, b, e, m) in pow_mod_edges {
             cases.push(

@@ -129,117 +129,140 @@ impl GpuKata for Kata {
                 "2×3 matrix transposed",
                 Group::Sample,
                 permuted(&[2, 3], &[1, 0]),
-            ).zh("2×3 矩阵转置"),
+            )
+            .zh("2×3 矩阵转置"),
             Case::new(
                 "1×1 matrix transposed",
                 Group::Sample,
                 permuted(&[1, 1], &[1, 0]),
-            ).zh("1×1 矩阵转置"),
+            )
+            .zh("1×1 矩阵转置"),
             Case::new(
                 "attention heads, tiny: [1, 3, 2, 4] permuted (0, 2, 1, 3)",
                 Group::Sample,
                 permuted(&[1, 3, 2, 4], &[0, 2, 1, 3]),
-            ).zh("很小的注意力头：[1, 3, 2, 4] 按 (0, 2, 1, 3) permute"),
+            )
+            .zh("很小的注意力头：[1, 3, 2, 4] 按 (0, 2, 1, 3) permute"),
             Case::new(
                 "1×1000 transposed into 1000×1",
                 Group::Edge,
                 permuted(&[1, 1000], &[1, 0]),
-            ).zh("1×1000 转置为 1000×1"),
+            )
+            .zh("1×1000 转置为 1000×1"),
             Case::new(
                 "1000×1 transposed into 1×1000",
                 Group::Edge,
                 permuted(&[1000, 1], &[1, 0]),
-            ).zh("1000×1 转置为 1×1000"),
+            )
+            .zh("1000×1 转置为 1×1000"),
             Case::new(
                 "31×33 transposed into 33×31 (no full tile)",
                 Group::Edge,
                 permuted(&[31, 33], &[1, 0]),
-            ).zh("31×33 转置为 33×31（没有完整的 tile）"),
+            )
+            .zh("31×33 转置为 33×31（没有完整的 tile）"),
             Case::new(
                 "1000×999 transposed into 999×1000",
                 Group::Edge,
                 permuted(&[1000, 999], &[1, 0]),
-            ).zh("1000×999 转置为 999×1000"),
+            )
+            .zh("1000×999 转置为 999×1000"),
             Case::new(
                 "x[5:, 3:].t() of a 70×90: a transposed crop with an offset",
                 Group::Edge,
                 view(&[87, 65], &[1, 90], 5 * 90 + 3, 70 * 90),
-            ).zh("70×90 的 x[5:, 3:].t()：带 offset 的转置裁剪"),
+            )
+            .zh("70×90 的 x[5:, 3:].t()：带 offset 的转置裁剪"),
             Case::new(
                 "x[::2, 1::2] of a 64×100: every other row and column",
                 Group::Edge,
                 view(&[32, 50], &[200, 2], 1, 64 * 100),
-            ).zh("64×100 的 x[::2, 1::2]：隔行隔列"),
+            )
+            .zh("64×100 的 x[::2, 1::2]：隔行隔列"),
             Case::new(
                 "x[:, ::2].t() of a 64×100: a transpose with step 2",
                 Group::Edge,
                 view(&[50, 64], &[2, 100], 0, 64 * 100),
-            ).zh("64×100 的 x[:, ::2].t()：步长为 2 的转置"),
+            )
+            .zh("64×100 的 x[:, ::2].t()：步长为 2 的转置"),
             Case::new(
                 "already contiguous 7×9×11, at offset 13",
                 Group::Edge,
                 view(&[7, 9, 11], &[99, 11, 1], 13, 13 + 693 + 20),
-            ).zh("本已连续的 7×9×11，offset 为 13"),
+            )
+            .zh("本已连续的 7×9×11，offset 为 13"),
             Case::new(
                 "rank 1: x[2::3] of 3000 floats",
                 Group::Edge,
                 view(&[1000], &[3], 2, 3000),
-            ).zh("1 维：3000 个浮点数的 x[2::3]"),
+            )
+            .zh("1 维：3000 个浮点数的 x[2::3]"),
             Case::new(
                 "a row broadcast: x.expand(300, 5) of 5 floats (stride 0)",
                 Group::Edge,
                 view(&[300, 5], &[0, 1], 0, 5),
-            ).zh("行广播：5 个浮点数的 x.expand(300, 5)（步长为 0）"),
+            )
+            .zh("行广播：5 个浮点数的 x.expand(300, 5)（步长为 0）"),
             Case::new(
                 "a column broadcast: x[:, None].expand(300, 5) of 300 floats",
                 Group::Edge,
                 view(&[300, 5], &[1, 0], 0, 300),
-            ).zh("列广播：300 个浮点数的 x[:, None].expand(300, 5)"),
+            )
+            .zh("列广播：300 个浮点数的 x[:, None].expand(300, 5)"),
             Case::new(
                 "batched transpose: [3, 65, 97] permuted (0, 2, 1)",
                 Group::Edge,
                 permuted(&[3, 65, 97], &[0, 2, 1]),
-            ).zh("批量转置：[3, 65, 97] 按 (0, 2, 1) permute"),
+            )
+            .zh("批量转置：[3, 65, 97] 按 (0, 2, 1) permute"),
             Case::new(
                 "[4, 5, 6, 7] permuted (1, 0, 3, 2)",
                 Group::Edge,
                 permuted(&[4, 5, 6, 7], &[1, 0, 3, 2]),
-            ).zh("[4, 5, 6, 7] 按 (1, 0, 3, 2) permute"),
+            )
+            .zh("[4, 5, 6, 7] 按 (1, 0, 3, 2) permute"),
             Case::new(
                 "[17, 19, 23] permuted (2, 1, 0)",
                 Group::Edge,
                 permuted(&[17, 19, 23], &[2, 1, 0]),
-            ).zh("[17, 19, 23] 按 (2, 1, 0) permute"),
+            )
+            .zh("[17, 19, 23] 按 (2, 1, 0) permute"),
             Case::new(
                 "batched transpose: [8, 300, 500] permuted (0, 2, 1)",
                 Group::Random,
                 permuted(&[8, 300, 500], &[0, 2, 1]),
-            ).zh("批量转置：[8, 300, 500] 按 (0, 2, 1) permute"),
+            )
+            .zh("批量转置：[8, 300, 500] 按 (0, 2, 1) permute"),
             Case::new(
                 "attention heads: [4, 500, 16, 64] permuted (0, 2, 1, 3)",
                 Group::Random,
                 permuted(&[4, 500, 16, 64], &[0, 2, 1, 3]),
-            ).zh("注意力头：[4, 500, 16, 64] 按 (0, 2, 1, 3) permute"),
+            )
+            .zh("注意力头：[4, 500, 16, 64] 按 (0, 2, 1, 3) permute"),
             Case::new(
                 "[2, 64, 48, 81] permuted (3, 1, 0, 2)",
                 Group::Random,
                 permuted(&[2, 64, 48, 81], &[3, 1, 0, 2]),
-            ).zh("[2, 64, 48, 81] 按 (3, 1, 0, 2) permute"),
+            )
+            .zh("[2, 64, 48, 81] 按 (3, 1, 0, 2) permute"),
             Case::new(
                 "4096×4096 transposed (64 MiB)",
                 Group::Performance,
                 permuted(&[4096, 4096], &[1, 0]),
-            ).zh("4096×4096 转置（64 MiB）"),
+            )
+            .zh("4096×4096 转置（64 MiB）"),
             Case::new(
                 "batched transpose: [8, 1024, 1024] permuted (0, 2, 1) (32 MiB)",
                 Group::Performance,
                 permuted(&[8, 1024, 1024], &[0, 2, 1]),
-            ).zh("批量转置：[8, 1024, 1024] 按 (0, 2, 1) permute（32 MiB）"),
+            )
+            .zh("批量转置：[8, 1024, 1024] 按 (0, 2, 1) permute（32 MiB）"),
             Case::new(
                 "attention heads: [8, 1024, 32, 64] permuted (0, 2, 1, 3) (64 MiB)",
                 Group::Performance,
                 permuted(&[8, 1024, 32, 64], &[0, 2, 1, 3]),
-            ).zh("注意力头：[8, 1024, 32, 64] 按 (0, 2, 1, 3) permute（64 MiB）"),
+            )
+            .zh("注意力头：[8, 1024, 32, 64] 按 (0, 2, 1, 3) permute（64 MiB）"),
         ]
     }
 
@@ -324,7 +347,9 @@ impl GpuKata for Kata {
         let (offset, len) = (view.offset, view.storage_len);
         Message::new(
             format!("view sizes {sizes:?}, strides {strides:?}, offset {offset} over {len} floats"),
-            format!("视图 sizes {sizes:?}，strides {strides:?}，offset {offset}，存储共 {len} 个浮点数"),
+            format!(
+                "视图 sizes {sizes:?}，strides {strides:?}，offset {offset}，存储共 {len} 个浮点数"
+            ),
         )
     }
 }

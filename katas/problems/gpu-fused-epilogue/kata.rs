@@ -178,26 +178,34 @@ impl GpuKata for Kata {
             Case::new("3 × 5", Group::Sample, shape(3, 5)).zh("3 × 5"),
             Case::new("1 × 7: one short row", Group::Edge, shape(1, 7)).zh("1 × 7：一行短数据"),
             Case::new("7 × 1: one column", Group::Edge, shape(7, 1)).zh("7 × 1：只有一列"),
-            Case::new("9 × 4: one float4 per row", Group::Edge, shape(9, 4)).zh("9 × 4：每行一个 float4"),
-            Case::new("17 × 1023: width 3 mod 4", Group::Edge, shape(17, 1023)).zh("17 × 1023：宽度模 4 余 3"),
-            Case::new("1 × 4097: one past 4096", Group::Edge, shape(1, 4097)).zh("1 × 4097：比 4096 多一个"),
-            Case::new("513 × 769: odd both ways", Group::Edge, shape(513, 769)).zh("513 × 769：两个方向都是奇数"),
+            Case::new("9 × 4: one float4 per row", Group::Edge, shape(9, 4))
+                .zh("9 × 4：每行一个 float4"),
+            Case::new("17 × 1023: width 3 mod 4", Group::Edge, shape(17, 1023))
+                .zh("17 × 1023：宽度模 4 余 3"),
+            Case::new("1 × 4097: one past 4096", Group::Edge, shape(1, 4097))
+                .zh("1 × 4097：比 4096 多一个"),
+            Case::new("513 × 769: odd both ways", Group::Edge, shape(513, 769))
+                .zh("513 × 769：两个方向都是奇数"),
             Case::new(
                 "70000 × 2: more rows than grid.y allows",
                 Group::Edge,
                 shape(70_000, 2),
-            ).zh("70000 × 2：行数超过 grid.y 的上限"),
-            Case::new("300 × 1030: width 2 mod 4", Group::Random, shape(300, 1030)).zh("300 × 1030：宽度模 4 余 2"),
+            )
+            .zh("70000 × 2：行数超过 grid.y 的上限"),
+            Case::new("300 × 1030: width 2 mod 4", Group::Random, shape(300, 1030))
+                .zh("300 × 1030：宽度模 4 余 2"),
             Case::new(
                 "256 × 11008: an MLP width",
                 Group::Random,
                 shape(256, 11_008),
-            ).zh("256 × 11008：MLP 的宽度"),
+            )
+            .zh("256 × 11008：MLP 的宽度"),
             Case::new(
                 "8192 × 4096: 8192 tokens, hidden 4096",
                 Group::Performance,
                 shape(8192, 4096),
-            ).zh("8192 × 4096：8192 个 token，hidden 4096"),
+            )
+            .zh("8192 × 4096：8192 个 token，hidden 4096"),
         ]
     }
 

@@ -82,39 +82,47 @@ impl GpuKata for Kata {
             max_exponent,
         };
         vec![
-            Case::new("5 elements mod 1000", Group::Sample, shape(5, 1000, 20)).zh("5 个元素，模 1000"),
+            Case::new("5 elements mod 1000", Group::Sample, shape(5, 1000, 20))
+                .zh("5 个元素，模 1000"),
             Case::new("1 element mod 7", Group::Sample, shape(1, 7, 10)).zh("1 个元素，模 7"),
-            Case::new("modulus 2 (parity)", Group::Edge, shape(33, 2, u64::MAX)).zh("模数为 2（奇偶性）"),
+            Case::new("modulus 2 (parity)", Group::Edge, shape(33, 2, u64::MAX))
+                .zh("模数为 2（奇偶性）"),
             Case::new(
                 "largest modulus 2^32 - 1",
                 Group::Edge,
                 shape(300, u32::MAX as u64, u64::MAX),
-            ).zh("最大的模数 2^32 - 1"),
+            )
+            .zh("最大的模数 2^32 - 1"),
             Case::new(
                 "prime modulus 4294967291",
                 Group::Edge,
                 shape(1000, 4_294_967_291, u64::MAX),
-            ).zh("质数模数 4294967291"),
+            )
+            .zh("质数模数 4294967291"),
             Case::new(
                 "257 elements: one past a block",
                 Group::Edge,
                 shape(257, 1_000_000_007, u64::MAX),
-            ).zh("257 个元素：比一个线程块多一个"),
+            )
+            .zh("257 个元素：比一个线程块多一个"),
             Case::new(
                 "100003 elements (prime count)",
                 Group::Random,
                 shape(100_003, 998_244_353, u64::MAX),
-            ).zh("100003 个元素（个数为质数）"),
+            )
+            .zh("100003 个元素（个数为质数）"),
             Case::new(
                 "2^20 + 1 elements",
                 Group::Random,
                 shape((1 << 20) + 1, 4_294_967_279, u64::MAX),
-            ).zh("2^20 + 1 个元素"),
+            )
+            .zh("2^20 + 1 个元素"),
             Case::new(
                 "2^22 elements, 64-bit exponents",
                 Group::Performance,
                 shape(1 << 22, 4_294_967_291, u64::MAX),
-            ).zh("2^22 个元素，64 位指数"),
+            )
+            .zh("2^22 个元素，64 位指数"),
         ]
     }
 

@@ -171,36 +171,46 @@ impl GpuKata for Kata {
     fn shapes() -> Vec<Case<Shape>> {
         let shape = |ranks, len| Shape { ranks, len };
         vec![
-            Case::new("2 ranks, 1 element each", Group::Sample, shape(2, 1)).zh("2 个 rank，每个 1 个元素"),
-            Case::new("3 ranks, 3 elements each", Group::Sample, shape(3, 3)).zh("3 个 rank，每个 3 个元素"),
+            Case::new("2 ranks, 1 element each", Group::Sample, shape(2, 1))
+                .zh("2 个 rank，每个 1 个元素"),
+            Case::new("3 ranks, 3 elements each", Group::Sample, shape(3, 3))
+                .zh("3 个 rank，每个 3 个元素"),
             Case::new(
                 "3 ranks, 7 elements: uneven chunks",
                 Group::Edge,
                 shape(3, 7),
-            ).zh("3 个 rank，7 个元素：块大小不均"),
+            )
+            .zh("3 个 rank，7 个元素：块大小不均"),
             Case::new(
                 "4 ranks, 2 elements: empty chunks",
                 Group::Edge,
                 shape(4, 2),
-            ).zh("4 个 rank，2 个元素：有空块"),
+            )
+            .zh("4 个 rank，2 个元素：有空块"),
             Case::new(
                 "5 ranks, 1 element: one non-empty chunk",
                 Group::Edge,
                 shape(5, 1),
-            ).zh("5 个 rank，1 个元素：只有一个非空块"),
+            )
+            .zh("5 个 rank，1 个元素：只有一个非空块"),
             Case::new(
                 "2 ranks, 1025 elements: chunks of 512 and 513",
                 Group::Edge,
                 shape(2, 1025),
-            ).zh("2 个 rank，1025 个元素：块大小为 512 和 513"),
-            Case::new("8 ranks, 1000 elements", Group::Random, shape(8, 1000)).zh("8 个 rank，1000 个元素"),
-            Case::new("16 ranks, 10007 elements", Group::Random, shape(16, 10_007)).zh("16 个 rank，10007 个元素"),
-            Case::new("6 ranks, 100003 elements", Group::Random, shape(6, 100_003)).zh("6 个 rank，100003 个元素"),
+            )
+            .zh("2 个 rank，1025 个元素：块大小为 512 和 513"),
+            Case::new("8 ranks, 1000 elements", Group::Random, shape(8, 1000))
+                .zh("8 个 rank，1000 个元素"),
+            Case::new("16 ranks, 10007 elements", Group::Random, shape(16, 10_007))
+                .zh("16 个 rank，10007 个元素"),
+            Case::new("6 ranks, 100003 elements", Group::Random, shape(6, 100_003))
+                .zh("6 个 rank，100003 个元素"),
             Case::new(
                 "8 ranks, 2^22 elements (16 MiB) each",
                 Group::Performance,
                 shape(8, 1 << 22),
-            ).zh("8 个 rank，每个 2^22 个元素（16 MiB）"),
+            )
+            .zh("8 个 rank，每个 2^22 个元素（16 MiB）"),
         ]
     }
 

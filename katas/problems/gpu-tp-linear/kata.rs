@@ -555,67 +555,80 @@ impl GpuKata for Kata {
                 "1×1 · 1×1, one rank",
                 Group::Sample,
                 shape(Column, 1, 1, 1, 1),
-            ).zh("1×1 · 1×1，一个 rank"),
+            )
+            .zh("1×1 · 1×1，一个 rank"),
             Case::new(
                 "row-parallel 2×3 · 3×4, 2 ranks",
                 Group::Sample,
                 shape(Row, 2, 3, 4, 2),
-            ).zh("行并行 2×3 · 3×4，2 个 rank"),
+            )
+            .zh("行并行 2×3 · 3×4，2 个 rank"),
             Case::new(
                 "column-parallel 2×3 · 3×5, 2 ranks",
                 Group::Sample,
                 shape(Column, 2, 3, 5, 2),
-            ).zh("列并行 2×3 · 3×5，2 个 rank"),
+            )
+            .zh("列并行 2×3 · 3×5，2 个 rank"),
             Case::new(
                 "column-parallel, more ranks than columns (empty shards)",
                 Group::Edge,
                 shape(Column, 3, 5, 2, 4),
-            ).zh("列并行，rank 比列多（有空分片）"),
+            )
+            .zh("列并行，rank 比列多（有空分片）"),
             Case::new(
                 "row-parallel, more ranks than rows of A (empty shards)",
                 Group::Edge,
                 shape(Row, 3, 2, 5, 4),
-            ).zh("行并行，rank 比 A 的行多（有空分片）"),
+            )
+            .zh("行并行，rank 比 A 的行多（有空分片）"),
             Case::new(
                 "column-parallel, N = 70 over 4 ranks",
                 Group::Edge,
                 shape(Column, 37, 45, 70, 4),
-            ).zh("列并行，N = 70 分给 4 个 rank"),
+            )
+            .zh("列并行，N = 70 分给 4 个 rank"),
             Case::new(
                 "row-parallel, K = 131 over 3 ranks, N = 70",
                 Group::Edge,
                 shape(Row, 33, 131, 70, 3),
-            ).zh("行并行，K = 131 分给 3 个 rank，N = 70"),
+            )
+            .zh("行并行，K = 131 分给 3 个 rank，N = 70"),
             Case::new(
                 "column-parallel, one rank, 65 × 65 × 65",
                 Group::Edge,
                 shape(Column, 65, 65, 65, 1),
-            ).zh("列并行，一个 rank，65 × 65 × 65"),
+            )
+            .zh("列并行，一个 rank，65 × 65 × 65"),
             Case::new(
                 "row-parallel, 7 ranks, 70 × 100 · 100 × 129",
                 Group::Edge,
                 shape(Row, 70, 100, 129, 7),
-            ).zh("行并行，7 个 rank，70 × 100 · 100 × 129"),
+            )
+            .zh("行并行，7 个 rank，70 × 100 · 100 × 129"),
             Case::new(
                 "column-parallel 200 × 300 · 300 × 333, 5 ranks",
                 Group::Random,
                 shape(Column, 200, 300, 333, 5),
-            ).zh("列并行 200 × 300 · 300 × 333，5 个 rank"),
+            )
+            .zh("列并行 200 × 300 · 300 × 333，5 个 rank"),
             Case::new(
                 "row-parallel 150 × 513 · 513 × 260, 6 ranks",
                 Group::Random,
                 shape(Row, 150, 513, 260, 6),
-            ).zh("行并行 150 × 513 · 513 × 260，6 个 rank"),
+            )
+            .zh("行并行 150 × 513 · 513 × 260，6 个 rank"),
             Case::new(
                 "column-parallel 512 × 1024 · 1024 × 2048, 4 ranks",
                 Group::Performance,
                 shape(Column, 512, 1024, 2048, 4),
-            ).zh("列并行 512 × 1024 · 1024 × 2048，4 个 rank"),
+            )
+            .zh("列并行 512 × 1024 · 1024 × 2048，4 个 rank"),
             Case::new(
                 "row-parallel 512 × 2048 · 2048 × 1024, 4 ranks",
                 Group::Performance,
                 shape(Row, 512, 2048, 1024, 4),
-            ).zh("行并行 512 × 2048 · 2048 × 1024，4 个 rank"),
+            )
+            .zh("行并行 512 × 2048 · 2048 × 1024，4 个 rank"),
         ]
     }
 

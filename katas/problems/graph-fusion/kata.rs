@@ -832,7 +832,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     g.input(&[4]);
     g.input(&[4, 4]);
     g.input(&[]);
-    cases.push(("inputs only, nothing to compute", "只有输入，没有要计算的节点", g));
+    cases.push((
+        "inputs only, nothing to compute",
+        "只有输入，没有要计算的节点",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[8]);
@@ -845,7 +849,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let a = g.push(Op::Relu, &[x]);
     let m = g.push(Op::MatMul, &[a, w]);
     g.push(Op::Add, &[a, m]);
-    cases.push(("diamond: relu feeds a matmul and the add after it", "菱形：relu 同时输入 matmul 和其后的 add", g));
+    cases.push((
+        "diamond: relu feeds a matmul and the add after it",
+        "菱形：relu 同时输入 matmul 和其后的 add",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -854,7 +862,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let m = g.push(Op::MatMul, &[a, w]);
     let c = g.push(Op::Exp, &[a]);
     g.push(Op::Add, &[m, c]);
-    cases.push(("diamond: the newest operand sits in the wrong group", "菱形：最新的操作数位于错误的分组", g));
+    cases.push((
+        "diamond: the newest operand sits in the wrong group",
+        "菱形：最新的操作数位于错误的分组",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 8]);
@@ -863,7 +875,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let m1 = g.push(Op::MatMul, &[x, w1]);
     let m2 = g.push(Op::MatMul, &[x, w2]);
     g.push(Op::Add, &[m1, m2]);
-    cases.push(("two matmuls meet in one add", "两个 matmul 汇入同一个 add", g));
+    cases.push((
+        "two matmuls meet in one add",
+        "两个 matmul 汇入同一个 add",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[8, 8]);
@@ -880,7 +896,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
             });
         }
     }
-    cases.push(("one matmul with 64 consumers", "一个 matmul 有 64 个使用者", g));
+    cases.push((
+        "one matmul with 64 consumers",
+        "一个 matmul 有 64 个使用者",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[16, 32]);
@@ -890,14 +910,22 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let e = g.push(Op::Exp, &[mean]);
     let total = g.push(Op::ReduceSum { axis: 0 }, &[e]);
     g.push(Op::Relu, &[total]);
-    cases.push(("reductions with elementwise epilogues", "带逐元素尾部运算的归约", g));
+    cases.push((
+        "reductions with elementwise epilogues",
+        "带逐元素尾部运算的归约",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
     let w = g.input(&[4, 4]);
     let a = g.push(Op::Gelu, &[x]);
     g.push(Op::MatMul, &[a, w]);
-    cases.push(("elementwise op before a matmul (no prologue fusion)", "matmul 之前的逐元素运算（不做前置融合）", g));
+    cases.push((
+        "elementwise op before a matmul (no prologue fusion)",
+        "matmul 之前的逐元素运算（不做前置融合）",
+        g,
+    ));
 
     let mut g = Graph::new();
     let mut h = g.input(&[8, 8]);
@@ -925,7 +953,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let m = g.push(Op::MatMul, &[x, w]);
     let sq = g.push(Op::Mul, &[m, m]);
     g.push(Op::Add, &[sq, sq]);
-    cases.push(("operands that read the same value twice", "同一个值被读取两次的操作数", g));
+    cases.push((
+        "operands that read the same value twice",
+        "同一个值被读取两次的操作数",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4]);
@@ -933,7 +965,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
     let a = g.push(Op::Relu, &[x]);
     let b = g.push(Op::Exp, &[y]);
     g.push(Op::Add, &[a, b]);
-    cases.push(("two elementwise sources meet (two heads)", "两个逐元素源头汇合（两个起点）", g));
+    cases.push((
+        "two elementwise sources meet (two heads)",
+        "两个逐元素源头汇合（两个起点）",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -946,7 +982,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
             _ => g.push(Op::Gelu, &[h]),
         };
     }
-    cases.push(("chain of 10 000 elementwise ops", "10 000 个逐元素运算串成的链", g));
+    cases.push((
+        "chain of 10 000 elementwise ops",
+        "10 000 个逐元素运算串成的链",
+        g,
+    ));
 
     let mut g = Graph::new();
     let x = g.input(&[4, 4]);
@@ -957,7 +997,11 @@ fn edge_graphs() -> Vec<(&'static str, &'static str, Graph)> {
         let m = g.push(Op::MatMul, &[stream, w]);
         stream = g.push(Op::Add, &[s, m]);
     }
-    cases.push(("thirty matmuls all re-reading one early value", "三十个 matmul 都重复读取同一个早期的值", g));
+    cases.push((
+        "thirty matmuls all re-reading one early value",
+        "三十个 matmul 都重复读取同一个早期的值",
+        g,
+    ));
     cases
 }
 
@@ -1015,14 +1059,19 @@ impl KataSpec for Spec {
             cases.push(Case::new(name, Group::Edge, Input::Fuse(graph)).zh(name_zh));
         }
         let mut fold = |(name, name_zh): (&str, &str), group: Group, input: Input| {
-            cases.push(Case::new(format!("fold: {name}"), group, input).zh(format!("fold：{name_zh}")))
+            cases.push(
+                Case::new(format!("fold: {name}"), group, input).zh(format!("fold：{name_zh}")),
+            )
         };
         let mut zero_var = random_fold(&mut rng, 4, 5, 1e-5);
         if let Input::Fold { bn, .. } = &mut zero_var {
             bn.running_var = vec![0.0; 4];
         }
         fold(
-            ("zero variance, eps keeps it finite", "方差为 0，eps 保证结果有限"),
+            (
+                "zero variance, eps keeps it finite",
+                "方差为 0，eps 保证结果有限",
+            ),
             Group::Edge,
             zero_var,
         );
@@ -1030,13 +1079,21 @@ impl KataSpec for Spec {
         if let Input::Fold { bn, .. } = &mut gammas {
             bn.gamma = vec![-1.5, 0.0, 2.0, -0.0, -0.25, 1.0];
         }
-        fold(("negative and zero gamma", "gamma 为负数和 0"), Group::Edge, gammas);
+        fold(
+            ("negative and zero gamma", "gamma 为负数和 0"),
+            Group::Edge,
+            gammas,
+        );
         fold(
             ("a 1×1 layer", "1×1 的层"),
             Group::Edge,
             random_fold(&mut rng, 1, 1, 1e-5),
         );
-        fold(("eps = 1", "eps = 1"), Group::Edge, random_fold(&mut rng, 5, 4, 1.0));
+        fold(
+            ("eps = 1", "eps = 1"),
+            Group::Edge,
+            random_fold(&mut rng, 5, 4, 1.0),
+        );
         fold(
             ("no output channels", "没有输出通道"),
             Group::Edge,
@@ -1066,8 +1123,12 @@ impl KataSpec for Spec {
             let graph = random_dag(&mut rng, target);
             let n = graph.nodes.len();
             cases.push(
-                Case::new(format!("random DAG, {n} nodes"), Group::Random, Input::Fuse(graph))
-                    .zh(format!("随机 DAG，{n} 个节点")),
+                Case::new(
+                    format!("random DAG, {n} nodes"),
+                    Group::Random,
+                    Input::Fuse(graph),
+                )
+                .zh(format!("随机 DAG，{n} 个节点")),
             );
         }
         for blocks in [20, 150] {
@@ -1088,8 +1149,12 @@ impl KataSpec for Spec {
         let mut performance = |graph: Graph, (name, name_zh): (&str, &str)| {
             let n = graph.nodes.len();
             cases.push(
-                Case::new(format!("{name}, {n} nodes"), Group::Performance, Input::Fuse(graph))
-                    .zh(format!("{name_zh}，{n} 个节点")),
+                Case::new(
+                    format!("{name}, {n} nodes"),
+                    Group::Performance,
+                    Input::Fuse(graph),
+                )
+                .zh(format!("{name_zh}，{n} 个节点")),
             );
         };
         performance(random_dag(&mut rng, 75_000), ("random DAG", "随机 DAG"));

@@ -392,7 +392,12 @@ impl KataSpec for Spec {
                 8,
                 3,
             ),
-            ("5 ranks, 7 elements: remainder 2", "5 个 rank，7 个元素：余数为 2", 5, 7),
+            (
+                "5 ranks, 7 elements: remainder 2",
+                "5 个 rank，7 个元素：余数为 2",
+                5,
+                7,
+            ),
             (
                 "6 ranks, 11 elements: remainder N - 1",
                 "6 个 rank，11 个元素：余数为 N - 1",
@@ -678,14 +683,17 @@ impl KataSpec for Spec {
             .map(|r| r.elements_received)
             .min()
             .unwrap_or(0);
-        let (latency, transfer, time_text) = (duration(latency), duration(transfer), duration(time));
+        let (latency, transfer, time_text) =
+            (duration(latency), duration(transfer), duration(time));
         let mut notes = vec![
             Message::new(
                 format!("busiest rank: {steps} messages, {elements} elements = {bytes} bytes sent"),
                 format!("最忙的 rank：发送 {steps} 条消息，{elements} 个元素 = {bytes} 字节"),
             ),
             Message::new(
-                format!("fewest received by a rank: {fewest} elements (each rank needs at least {need})"),
+                format!(
+                    "fewest received by a rank: {fewest} elements (each rank needs at least {need})"
+                ),
                 format!("单个 rank 最少收到 {fewest} 个元素（每个 rank 至少需要 {need} 个）"),
             ),
             Message::new(

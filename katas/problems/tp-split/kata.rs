@@ -841,61 +841,121 @@ impl KataSpec for Spec {
         let edge = |(name, name_zh): (&str, &str), input: Input| {
             Case::new(name, Group::Edge, input).zh(name_zh)
         };
-        cases.push(edge(("column_parallel: n = 1 rank", "column_parallel：n = 1 个 rank"), column(rng, 1, 3, 5, 4)));
-        cases.push(edge(("row_parallel: n = 1 rank", "row_parallel：n = 1 个 rank"), row(rng, 1, 3, 5, 4)));
-        cases.push(edge(("mlp: n = 1 rank", "mlp：n = 1 个 rank"), mlp(rng, 1, 3, 4, 8, 4)));
         cases.push(edge(
-            ("column_parallel: 1×1 problem on 1 rank", "column_parallel：1 个 rank 上的 1×1 问题"),
+            (
+                "column_parallel: n = 1 rank",
+                "column_parallel：n = 1 个 rank",
+            ),
+            column(rng, 1, 3, 5, 4),
+        ));
+        cases.push(edge(
+            ("row_parallel: n = 1 rank", "row_parallel：n = 1 个 rank"),
+            row(rng, 1, 3, 5, 4),
+        ));
+        cases.push(edge(
+            ("mlp: n = 1 rank", "mlp：n = 1 个 rank"),
+            mlp(rng, 1, 3, 4, 8, 4),
+        ));
+        cases.push(edge(
+            (
+                "column_parallel: 1×1 problem on 1 rank",
+                "column_parallel：1 个 rank 上的 1×1 问题",
+            ),
             column(rng, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            ("row_parallel: 1×1 problem on 1 rank", "row_parallel：1 个 rank 上的 1×1 问题"),
+            (
+                "row_parallel: 1×1 problem on 1 rank",
+                "row_parallel：1 个 rank 上的 1×1 问题",
+            ),
             row(rng, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            ("mlp: 1×1×1 problem on 1 rank", "mlp：1 个 rank 上的 1×1×1 问题"),
+            (
+                "mlp: 1×1×1 problem on 1 rank",
+                "mlp：1 个 rank 上的 1×1×1 问题",
+            ),
             mlp(rng, 1, 1, 1, 1, 1),
         ));
         cases.push(edge(
-            ("column_parallel: batch of one row", "column_parallel：批大小为 1 行"),
+            (
+                "column_parallel: batch of one row",
+                "column_parallel：批大小为 1 行",
+            ),
             column(rng, 3, 1, 6, 9),
         ));
-        cases.push(edge(("row_parallel: batch of one row", "row_parallel：批大小为 1 行"), row(rng, 3, 1, 9, 6)));
-        cases.push(edge(("mlp: batch of one row", "mlp：批大小为 1 行"), mlp(rng, 3, 1, 6, 12, 6)));
         cases.push(edge(
-            ("column_parallel: N_out = N = 4, one column per rank", "column_parallel：N_out = N = 4，每个 rank 一列"),
+            (
+                "row_parallel: batch of one row",
+                "row_parallel：批大小为 1 行",
+            ),
+            row(rng, 3, 1, 9, 6),
+        ));
+        cases.push(edge(
+            ("mlp: batch of one row", "mlp：批大小为 1 行"),
+            mlp(rng, 3, 1, 6, 12, 6),
+        ));
+        cases.push(edge(
+            (
+                "column_parallel: N_out = N = 4, one column per rank",
+                "column_parallel：N_out = N = 4，每个 rank 一列",
+            ),
             column(rng, 4, 3, 5, 4),
         ));
         cases.push(edge(
-            ("row_parallel: K = N = 3, one row of W per rank", "row_parallel：K = N = 3，每个 rank 一行 W"),
+            (
+                "row_parallel: K = N = 3, one row of W per rank",
+                "row_parallel：K = N = 3，每个 rank 一行 W",
+            ),
             row(rng, 3, 4, 3, 5),
         ));
         cases.push(edge(
-            ("mlp: hidden = N = 4, one hidden unit per rank", "mlp：hidden = N = 4，每个 rank 一个隐藏单元"),
+            (
+                "mlp: hidden = N = 4, one hidden unit per rank",
+                "mlp：hidden = N = 4，每个 rank 一个隐藏单元",
+            ),
             mlp(rng, 4, 3, 5, 4, 5),
         ));
         cases.push(edge(
-            ("column_parallel: uneven split, 7 columns over 3 ranks", "column_parallel：不均匀切分，7 列分给 3 个 rank"),
+            (
+                "column_parallel: uneven split, 7 columns over 3 ranks",
+                "column_parallel：不均匀切分，7 列分给 3 个 rank",
+            ),
             column(rng, 3, 4, 5, 7),
         ));
         cases.push(edge(
-            ("row_parallel: uneven split, K = 10 over 4 ranks", "row_parallel：不均匀切分，K = 10 分给 4 个 rank"),
+            (
+                "row_parallel: uneven split, K = 10 over 4 ranks",
+                "row_parallel：不均匀切分，K = 10 分给 4 个 rank",
+            ),
             row(rng, 4, 3, 10, 5),
         ));
         cases.push(edge(
-            ("mlp: uneven split, hidden 5 over 3 ranks", "mlp：不均匀切分，hidden 5 分给 3 个 rank"),
+            (
+                "mlp: uneven split, hidden 5 over 3 ranks",
+                "mlp：不均匀切分，hidden 5 分给 3 个 rank",
+            ),
             mlp(rng, 3, 4, 6, 5, 3),
         ));
         cases.push(edge(
-            ("column_parallel: 1×1 weight on 2 ranks (rank 1's shard is empty)", "column_parallel：2 个 rank 上的 1×1 权重（rank 1 的分片为空）"),
+            (
+                "column_parallel: 1×1 weight on 2 ranks (rank 1's shard is empty)",
+                "column_parallel：2 个 rank 上的 1×1 权重（rank 1 的分片为空）",
+            ),
             column(rng, 2, 1, 1, 1),
         ));
         cases.push(edge(
-            ("row_parallel: K = 2 on 5 ranks (three empty shards)", "row_parallel：5 个 rank 上 K = 2（三个空分片）"),
+            (
+                "row_parallel: K = 2 on 5 ranks (three empty shards)",
+                "row_parallel：5 个 rank 上 K = 2（三个空分片）",
+            ),
             row(rng, 5, 3, 2, 4),
         ));
         cases.push(edge(
-            ("mlp: hidden 2 on 4 ranks (two empty shards)", "mlp：4 个 rank 上 hidden 为 2（两个空分片）"),
+            (
+                "mlp: hidden 2 on 4 ranks (two empty shards)",
+                "mlp：4 个 rank 上 hidden 为 2（两个空分片）",
+            ),
             mlp(rng, 4, 3, 5, 2, 5),
         ));
         let zero_bias = |input: Input| match input {
@@ -935,23 +995,41 @@ impl KataSpec for Spec {
             ("row_parallel: zero bias", "row_parallel：偏置为 0"),
             zero_bias(row(rng, 3, 4, 6, 6)),
         ));
-        cases.push(edge(("mlp: zero biases", "mlp：偏置均为 0"), zero_bias(mlp(rng, 3, 4, 6, 9, 6))));
+        cases.push(edge(
+            ("mlp: zero biases", "mlp：偏置均为 0"),
+            zero_bias(mlp(rng, 3, 4, 6, 9, 6)),
+        ));
         let mut big_bias = row(rng, 4, 4, 8, 6);
         if let Input::Row { bias, .. } = &mut big_bias {
             bias.iter_mut().for_each(|b| *b *= 100.0);
         }
-        cases.push(edge(("row_parallel: bias much larger than X·W", "row_parallel：偏置远大于 X·W"), big_bias));
+        cases.push(edge(
+            (
+                "row_parallel: bias much larger than X·W",
+                "row_parallel：偏置远大于 X·W",
+            ),
+            big_bias,
+        ));
         let mut negative = mlp(rng, 2, 4, 6, 8, 4);
         if let Input::Mlp { b1, .. } = &mut negative {
             // Pre-activations far below zero, where GeLU is nearly 0 and 1 + tanh cancels.
             b1.iter_mut().for_each(|b| *b -= 6.0);
         }
         cases.push(edge(
-            ("mlp: pre-activations far below zero (GeLU ≈ 0)", "mlp：激活前的值远小于 0（GeLU ≈ 0）"),
+            (
+                "mlp: pre-activations far below zero (GeLU ≈ 0)",
+                "mlp：激活前的值远小于 0（GeLU ≈ 0）",
+            ),
             negative,
         ));
-        cases.push(edge(("mlp: 8 ranks", "mlp：8 个 rank"), mlp(rng, 8, 5, 16, 64, 16)));
-        cases.push(edge(("row_parallel: 8 ranks", "row_parallel：8 个 rank"), row(rng, 8, 5, 64, 16)));
+        cases.push(edge(
+            ("mlp: 8 ranks", "mlp：8 个 rank"),
+            mlp(rng, 8, 5, 16, 64, 16),
+        ));
+        cases.push(edge(
+            ("row_parallel: 8 ranks", "row_parallel：8 个 rank"),
+            row(rng, 8, 5, 64, 16),
+        ));
 
         for i in 0..15 {
             let ranks = rng.usize(1..=8);
@@ -976,15 +1054,24 @@ impl KataSpec for Spec {
         // (O(M·K·N²)) spends N_out = 3072 times the reference's work here, tens of times the
         // limit on its own core, and the verdict comes from this case.
         cases.push(perf(
-            ("row_parallel: 2 ranks, X 16×1024, W 1024×3072", "row_parallel：2 个 rank，X 16×1024，W 1024×3072"),
+            (
+                "row_parallel: 2 ranks, X 16×1024, W 1024×3072",
+                "row_parallel：2 个 rank，X 16×1024，W 1024×3072",
+            ),
             row(rng, 2, 16, 1024, 3072),
         ));
         cases.push(perf(
-            ("column_parallel: 4 ranks, X 64×512, W 512×2048", "column_parallel：4 个 rank，X 64×512，W 512×2048"),
+            (
+                "column_parallel: 4 ranks, X 64×512, W 512×2048",
+                "column_parallel：4 个 rank，X 64×512，W 512×2048",
+            ),
             column(rng, 4, 64, 512, 2048),
         ));
         cases.push(perf(
-            ("mlp: 4 ranks, X 32×512, A 512×2048, B 2048×512", "mlp：4 个 rank，X 32×512，A 512×2048，B 2048×512"),
+            (
+                "mlp: 4 ranks, X 32×512, A 512×2048, B 2048×512",
+                "mlp：4 个 rank，X 32×512，A 512×2048，B 2048×512",
+            ),
             mlp(rng, 4, 32, 512, 2048, 512),
         ));
         cases
@@ -1235,7 +1322,10 @@ impl KataSpec for Spec {
             ));
         }
         if s.all_gather_calls + s.all_reduce_calls == 0 {
-            notes.push(Message::new("1 rank: no communication", "1 个 rank：没有通信"));
+            notes.push(Message::new(
+                "1 rank: no communication",
+                "1 个 rank：没有通信",
+            ));
         }
         if let Input::Mlp { a, b, .. } = input {
             let params = (a.data.len() + b.data.len()) as f64;

@@ -969,7 +969,10 @@ impl KataSpec for Spec {
             cases.push(Case::new(name, Group::Edge, input).zh(name_zh))
         };
         edge(
-            ("zero-size dimension: shape [3, 0, 2]", "大小为 0 的维度：形状 [3, 0, 2]"),
+            (
+                "zero-size dimension: shape [3, 0, 2]",
+                "大小为 0 的维度：形状 [3, 0, 2]",
+            ),
             contiguous_input(
                 &[3, 0, 2],
                 vec![
@@ -982,7 +985,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("zero-size dimension with odd strides is still contiguous", "含大小为 0 的维度时，步长再奇怪也算连续"),
+            (
+                "zero-size dimension with odd strides is still contiguous",
+                "含大小为 0 的维度时，步长再奇怪也算连续",
+            ),
             strided_input(
                 12,
                 &[4, 0, 3],
@@ -992,7 +998,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("-1 next to a 0-size dimension cannot be inferred", "与大小为 0 的维度同在时，-1 无法推断"),
+            (
+                "-1 next to a 0-size dimension cannot be inferred",
+                "与大小为 0 的维度同在时，-1 无法推断",
+            ),
             contiguous_input(
                 &[4, 0],
                 vec![
@@ -1021,7 +1030,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("size-1 dimensions with odd strides", "步长奇怪的大小为 1 的维度"),
+            (
+                "size-1 dimensions with odd strides",
+                "步长奇怪的大小为 1 的维度",
+            ),
             strided_input(
                 6,
                 &[2, 1, 3],
@@ -1037,7 +1049,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("size-1 column with a stride of 0", "步长为 0 的大小为 1 的列"),
+            (
+                "size-1 column with a stride of 0",
+                "步长为 0 的大小为 1 的列",
+            ),
             strided_input(
                 8,
                 &[4, 1],
@@ -1071,7 +1086,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("split a dimension of a transposed tensor (viewable, not contiguous)", "拆分转置后张量的一个维度（可以 view，但不连续）"),
+            (
+                "split a dimension of a transposed tensor (viewable, not contiguous)",
+                "拆分转置后张量的一个维度（可以 view，但不连续）",
+            ),
             contiguous_input(
                 &[4, 6],
                 vec![
@@ -1084,7 +1102,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("merge two dims that stay adjacent in memory after permute", "合并 permute 后在内存中仍相邻的两个维度"),
+            (
+                "merge two dims that stay adjacent in memory after permute",
+                "合并 permute 后在内存中仍相邻的两个维度",
+            ),
             contiguous_input(
                 &[2, 3, 4],
                 vec![
@@ -1097,7 +1118,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("unit dimensions added and removed by view on a transposed tensor", "在转置后的张量上用 view 增删大小为 1 的维度"),
+            (
+                "unit dimensions added and removed by view on a transposed tensor",
+                "在转置后的张量上用 view 增删大小为 1 的维度",
+            ),
             contiguous_input(
                 &[2, 3],
                 vec![
@@ -1126,7 +1150,10 @@ impl KataSpec for Spec {
             contiguous_input(&[3, 5], vec![Transpose(0, 1), Transpose(1, 0), Contiguous]),
         );
         edge(
-            ("row slice: offset ≠ 0 but still contiguous", "行切片：offset ≠ 0 但仍连续"),
+            (
+                "row slice: offset ≠ 0 but still contiguous",
+                "行切片：offset ≠ 0 但仍连续",
+            ),
             strided_input(
                 20,
                 &[2, 5],
@@ -1136,7 +1163,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("column slice: offset ≠ 0 and not contiguous", "列切片：offset ≠ 0 且不连续"),
+            (
+                "column slice: offset ≠ 0 and not contiguous",
+                "列切片：offset ≠ 0 且不连续",
+            ),
             strided_input(
                 20,
                 &[4, 3],
@@ -1151,7 +1181,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("every other element (step-2 slice) with an offset", "带 offset 的隔一取一（步长为 2 的切片）"),
+            (
+                "every other element (step-2 slice) with an offset",
+                "带 offset 的隔一取一（步长为 2 的切片）",
+            ),
             strided_input(
                 11,
                 &[5],
@@ -1176,7 +1209,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("fully broadcast scalar views freely", "完全广播的标量可以随意 view"),
+            (
+                "fully broadcast scalar views freely",
+                "完全广播的标量可以随意 view",
+            ),
             strided_input(
                 1,
                 &[2, 3],
@@ -1186,7 +1222,10 @@ impl KataSpec for Spec {
             ),
         );
         edge(
-            ("sliced 3-d tensor permuted, then copied", "切片后的 3 维张量先 permute 再复制"),
+            (
+                "sliced 3-d tensor permuted, then copied",
+                "切片后的 3 维张量先 permute 再复制",
+            ),
             strided_input(
                 120,
                 &[2, 2, 3],
@@ -1206,47 +1245,57 @@ impl KataSpec for Spec {
             let (storage_len, layout) = random_start(&mut rng);
             let count = rng.usize(4..=16);
             let ops = random_ops(&mut rng, &layout, count, 6);
-            cases.push(Case::new(
-                format!("random #{i}"),
-                Group::Random,
-                Input {
-                    storage_len,
-                    layout,
-                    ops,
-                },
-            )
-            .zh(format!("随机 #{i}")));
+            cases.push(
+                Case::new(
+                    format!("random #{i}"),
+                    Group::Random,
+                    Input {
+                        storage_len,
+                        layout,
+                        ops,
+                    },
+                )
+                .zh(format!("随机 #{i}")),
+            );
         }
 
-        cases.push(Case::new(
-            "1024×1024 transposed, split by view, then contiguous (1M-element copy)",
-            Group::Performance,
-            contiguous_input(
-                &[1024, 1024],
-                vec![Transpose(0, 1), View(vec![1024, 32, 32]), Contiguous],
-            ),
-        )
-        .zh("1024×1024 转置后用 view 拆分，再 contiguous（复制 1M 个元素）"));
-        cases.push(Case::new(
-            "1024×1024 already contiguous: contiguous() must not copy",
-            Group::Performance,
-            contiguous_input(&[1024, 1024], vec![Contiguous, View(vec![-1]), Contiguous]),
-        )
-        .zh("1024×1024 本已连续：contiguous() 不可复制"));
-        cases.push(Case::new(
-            "64×128×128 permuted to (2, 0, 1), then contiguous",
-            Group::Performance,
-            contiguous_input(&[64, 128, 128], vec![Permute(vec![2, 0, 1]), Contiguous]),
-        )
-        .zh("64×128×128 permute 为 (2, 0, 1)，再 contiguous"));
+        cases.push(
+            Case::new(
+                "1024×1024 transposed, split by view, then contiguous (1M-element copy)",
+                Group::Performance,
+                contiguous_input(
+                    &[1024, 1024],
+                    vec![Transpose(0, 1), View(vec![1024, 32, 32]), Contiguous],
+                ),
+            )
+            .zh("1024×1024 转置后用 view 拆分，再 contiguous（复制 1M 个元素）"),
+        );
+        cases.push(
+            Case::new(
+                "1024×1024 already contiguous: contiguous() must not copy",
+                Group::Performance,
+                contiguous_input(&[1024, 1024], vec![Contiguous, View(vec![-1]), Contiguous]),
+            )
+            .zh("1024×1024 本已连续：contiguous() 不可复制"),
+        );
+        cases.push(
+            Case::new(
+                "64×128×128 permuted to (2, 0, 1), then contiguous",
+                Group::Performance,
+                contiguous_input(&[64, 128, 128], vec![Permute(vec![2, 0, 1]), Contiguous]),
+            )
+            .zh("64×128×128 permute 为 (2, 0, 1)，再 contiguous"),
+        );
         let deep = contiguous_input(&[2, 3, 2, 5, 2, 3, 2], Vec::new());
         let ops = random_ops(&mut rng, &deep.layout, 3000, 8);
-        cases.push(Case::new(
-            "3000 random operations on a 7-d tensor",
-            Group::Performance,
-            Input { ops, ..deep },
-        )
-        .zh("对 7 维张量做 3000 次随机操作"));
+        cases.push(
+            Case::new(
+                "3000 random operations on a 7-d tensor",
+                Group::Performance,
+                Input { ops, ..deep },
+            )
+            .zh("对 7 维张量做 3000 次随机操作"),
+        );
         // Moving a size-1 dimension around never breaks contiguity, so every step leaves a
         // contiguous 4M-element tensor: metadata operations and `is_contiguous` must cost
         // O(ndim) here, and an `is_contiguous` that walks the elements makes 1200 walks of 4M.
@@ -1365,7 +1414,9 @@ impl KataSpec for Spec {
         let (count, ops) = (input.ops.len(), list(&input.ops, 8));
         Message::new(
             format!("storage of {len} floats (storage[i] = i), start {start}; {count} ops: {ops}"),
-            format!("含 {len} 个浮点数的存储（storage[i] = i），起始为 {start}；{count} 个操作：{ops}"),
+            format!(
+                "含 {len} 个浮点数的存储（storage[i] = i），起始为 {start}；{count} 个操作：{ops}"
+            ),
         )
     }
 }
