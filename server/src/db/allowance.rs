@@ -18,6 +18,9 @@ pub enum Write {
     DrillAttempt,
     /// An interview started (its row and its drill attempts).
     Interview,
+    /// A kata package uploaded by staff: unpacked and linted before anything is stored, and
+    /// stored as a version when it passes.
+    KataUpload,
 }
 
 impl Write {
@@ -27,6 +30,7 @@ impl Write {
             Self::Submission => "submission",
             Self::DrillAttempt => "drill_attempt",
             Self::Interview => "interview",
+            Self::KataUpload => "kata_upload",
         }
     }
 }

@@ -9,11 +9,13 @@
 //! running service, on every replica at once. A package whose grading changed is refused with
 //! the files that differ; building a version's judge at publish time is the next step.
 
+use crate::db::allowance::Write;
 use crate::db::kata_versions::{self, Published, Statements};
 use crate::db::served;
 use crate::db::users::User;
 use crate::domain::VersionSource;
 use crate::error::AppError;
+use crate::services::write_budget;
 use crate::state::AppState;
 use katas::archive::{Limits, PackageFiles};
 use katas::layout;
@@ -60,6 +62,10 @@ pub async fn publish(
     slug: &str,
     archive: &[u8],
 ) -> Result<Report, AppError> {
+    // Every upload is unpacked and linted, passing or not: its unit is spent first, on its own.
+    let mut tx = state.db.begin().await?;
+    write_budget::spend(&mut tx, &state.config, user.id, Write::KataUpload).await?;
+    tx.commit().await?;
     let (checks, verified) = verify(slug, archive);
     let mut report = Report {
         slug: slug.to_string(),

@@ -6,7 +6,9 @@
 //! an opened hint is one row per hint of a kata, an answer fills its attempt once, an
 //! interview's hints stop at the kata's count, a cancel or a finish changes a row once, and a
 //! log-in beyond a user's 20 sessions ends the oldest (`db::sessions`). Sign-ups are throttled
-//! per address (`login_throttle`); workers and admins are not learners to budget.
+//! per address (`login_throttle`). Staff are budgeted where a write costs the service work: a
+//! kata upload is unpacked and linted whether or not it passes, so its unit is spent before
+//! that work, in a transaction of its own. Workers are not budgeted.
 
 use crate::db::Tx;
 use crate::db::allowance::{self, Budget, Write};
@@ -22,6 +24,7 @@ pub fn budget(config: &ServerConfig, kind: Write) -> Budget {
         }
         Write::DrillAttempt => config.drill_attempt_budget,
         Write::Interview => config.interview_budget,
+        Write::KataUpload => config.kata_upload_budget,
     }
 }
 
@@ -57,6 +60,7 @@ fn refusal(config: &ServerConfig, kind: Write, budget: Budget) -> AppError {
         }
         Write::DrillAttempt => ("drill attempts started", "开始概念题作答"),
         Write::Interview => ("interviews started", "开始面试"),
+        Write::KataUpload => ("kata packages uploaded", "上传题目包"),
     };
     let (rate_en, rate_zh) = rate(budget);
     AppError::TooManyRequests(format!(

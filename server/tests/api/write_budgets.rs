@@ -1,7 +1,8 @@
 //! Per-user write budgets beyond submissions: a flood of drill-attempt starts or interview starts
 //! is refused with 429 once the account's budget is spent, a refused start stores nothing (over
 //! the API and through the pages' forms, which show the app's error page), and one account's
-//! flood leaves another's budget whole.
+//! flood leaves another's budget whole. Staff uploads of kata packages have a budget too, spent
+//! before the package is unpacked.
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{Options, TestApp, answer_key, spawn_app};
@@ -230,4 +231,40 @@ async fn the_interview_form_shows_a_spent_budget_as_the_error_page() {
     );
     assert_eq!(count(&app, "interviews", "dora").await, 1);
     app.app.stop();
+}
+
+#[tokio::test]
+async fn a_flood_of_kata_uploads_is_refused_before_it_is_unpacked() {
+    let app = app_with(|c| c.kata_upload_budget = only(2)).await;
+    let db = &app.app.state.db;
+    let ines = server::db::users::create(db, "ines", server::db::users::Role::Admin, None)
+        .await
+        .unwrap();
+    let staff = server::db::users::issue_token(db, ines.id).await.unwrap();
+    let upload = |body: &'static [u8]| {
+        app.client
+            .post(app.url("/api/katas/fast-power/versions"))
+            .bearer_auth(&staff)
+            .header("content-type", "application/octet-stream")
+            .body(body)
+            .send()
+    };
+    // Refused packages spend the budget too: the service unpacked and read them.
+    for _ in 0..2 {
+        assert_eq!(upload(b"not an archive").await.unwrap().status(), 422);
+    }
+    let refused = upload(b"not an archive").await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("kata packages uploaded"),
+        "{body}"
+    );
+    let versions: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM kata_versions WHERE slug = 'fast-power'")
+            .fetch_one(db)
+            .await
+            .unwrap();
+    assert_eq!(versions, 1, "only the build's own version");
 }
