@@ -61,6 +61,8 @@ pub async fn list(
         (status = 413, description = "The archive is over 4 MiB.", body = ErrorBody),
         (status = 422, description = "Refused: `checks` says which check failed and why \
             (`error`/`error_zh` repeat the first). Nothing changed.", body = Object),
+        (status = 429, description = "The uploader's budget is spent (10 at once, then 30 an \
+            hour, refused packages included); `Retry-After` says when to try again.", body = ErrorBody),
     ))]
 pub async fn publish(
     State(state): State<AppState>,

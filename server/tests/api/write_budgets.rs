@@ -258,7 +258,10 @@ async fn a_flood_of_kata_uploads_is_refused_before_it_is_unpacked() {
     assert!(refused.headers().contains_key("retry-after"));
     let body: Value = refused.json().await.unwrap();
     assert!(
-        body["error"].as_str().unwrap().contains("kata packages uploaded"),
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("kata packages uploaded"),
         "{body}"
     );
     let versions: i64 =
