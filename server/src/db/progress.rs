@@ -2,12 +2,12 @@
 //! solved by an accepted `submit` (a `run` checks the samples only).
 
 use super::Db;
-use crate::domain::{SubmissionId, UserId};
+use crate::domain::{Slug, SubmissionId, UserId};
 use std::collections::HashSet;
 
 /// Katas the user has solved.
-pub async fn solved(db: &Db, user_id: UserId) -> Result<HashSet<String>, sqlx::Error> {
-    let rows: Vec<String> = sqlx::query_scalar(
+pub async fn solved(db: &Db, user_id: UserId) -> Result<HashSet<Slug>, sqlx::Error> {
+    let rows: Vec<Slug> = sqlx::query_scalar(
         "SELECT DISTINCT kata FROM submissions
          WHERE user_id = $1 AND mode = 'submit' AND verdict = 'accepted'",
     )
@@ -45,7 +45,7 @@ impl From<i64> for Flag {
 /// One user's standing on one kata.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct KataProgress {
-    pub kata: String,
+    pub kata: Slug,
     pub submissions: i64,
     #[sqlx(try_from = "i64")]
     pub solved: Flag,

@@ -307,6 +307,13 @@ impl From<Slug> for String {
     }
 }
 
+/// Lets a set of slugs be asked about a `&str` (`Hash` and `Eq` are the string's).
+impl std::borrow::Borrow<str> for Slug {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 impl std::ops::Deref for Slug {
     type Target = str;
     fn deref(&self) -> &str {

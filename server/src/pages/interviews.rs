@@ -418,7 +418,7 @@ pub async fn report(
                 number: n + 1,
                 set: set_title(&it.set, lang),
                 prompt: code_spans(it.prompt.get(l)),
-                outcome: it.outcome.clone(),
+                outcome: it.outcome.as_str().to_string(),
                 time: duration(it.time_ms),
                 explanation: it
                     .explanation

@@ -42,7 +42,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
     let mine: HashMap<String, progress::KataProgress> = progress::for_user(&state.db, user.id)
         .await?
         .into_iter()
-        .map(|p| (p.kata.clone(), p))
+        .map(|p| (p.kata.to_string(), p))
         .collect();
     let now = now_ms();
     let t = Text::of(viewer.lang);

@@ -145,14 +145,34 @@ pub async fn start_interview(
     Ok(id)
 }
 
+/// How one drill item of an interview went (stored in the report as the snake_case word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemOutcome {
+    Right,
+    Partly,
+    Wrong,
+    Unanswered,
+}
+
+impl ItemOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Right => "right",
+            Self::Partly => "partly",
+            Self::Wrong => "wrong",
+            Self::Unanswered => "unanswered",
+        }
+    }
+}
+
 /// One line of the report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ReportItem {
     pub set: String,
     pub item: String,
     pub prompt: Text,
-    /// `right`, `partly`, `wrong` or `unanswered`.
-    pub outcome: String,
+    pub outcome: ItemOutcome,
     pub score: f64,
     /// From the previous answer (or the start) to this one.
     pub time_ms: Option<i64>,
@@ -259,16 +279,16 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
             spent
         });
         let (outcome, score) = match &graded {
-            None => ("unanswered", 0.0),
-            Some(g) if g.correct => ("right", 1.0),
-            Some(g) if g.score > 0.0 => ("partly", g.score),
-            Some(_) => ("wrong", 0.0),
+            None => (ItemOutcome::Unanswered, 0.0),
+            Some(g) if g.correct => (ItemOutcome::Right, 1.0),
+            Some(g) if g.score > 0.0 => (ItemOutcome::Partly, g.score),
+            Some(_) => (ItemOutcome::Wrong, 0.0),
         };
         items.push(ReportItem {
             set: a.drill_set.clone(),
             item: a.item.clone(),
             prompt: shown.prompt,
-            outcome: outcome.into(),
+            outcome,
             score,
             time_ms,
             explanation: Some(key.explanation),
