@@ -4,6 +4,7 @@ use super::i18n::{Text, kata_summary, kata_title};
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::progress;
+use crate::domain::Slug;
 use crate::error::AppError;
 use crate::state::AppState;
 use askama::Template;
@@ -71,7 +72,7 @@ pub async fn index(
     viewer: Viewer,
     Query(filter): Query<Filter>,
 ) -> Result<Response, AppError> {
-    let solved: HashSet<String> = match &viewer.user {
+    let solved: HashSet<Slug> = match &viewer.user {
         Some(u) => progress::solved(&state.db, u.id).await?,
         None => HashSet::new(),
     };
@@ -99,7 +100,7 @@ pub async fn index(
             difficulty: m.difficulty.as_str(),
             kind: m.kind.as_str(),
             topics: m.topics.clone(),
-            solved: solved.contains(&m.slug),
+            solved: solved.contains(m.slug.as_str()),
             unlisted: unlisted.contains(m.slug.as_str()),
         })
         .collect();
@@ -131,7 +132,7 @@ pub async fn index(
         layout: Layout::new(&viewer, "catalogue"),
         solved: all
             .iter()
-            .filter(|k| solved.contains(&k.meta().slug))
+            .filter(|k| solved.contains(k.meta().slug.as_str()))
             .count(),
         total: all.len(),
         filtered: topic.is_some() || difficulty.is_some(),

@@ -91,7 +91,7 @@ pub struct ShowQuery {
 /// around), if any is left.
 fn next_kata(
     slug: &str,
-    solved: &std::collections::HashSet<String>,
+    solved: &std::collections::HashSet<crate::domain::Slug>,
     lang: katas::Lang,
 ) -> Option<NextKata> {
     let all = katas::catalogue::all();
@@ -100,7 +100,7 @@ fn next_kata(
         .cycle()
         .skip(at + 1)
         .take(all.len() - 1)
-        .find(|k| !solved.contains(&k.meta().slug))
+        .find(|k| !solved.contains(k.meta().slug.as_str()))
         .map(|k| NextKata {
             slug: k.meta().slug.clone(),
             title: kata_title(*k, lang),
@@ -164,7 +164,7 @@ pub async fn show(
             crate::db::interviews::running_on(&state.db, u.id, &slug, crate::db::now_ms()).await?;
     }
     let api_changed = kata_versions::api_changed(&state.db, &slug, written_for).await?;
-    let solved = solved_set.contains(&slug);
+    let solved = solved_set.contains(slug.as_str());
     let gpu_waiting =
         meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, JobKind::Gpu).await?;
     // The statement without its title (the page prints it) and without hints and concept.

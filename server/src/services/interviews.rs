@@ -41,13 +41,13 @@ async fn pick_kata(state: &AppState, user_id: UserId) -> Result<&'static dyn Kat
         .collect();
     let hardest = katas::catalogue::all()
         .iter()
-        .filter(|k| solved.contains(&k.meta().slug))
+        .filter(|k| solved.contains(k.meta().slug.as_str()))
         .map(|k| k.meta().difficulty)
         .max();
     let unsolved: Vec<&'static dyn Kata> = cpu
         .iter()
         .copied()
-        .filter(|k| !solved.contains(&k.meta().slug))
+        .filter(|k| !solved.contains(k.meta().slug.as_str()))
         .collect();
     let pool = if unsolved.is_empty() {
         cpu
