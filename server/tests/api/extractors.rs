@@ -4,7 +4,7 @@
 //! learner calling a staff-only API route is refused by `StaffUser`.
 
 use crate::browser::Browser;
-use crate::helpers::{Options, spawn_app};
+use crate::helpers::spawn_idle;
 
 /// Every page form a signed-in learner can post, with fields that would otherwise be accepted.
 const FORMS: &[(&str, &[(&str, &str)])] = &[
@@ -23,14 +23,7 @@ const FORMS: &[(&str, &[(&str, &str)])] = &[
 
 #[tokio::test]
 async fn a_page_form_without_its_token_is_refused_before_the_handler() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let b = Browser::new(&app);
     b.signup("ada", "long enough pw").await;
     for (path, fields) in FORMS {
@@ -67,14 +60,7 @@ async fn a_page_form_without_its_token_is_refused_before_the_handler() {
 
 #[tokio::test]
 async fn a_learner_is_refused_by_the_staff_api_in_its_words() {
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        None,
-    )
-    .await;
+    let app = spawn_idle().await;
     let learner = app.user("ada").await;
     let resp = app.get(&learner, "/api/katas/fast-power/versions").await;
     assert_eq!(resp.status(), 403);
