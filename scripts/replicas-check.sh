@@ -118,6 +118,9 @@ fail=0
 check() { if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else echo "FAIL $1: $2, expected $3"; fail=1; fi; }
 check "submissions stored" "$(sql "SELECT COUNT(*) FROM submissions")" "$N"
 check "jobs done" "$(sql "SELECT COUNT(*) FROM jobs WHERE state = 'done'")" "$N"
+# Any submission not accepted is listed, so that a failure says which and how it ended.
+sql "SELECT id, state, verdict FROM submissions WHERE verdict IS DISTINCT FROM 'accepted'" |
+  sed 's/^/not accepted: /'
 check "accepted" "$(sql "SELECT COUNT(*) FROM submissions WHERE verdict = 'accepted'")" "$N"
 check "duplicated case results" "$(sql "SELECT COUNT(*) FROM (SELECT submission_id, position FROM case_results GROUP BY 1, 2 HAVING COUNT(*) > 1) d")" 0
 check "submissions with no cases" "$(sql "SELECT COUNT(*) FROM submissions s WHERE NOT EXISTS (SELECT 1 FROM case_results c WHERE c.submission_id = s.id)")" 0
