@@ -1,10 +1,11 @@
 //! expected-verdict: accepted
 //! mode: run
 //! attack: lists /proc/self/fd looking for descriptors beyond stdin/stdout/stderr leaked from the grader or the sandbox stages (status file, cgroup files, sockets) and prints where they point
-//! defence: the sandbox refuses to start a program with any inherited descriptor that is not close-on-exec, so only 0, 1, 2 are open -> accepted; any other descriptor -> wrong_answer
+//! defence: the sandbox refuses to start a program with any inherited descriptor that is not close-on-exec, so only 0, 1, 2 are open, beside the harness's own copy of stdout for its frames -> accepted; any other descriptor -> wrong_answer
 
 fn attack() -> bool {
     let mut leaked = Vec::new();
+    let stdout = std::fs::read_link("/proc/self/fd/1").ok();
     match std::fs::read_dir("/proc/self/fd") {
         Ok(entries) => {
             for entry in entries.flatten() {
@@ -20,6 +21,10 @@ fn attack() -> bool {
                 }
                 // The listing's own descriptor points back at this directory.
                 if target.starts_with("/proc/") && target.ends_with("/fd") {
+                    continue;
+                }
+                // The harness writes its frames through its own copy of stdout.
+                if stdout.as_ref().is_some_and(|o| o.display().to_string() == target) {
                     continue;
                 }
                 leaked.push(format!("{fd} -> {target}"));

@@ -25,6 +25,7 @@ pub(super) fn run(_: &HelperSpec, _: &str, status: &mut StatusWriter) -> Result<
         nix::unistd::read(stdin.as_fd(), buf).map_err(|e| format!("read the job's spec: {e}"))
     })?;
     let spec = &spec;
+    request_as_sealed_file()?;
     // Undo the helpers' OOM exemption: the program is what the OOM killer should pick.
     // (Raising it needs no privilege; it only fails where lowering it failed too.)
     let _ = fs::write("/proc/self/oom_score_adj", "0");
@@ -66,6 +67,46 @@ pub(super) fn run(_: &HelperSpec, _: &str, status: &mut StatusWriter) -> Result<
     // Returns only on failure (the status file is close-on-exec, so the program never has it).
     let Err(err) = execve(&path, &argv, &env);
     Err(format!("execve {}: {err}", spec.argv[0]))
+}
+
+/// Takes the rest of stdin, the program's request, whole (the supervisor closes the pipe once
+/// it is written) into a sealed in-memory file, and makes that the program's stdin. From a pipe,
+/// a program that reads while the grader still writes gets its request in pieces that differ
+/// from run to run, and a measured program's count includes every turn of its read loop; a file
+/// answers each read in full, so the same program on the same inputs counts the same. Sealed:
+/// the program can read what it was sent, not change it.
+fn request_as_sealed_file() -> Result<(), String> {
+    use nix::fcntl::{FcntlArg, SealFlag, fcntl};
+    use nix::sys::memfd::{MFdFlags, memfd_create};
+    use std::io::{Seek, SeekFrom};
+
+    let memfd = step(
+        memfd_create(
+            c"request",
+            MFdFlags::MFD_CLOEXEC | MFdFlags::MFD_ALLOW_SEALING,
+        ),
+        "memfd for the request",
+    )?;
+    let mut file = fs::File::from(memfd);
+    step(
+        std::io::copy(&mut std::io::stdin().lock(), &mut file),
+        "read the program's request",
+    )?;
+    step(
+        fcntl(
+            &file,
+            FcntlArg::F_ADD_SEALS(
+                SealFlag::F_SEAL_WRITE
+                    | SealFlag::F_SEAL_GROW
+                    | SealFlag::F_SEAL_SHRINK
+                    | SealFlag::F_SEAL_SEAL,
+            ),
+        ),
+        "seal the request",
+    )?;
+    step(file.seek(SeekFrom::Start(0)), "rewind the request")?;
+    // The copy on fd 0 is not close-on-exec; `file` itself is, and closes here.
+    step(nix::unistd::dup2_stdin(&file), "request as stdin")
 }
 
 fn set_rlimits(spec: &StageSpec) -> Result<(), String> {

@@ -7,7 +7,8 @@
 //! - `init` (pid 1 of the new pid namespace, root): spawns `inner`, reaps every orphan,
 //!   reports the program's exact wait status; when it exits the kernel kills the namespace.
 //! - `inner` (pid 2, becomes the program): waits for the job's spec at the head of its stdin
-//!   (the chain may be started before the job is known), builds and pivots into the new root,
+//!   (the chain may be started before the job is known), takes the rest, the program's request,
+//!   into a sealed in-memory file as the program's stdin, builds and pivots into the new root,
 //!   sets rlimits, drops to the job uid, enters a fresh user namespace, applies Landlock and
 //!   seccomp, then `execve`s the program with exactly the job's environment.
 //! - `probe`: used once by `Sandbox::new` to check the kernel can do all of the above.
