@@ -51,23 +51,12 @@ pub fn limits() -> sandbox::Limits {
     }
 }
 
-/// How the program is linked against glibc.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Linking {
-    /// The verdict's program: dynamic is the faster link and start.
-    Dynamic,
-    /// The measured program: valgrind starts a static one several times faster (it translates
-    /// no dynamic loader), and both sides of a figure are linked the same way.
-    Static,
-}
-
 pub fn compile(
     sandbox: &Sandbox,
     toolchain: &Toolchain,
     cache: &CompileCache,
     meta: &KataMeta,
     source: &str,
-    linking: Linking,
 ) -> Result<Compiled, GradeError> {
     let started = Instant::now();
     // Before the cache too: a binary cached before a word was reserved is not served.
@@ -102,13 +91,11 @@ pub fn compile(
         });
     }
     // The whole command line is part of the key: a binary linked another way (static, before
-    // the run sandbox held the loader) is never served for the current flags.
+    // the run sandbox held the loader) is never served for the current flags. One program
+    // serves the verdict and the figure: glibc dynamic, as a bare `rustc -O` program links.
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
     argv.extend(sandbox.toolchain()?.rustc_flags());
     argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
-    if linking == Linking::Static {
-        argv.push("-Ctarget-feature=+crt-static".into());
-    }
     let key = CompileCache::key(toolchain, meta, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {

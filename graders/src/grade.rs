@@ -3,7 +3,7 @@
 
 use crate::GradeError;
 use crate::cache::{Binary, CacheLimits, CompileCache};
-use crate::compile::{self, Compiled, Linking};
+use crate::compile::{self, Compiled};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Performance, Resources};
@@ -285,9 +285,10 @@ impl Grader {
 
 impl Grader {
     /// Measures an accepted CPU `submit` whose verdict was published by an earlier job
-    /// (possibly on another worker): compiles `source` again, linked statically for the
-    /// counter, and counts instructions on fresh single-use inputs against the reference's. It never judges: the verdict
-    /// stays the one published. It takes no grading slot, so a worker's measuring loop never
+    /// (possibly on another worker): takes the verdict's program for `source` from the compile
+    /// cache (compiling it again only on another worker), and counts instructions on fresh
+    /// single-use inputs against the reference's. It never judges: the verdict stays the one
+    /// published. It takes no grading slot, so a worker's measuring loop never
     /// holds one a verdict is waiting for.
     pub fn measure_submission(
         &self,
@@ -335,7 +336,6 @@ impl Grader {
             &self.cache,
             kata.meta(),
             source,
-            Linking::Dynamic,
         )?;
         let (binary, resources, diagnostics) = match compiled {
             Compiled::Failed {
@@ -466,8 +466,8 @@ impl Judged {
     }
 }
 
-/// What measuring needs from the judging run: the same source (compiled statically for the
-/// counter), the same selection.
+/// What measuring needs from the judging run: the same source (its program, from the compile
+/// cache), the same selection.
 #[derive(Debug)]
 struct Owed {
     kata: &'static dyn Kata,
@@ -538,7 +538,6 @@ impl Grader {
             &self.cache,
             kata.meta(),
             kata.package().reference,
-            Linking::Dynamic,
         )? {
             Compiled::Binary { path, .. } => path,
             Compiled::Failed { diagnostics, .. } => {
@@ -631,8 +630,10 @@ impl Grader {
         }))
     }
 
-    /// `source` compiled for measuring: linked statically (a compile-cache hit after the
-    /// first). `whose` names it in our error when it does not compile.
+    /// `source`'s program for measuring: the verdict's own, from the compile cache (one compile
+    /// serves both; valgrind's extra start-up on the dynamic loader, about 60 ms, is less than
+    /// a second compile linked statically). `whose` names it in our error when it does not
+    /// compile.
     fn measured_program(
         &self,
         kata: &dyn Kata,
@@ -645,7 +646,6 @@ impl Grader {
             &self.cache,
             kata.meta(),
             source,
-            Linking::Static,
         )? {
             Compiled::Binary { path, .. } => Ok(path),
             Compiled::Failed { diagnostics, .. } => Err(GradeError::Internal(format!(
