@@ -1,6 +1,6 @@
 //! `/`: the catalogue, filterable by topic and difficulty, with the learner's solved marks.
 
-use super::i18n::{Text, kata_summary, kata_title};
+use super::i18n::{Text, kata_summary};
 use super::{Layout, render};
 use crate::auth::Viewer;
 use crate::db::progress;
@@ -88,14 +88,16 @@ pub async fn index(
         .collect();
     let lang = viewer.lang;
     let t = Text::of(lang);
+    let titles = crate::services::catalogue::titles(&state, &all, lang).await?;
     let cards: Vec<Card> = all
         .iter()
-        .filter(|k| topic.is_none_or(|t| k.meta().topics.iter().any(|x| x == t)))
-        .filter(|k| difficulty.is_none_or(|d| k.meta().difficulty.as_str() == d))
-        .map(|k| (k, k.meta()))
-        .map(|(k, m)| Card {
+        .zip(titles)
+        .filter(|(k, _)| topic.is_none_or(|t| k.meta().topics.iter().any(|x| x == t)))
+        .filter(|(k, _)| difficulty.is_none_or(|d| k.meta().difficulty.as_str() == d))
+        .map(|(k, title)| (k, k.meta(), title))
+        .map(|(k, m, title)| Card {
             slug: m.slug.clone(),
-            title: kata_title(*k, lang),
+            title,
             summary: kata_summary(*k, lang).to_string(),
             difficulty: m.difficulty.as_str(),
             kind: m.kind.as_str(),

@@ -11,19 +11,11 @@ use crate::domain::{Availability, SubmissionId};
 use katas::{Difficulty, Kata, Lang, Verdict};
 use std::borrow::Borrow;
 
-/// A kata's title in `lang`: the `# ` line of its statement in that language.
+/// A kata's title in `lang` as compiled into this build, for pages that name many katas in
+/// passing; the catalogue and the kata's own pages show the served one
+/// (`services::catalogue::titles`, `services::catalogue::title`).
 pub fn kata_title(kata: &dyn Kata, lang: Lang) -> String {
-    match lang {
-        Lang::En => kata.meta().title.clone(),
-        _ => {
-            let title = kata.statement_in(lang).title;
-            if title.is_empty() {
-                kata.meta().title.clone()
-            } else {
-                title
-            }
-        }
-    }
+    crate::services::catalogue::title(kata, &kata.statement_in(lang))
 }
 
 /// A kata's catalogue sentence in `lang`.

@@ -226,7 +226,10 @@ pub async fn hint(
     body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, user, id, body).await?;
-    let max = katas::catalogue::find(&p.interview.kata).map_or(0, |k| k.statement().hints().len());
+    let max = match katas::catalogue::find(&p.interview.kata) {
+        Some(kata) => crate::services::catalogue::hint_count(&state, kata).await?,
+        None => 0,
+    };
     if !interviews::take_hint(&state.db, id, p.user.id, max as i64, now_ms()).await? {
         return Err(
             AppError::Conflict("no hint left, or the interview is over".into())

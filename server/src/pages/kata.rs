@@ -176,7 +176,7 @@ pub async fn show(
     render(&KataPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: meta.slug.clone(),
-        title: kata_title(kata, viewer.lang),
+        title: crate::services::catalogue::title(kata, &statement),
         difficulty: meta.difficulty.as_str(),
         topics: meta.topics.clone(),
         statement: to_html(body),
@@ -255,7 +255,7 @@ pub async fn solution(
     render(&SolutionPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug: slug.clone(),
-        title: kata_title(kata, viewer.lang),
+        title: crate::services::catalogue::title(kata, &statement),
         reference: kata.package().reference.to_string(),
         concept: to_html(statement.concept().unwrap_or("")),
     })

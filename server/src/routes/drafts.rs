@@ -99,7 +99,7 @@ pub async fn open_hint(
     CurrentUser(user): CurrentUser,
     Path((slug, index)): Path<(String, u32)>,
 ) -> Result<StatusCode, AppError> {
-    let hints = kata(&slug)?.statement().hints().len();
+    let hints = crate::services::catalogue::hint_count(&state, kata(&slug)?).await?;
     if index as usize >= hints {
         return Err(AppError::NotFound(format!(
             "`{slug}` has {hints} hints, numbered from 0; there is no hint {index}"

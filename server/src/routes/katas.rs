@@ -9,11 +9,12 @@ use axum::extract::{Path, State};
 use katas::Kata;
 use serde_json::{Value, json};
 
-fn summary(k: &dyn Kata) -> Value {
+/// `title` is the served one, which a statement fix may have changed.
+fn summary(k: &dyn Kata, title: String) -> Value {
     let m = k.meta();
     json!({
         "slug": m.slug,
-        "title": m.title,
+        "title": title,
         "summary": m.summary,
         "difficulty": m.difficulty,
         "kind": m.kind,
@@ -27,8 +28,14 @@ fn summary(k: &dyn Kata) -> Value {
         (`easy`, `medium`, `hard`), kind (`cpu`, `gpu`), topics.", body = Vec<Object>)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     let listing = catalogue::listing(&state, false).await?;
+    let listed: Vec<&'static dyn Kata> = listing.iter().map(|(k, _)| *k).collect();
+    let titles = catalogue::titles(&state, &listed, katas::Lang::En).await?;
     Ok(Json(Value::Array(
-        listing.iter().map(|(k, _)| summary(*k)).collect(),
+        listed
+            .iter()
+            .zip(titles)
+            .map(|(k, title)| summary(*k, title))
+            .collect(),
     )))
 }
 
@@ -51,7 +58,7 @@ pub async fn show(
         None => None,
     };
     let statement = catalogue::statement(&state, kata, katas::Lang::En).await?;
-    let mut body = summary(kata);
+    let mut body = summary(kata, catalogue::title(kata, &statement));
     body["statement"] = json!(statement.public_markdown());
     body["hints"] = json!(statement.hints().len());
     body["starter"] = json!(kata.package().starter);

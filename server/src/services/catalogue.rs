@@ -2,8 +2,10 @@
 //! katas are everyone's; an unlisted one exists only for instructors and admins (to anyone else
 //! it is an unknown kata, 404), who may open it and submit to it as a learner would; a retired
 //! one stays readable with its past work but takes no new submissions (409) and leaves the
-//! catalogue.
+//! catalogue. Which statement text is served — titles, body and hints — is decided here too.
 
+use crate::db::kata_versions::Statements;
+use crate::db::served::Served;
 use crate::db::{kata_availability, served, users};
 use crate::domain::Availability;
 use crate::domain::UserId;
@@ -59,16 +61,71 @@ pub async fn statement(
     lang: Lang,
 ) -> Result<Statement, AppError> {
     let slug = &kata.meta().slug;
-    if let Some(served) = served::served(&state.db, slug).await?
-        && served.stored_statements
-        && let Some(stored) = served::statements(&state.db, slug, served.number).await?
-    {
-        return Ok(Statement::parse(match lang {
+    let served = served::served(&state.db, slug).await?;
+    let uploaded = uploaded(state, slug, served.as_ref()).await?;
+    Ok(served_statement(kata, uploaded.as_ref(), lang))
+}
+
+/// The statements uploaded with `served`, the version of `slug` served; `None` when that
+/// version's statements are the ones compiled in (or the kata was never published).
+async fn uploaded(
+    state: &AppState,
+    slug: &str,
+    served: Option<&Served>,
+) -> Result<Option<Statements>, AppError> {
+    match served {
+        Some(s) if s.stored_statements => Ok(served::statements(&state.db, slug, s.number).await?),
+        _ => Ok(None),
+    }
+}
+
+/// The one rule for which statement text learners read: the upload when the served version
+/// has one, else the package compiled in. Every title, body and hint shown goes through here,
+/// so a statement fix changes them all at once.
+fn served_statement(kata: &dyn Kata, uploaded: Option<&Statements>, lang: Lang) -> Statement {
+    match uploaded {
+        Some(stored) => Statement::parse(match lang {
             Lang::En => &stored.en,
             Lang::Zh => &stored.zh,
-        }));
+        }),
+        None => kata.statement_in(lang),
     }
-    Ok(kata.statement_in(lang))
+}
+
+/// A kata's title as `statement` gives it (its `# ` line); a statement without one falls back
+/// to `kata.toml`'s rather than showing a blank heading.
+pub fn title(kata: &dyn Kata, statement: &Statement) -> String {
+    if statement.title.is_empty() {
+        kata.meta().title.clone()
+    } else {
+        statement.title.clone()
+    }
+}
+
+/// The served titles of `katas` in `lang`, in the same order. The versions served are read once
+/// for the whole list; only katas serving an upload cost a further query.
+pub async fn titles(
+    state: &AppState,
+    katas: &[&'static dyn Kata],
+    lang: Lang,
+) -> Result<Vec<String>, AppError> {
+    let served = served::all(&state.db).await?;
+    let mut titles = Vec::with_capacity(katas.len());
+    for kata in katas {
+        let slug = &kata.meta().slug;
+        let uploaded = uploaded(state, slug, served.get(slug)).await?;
+        titles.push(title(
+            *kata,
+            &served_statement(*kata, uploaded.as_ref(), lang),
+        ));
+    }
+    Ok(titles)
+}
+
+/// How many hints of `kata` a learner may reveal: the served statement's, which a statement
+/// fix may change. The lint keeps both languages' counts equal, so English answers for both.
+pub async fn hint_count(state: &AppState, kata: &dyn Kata) -> Result<usize, AppError> {
+    Ok(statement(state, kata, Lang::En).await?.hints().len())
 }
 
 /// Refuses a submission to `slug` by `user_id` unless the kata takes one from them.

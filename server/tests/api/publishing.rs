@@ -182,6 +182,121 @@ async fn an_instructor_publishes_a_statement_fix_that_every_replica_serves_at_on
     assert_eq!(versions[1]["source"], "build");
 }
 
+const TITLE_EN: &str = "Fast power, revised";
+const TITLE_ZH: &str = "快速幂（修订后的标题）";
+const HINT_ZH: &str =
+    "修订后的提示：指数为负时，用 `i32::unsigned_abs` 得到 `|n|`，最后取一次倒数。";
+
+/// A statement fix that renames the kata in both languages, drops the last of its four hints
+/// (in both: the lint keeps their hints in step) and rewrites the third in Chinese.
+fn retitle_and_drop_a_hint(dir: &Path) {
+    rewrite(&dir.join("README.md"), |text| {
+        cut(
+            &retitled(text, TITLE_EN),
+            "\n- In `pow_mod`",
+            "\n\n## Concept",
+        )
+    });
+    rewrite(&dir.join("README.zh.md"), |text| {
+        let text = cut(&retitled(text, TITLE_ZH), "\n- `pow_mod` 里", "\n\n## 原理");
+        let third = text
+            .lines()
+            .find(|l| l.starts_with("- 指数为负时"))
+            .unwrap();
+        text.replace(third, &format!("- {HINT_ZH}"))
+    });
+}
+
+fn rewrite(path: &Path, edit: impl FnOnce(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    std::fs::write(path, edit(&text)).unwrap();
+}
+
+/// `text` with its first line, the `# ` title, replaced.
+fn retitled(text: &str, title: &str) -> String {
+    let (first, rest) = text.split_once('\n').unwrap();
+    assert!(first.starts_with("# "), "{first}");
+    format!("# {title}\n{rest}")
+}
+
+/// `text` without the span from `from` up to (not including) `to`.
+fn cut(text: &str, from: &str, to: &str) -> String {
+    let at = text.find(from).unwrap();
+    let end = at + text[at..].find(to).unwrap();
+    format!("{}{}", &text[..at], &text[end..])
+}
+
+#[tokio::test]
+async fn a_statement_fix_retitles_the_kata_and_moves_its_hint_bound() {
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let before = shown(&app).await;
+    assert_eq!(before["hints"], 4);
+    let old_zh = katas::catalogue::find("fast-power")
+        .unwrap()
+        .statement_in(katas::Lang::Zh)
+        .title;
+
+    let package = copy_of_fast_power();
+    retitle_and_drop_a_hint(package.path());
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+
+    let kata = shown(&app).await;
+    assert_eq!(kata["title"], TITLE_EN);
+    assert_eq!(kata["hints"], 3);
+    let listed: Value = app
+        .client
+        .get(app.url("/api/katas"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let entry = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["slug"] == "fast-power")
+        .unwrap();
+    assert_eq!(entry["title"], TITLE_EN);
+
+    let learner = Browser::new(&app);
+    learner.signup("ada", "long enough pw").await;
+    learner.switch_lang("zh", "/").await;
+    let catalogue = learner.page("/").await;
+    assert!(catalogue.contains(TITLE_ZH), "{catalogue}");
+    assert!(!catalogue.contains(&old_zh), "{catalogue}");
+    let page = learner.page("/katas/fast-power").await;
+    assert!(page.contains(TITLE_ZH) && !page.contains(&old_zh), "{page}");
+    assert!(
+        page.contains("提示 3 / 3") && !page.contains("提示 1 / 4"),
+        "{page}"
+    );
+
+    // The bound is the served statement's three hints, not the compiled four.
+    let csrf = crate::browser::csrf_of(&page);
+    let hint = |index: u32| {
+        let (learner, csrf) = (&learner, &csrf);
+        async move {
+            let path = format!("/api/katas/fast-power/hints/{index}");
+            learner.put_json(&path, &json!(null), Some(csrf)).await
+        }
+    };
+    assert_eq!(hint(3).await.status(), 404);
+    assert_eq!(hint(2).await.status(), 204);
+    let page = learner.page("/katas/fast-power").await;
+    let opened = page.split(r#"data-index="2" open data-seen"#).nth(1);
+    let opened = opened.unwrap_or_else(|| panic!("hint 3 is not open: {page}"));
+    let shown_text = opened.split("</details>").next().unwrap();
+    assert!(shown_text.contains("修订后的提示"), "{shown_text}");
+}
+
 #[tokio::test]
 async fn a_refused_package_changes_nothing_and_says_why() {
     let app = spawn_app(no_workers(), None).await;
