@@ -152,18 +152,25 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             total
         })
     });
-    // The same stage when the measuring loop banked the reference's count after the previous
-    // figure (`Grader::bank_reference_count`, untimed here as it is off the learner's wait).
+    // The same stage as the service runs it: the verdict's job has compiled the program and
+    // the measuring loop banked the reference's count after the previous figure
+    // (`Grader::bank_reference_count`); both untimed here, as both are off the learner's wait
+    // for the figure once the verdict is out.
     g.bench_function(
         "grade submit: the measurement stage, reference count banked",
         |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
+                    let submitted = unique(source);
+                    let judged = grader
+                        .judge("fast-power", &submitted, Mode::Submit, &|_| {})
+                        .expect("grades");
+                    assert!(judged.measurement_owed());
                     grader.bank_reference_count("fast-power").expect("banks");
                     let started = Instant::now();
                     let measured = grader
-                        .measure_submission("fast-power", &unique(source), &|_| {})
+                        .measure_submission("fast-power", &submitted, &|_| {})
                         .expect("measures");
                     total += started.elapsed();
                     black_box(measured);
