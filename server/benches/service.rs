@@ -9,7 +9,9 @@
 //!   compile floor (one bare program build per worker at a time, all workers at once, measured
 //!   after the burst).
 //!
-//! `cargo bench -p server --bench service` (set `INFRAKATA_BENCH_BURST` for another burst size).
+//! `cargo bench -p server --bench service` (set `INFRAKATA_BENCH_BURST` for another burst size,
+//! `INFRAKATA_BENCH_BURST_MODE=submit` for accepted submits, `INFRAKATA_BENCH_LEARNERS` for how
+//! many learners send it, `INFRAKATA_BENCH_ROUNDS` for fewer latency rounds).
 //! Requests per second for single routes come from wrk; see BENCHMARKS.md for the commands.
 
 use graders::{Grader, GraderConfig};
@@ -79,7 +81,10 @@ async fn run(grader: Arc<Grader>) {
     // learner's file built as a program (`rustc -O` with a `main`), the floor of any grading.
     let program = dir.path().join("program.rs");
     std::fs::write(&program, format!("{source}\nfn main() {{}}\n")).unwrap();
-    let rounds = 30;
+    let rounds: usize = std::env::var("INFRAKATA_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
     let (mut bare, mut run_verdict, mut submit_verdict, mut submit_figure) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut compile_error, mut cache_hit, mut cli, mut in_process) =

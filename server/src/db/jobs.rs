@@ -103,12 +103,22 @@ pub async fn claim(
         Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
         Dialect::Sqlite => "",
     };
+    // A measurement is taken only while no verdict of the kinds this loop serves waits: in a
+    // burst the cores go to verdicts, and the figures follow once the queue is clear.
+    let verdicts_first = match phase {
+        JobPhase::Measure => format!(
+            " AND NOT EXISTS (SELECT 1 FROM jobs w WHERE w.phase = 'verdict'
+                 AND w.state = 'queued' AND w.kind IN ({kinds}))",
+            kinds = kinds_list.join(", ")
+        ),
+        JobPhase::Verdict => String::new(),
+    };
     let sql = format!(
         "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
            lease_expires_at = $3, attempts = attempts + 1
          WHERE id = (SELECT id FROM jobs WHERE phase = $6 AND kind IN ({kinds})
              AND (state = 'queued'
-               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))
+               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5)){verdicts_first}
            ORDER BY priority, id LIMIT 1{skip_locked})
          RETURNING id",
         kinds = kinds_list.join(", ")

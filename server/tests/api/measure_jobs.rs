@@ -1,6 +1,6 @@
 //! Measuring is a job of its own: an accepted submit's verdict is published by its verdict job,
-//! which then becomes a measurement at the lowest priority that only measuring loops claim. No
-//! verdict waits behind it, a measurement lost with its worker is leased again, and the verdict
+//! which then becomes a measurement at the lowest priority that only measuring loops claim, and
+//! only while no verdict is queued. No verdict waits behind it, a measurement lost with its worker is leased again, and the verdict
 //! is never graded again for it.
 
 use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
@@ -62,6 +62,11 @@ async fn a_measurement_waits_behind_every_verdict_and_never_regrades_it() {
 
     // A verdict queued after it is still taken first, and verdict loops never take it.
     let second = app.submit_id(&token, "fast-power", "// b", "run").await;
+    // While a verdict waits, a measuring loop takes nothing: in a burst the cores go to verdicts.
+    assert_eq!(
+        claim(db, "measuring-1", JobPhase::Measure, 60_000).await,
+        None
+    );
     let next = claim(db, "verdicts", JobPhase::Verdict, 60_000)
         .await
         .unwrap();
