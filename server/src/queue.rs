@@ -57,6 +57,10 @@ pub async fn claim(
         if let Some(job) = job {
             submissions::set_state(&state.db, job.submission_id, State::Compiling).await?;
             state.publish(job.submission_id, State::Compiling);
+            if job.phase == JobPhase::Verdict {
+                // Perhaps the last verdict that was waiting: measuring loops may go on now.
+                state.jobs_waiting.notify_waiters();
+            }
             return Ok(Some(job));
         }
         let now = tokio::time::Instant::now();
