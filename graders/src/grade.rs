@@ -123,9 +123,19 @@ impl Grader {
         })
     }
 
-    /// What the sandbox enforces on this host, for start-up logs.
+    /// What the sandbox enforces on this host and how it counts figures, for start-up logs.
     pub fn describe(&self) -> String {
         let mut text = self.sandbox.describe();
+        match &self.measure_tool {
+            Some(tool) => text.push_str(&format!(
+                "; figures: valgrind {} without cache simulation",
+                tool.display()
+            )),
+            None => text.push_str(&format!(
+                "; figures: none ({MEASURE_TOOL} is missing; verdicts come without them)"
+            )),
+        }
+        text.push_str(&format!("; {}", crate::hardware_counter::describe()));
         if let Some((info, peak)) = &self.gpu {
             text.push_str(&format!(
                 "; GPU {info}, copy bandwidth {:.0} GB/s",

@@ -10,6 +10,7 @@ pub mod compile;
 pub mod diagnostics;
 pub mod gpu;
 pub mod grade;
+mod hardware_counter;
 pub mod report;
 pub mod run;
 pub mod sandbox;
