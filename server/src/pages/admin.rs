@@ -107,13 +107,13 @@ pub async fn show(
         })
         .collect();
     // Lint reads each package folder from disk.
-    let lang = viewer.lang;
+    let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
     let packages = tokio::task::spawn_blocking(move || {
         katas::catalogue::all()
             .iter()
             .map(|k| PackageRow {
                 slug: k.meta().slug.clone(),
-                title: super::i18n::kata_title(*k, lang),
+                title: titles.of(&k.meta().slug),
                 findings: katas::lint::lint(k.dir())
                     .into_iter()
                     .map(|f| format!("{}: {}", f.file, f.problem))

@@ -7,7 +7,6 @@
 //! key is read solely to grade.
 
 use super::form::CsrfForm;
-use super::i18n::kata_title;
 use super::markdown::code_spans;
 use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
@@ -468,6 +467,7 @@ pub async fn review_page(
     let user = viewer.require()?;
     let l = viewer.lang.as_str();
     sync_solved_katas(&state.db, user.id).await?;
+    let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
     let now = now_ms();
     let cards = review::due(&state.db, user.id, review::end_of_day(now)).await?;
     let streak = review::streak(&state.db, user.id, now).await?;
@@ -481,8 +481,7 @@ pub async fn review_page(
                     (s.to_string(), i.to_string())
                 });
             let title = if c.kind == "kata" {
-                katas::catalogue::find(&c.subject)
-                    .map_or(c.subject.clone(), |k| kata_title(k, viewer.lang))
+                titles.of(&c.subject)
             } else {
                 catalogue()
                     .set(&set)

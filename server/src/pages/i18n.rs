@@ -11,13 +11,6 @@ use crate::domain::{Availability, SubmissionId};
 use katas::{Difficulty, Kata, Lang, Verdict};
 use std::borrow::Borrow;
 
-/// A kata's title in `lang` as compiled into this build, for pages that name many katas in
-/// passing; the catalogue and the kata's own pages show the served one
-/// (`services::catalogue::titles`, `services::catalogue::title`).
-pub fn kata_title(kata: &dyn Kata, lang: Lang) -> String {
-    crate::services::catalogue::title(kata, &kata.statement_in(lang))
-}
-
 /// A kata's catalogue sentence in `lang`.
 pub fn kata_summary(kata: &dyn Kata, lang: Lang) -> &str {
     let meta = kata.meta();

@@ -4,7 +4,7 @@
 //! language, like every page.
 
 use super::form::CsrfForm;
-use super::i18n::{Text, kata_title};
+use super::i18n::Text;
 use super::markdown::code_spans;
 use super::markdown::to_html;
 use super::{Layout, render};
@@ -15,6 +15,7 @@ use crate::db::now_ms;
 use crate::db::users::User;
 use crate::domain::InterviewId;
 use crate::error::AppError;
+use crate::services::catalogue::{Titles, served_titles};
 use crate::services::drills::{catalogue, interview_over};
 use crate::services::interviews::{
     DEFAULT_MINUTES, HINT_COST, KataOutcome, Report, finish_interview, own_interview,
@@ -48,15 +49,11 @@ struct ListPage {
     past: Vec<PastRow>,
 }
 
-/// A kata's title in `lang`, or its slug when the catalogue no longer has it.
-fn title_of(slug: &str, lang: Lang) -> String {
-    katas::catalogue::find(slug).map_or(slug.to_string(), |k| kata_title(k, lang))
-}
-
 pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Response, AppError> {
     let user = viewer.require()?;
     let t = Text::of(viewer.lang);
     let now = now_ms();
+    let titles = served_titles(&state, viewer.lang).await?;
     let past = interviews::list(&state.db, user.id)
         .await?
         .into_iter()
@@ -69,7 +66,7 @@ pub async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
             PastRow {
                 id: i.id,
                 when: t.ago(i.started_at, now),
-                kata: title_of(&i.kata, viewer.lang),
+                kata: titles.of(&i.kata),
                 running: i.open(now),
                 score,
             }
@@ -366,12 +363,12 @@ fn set_title(slug: &str, lang: Lang) -> String {
 
 /// The report keeps "review next" as `kata SLUG` / `drill set SLUG` (also in the API); the
 /// page links each and names it in the viewer's language.
-fn review_link(line: &str, lang: Lang) -> ReviewLink {
+fn review_link(line: &str, lang: Lang, titles: &Titles) -> ReviewLink {
     if let Some(slug) = line.strip_prefix("kata ") {
         ReviewLink {
             href: format!("/katas/{slug}"),
             kind: "kata",
-            label: title_of(slug, lang),
+            label: titles.of(slug),
         }
     } else if let Some(slug) = line.strip_prefix("drill set ") {
         ReviewLink {
@@ -402,12 +399,13 @@ pub async fn report(
         return Ok(Redirect::to(&format!("/interviews/{id}")).into_response());
     };
     let mut answers = graded_parts(&state, id, lang).await?;
+    let titles = served_titles(&state, lang).await?;
     render(&ReportPage {
         layout: Layout::new(&viewer, "interview"),
         id,
         score: format!("{:.0}", r.score),
         kata: r.kata.clone(),
-        kata_title: title_of(&r.kata, lang),
+        kata_title: titles.of(&r.kata),
         kata_verdict_label: verdict_words(t, r.kata_verdict),
         kata_verdict: r.kata_verdict.as_str().to_string(),
         kata_cases: format!("{}/{}", r.kata_passed, r.kata_total),
@@ -432,6 +430,10 @@ pub async fn report(
                     .unwrap_or_default(),
             })
             .collect(),
-        review_next: r.review_next.iter().map(|x| review_link(x, lang)).collect(),
+        review_next: r
+            .review_next
+            .iter()
+            .map(|x| review_link(x, lang, &titles))
+            .collect(),
     })
 }

@@ -4,7 +4,7 @@
 //! the reference and the concept notes, once the learner has an accepted submit.
 
 use super::form::CsrfForm;
-use super::i18n::{Text, kata_title};
+use super::i18n::Text;
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
@@ -92,7 +92,7 @@ pub struct ShowQuery {
 fn next_kata(
     slug: &str,
     solved: &std::collections::HashSet<crate::domain::Slug>,
-    lang: katas::Lang,
+    titles: &crate::services::catalogue::Titles,
 ) -> Option<NextKata> {
     let all = katas::catalogue::all();
     let at = all.iter().position(|k| k.meta().slug == slug)?;
@@ -103,7 +103,7 @@ fn next_kata(
         .find(|k| !solved.contains(k.meta().slug.as_str()))
         .map(|k| NextKata {
             slug: k.meta().slug.clone(),
-            title: kata_title(*k, lang),
+            title: titles.of(&k.meta().slug),
         })
 }
 
@@ -198,7 +198,11 @@ pub async fn show(
         draft_at,
         starter,
         solved,
-        next: next_kata(&slug, &solved_set, viewer.lang),
+        next: next_kata(
+            &slug,
+            &solved_set,
+            &crate::services::catalogue::served_titles(&state, viewer.lang).await?,
+        ),
         gpu_waiting,
         max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),
         limits: Text::of(viewer.lang).limits(l.case_time_ms, l.memory_mb, l.max_threads),

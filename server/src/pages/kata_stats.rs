@@ -5,7 +5,7 @@
 //! holds the kata's versions and the upload form ([`super::kata_versions`]).
 
 use super::form::CsrfForm;
-use super::i18n::{Text, kata_title};
+use super::i18n::Text;
 use super::{Layout, render};
 use crate::auth::Staff;
 use crate::db::kata_availability;
@@ -96,7 +96,11 @@ pub async fn show(
         .collect();
     render(&KataStatsPage {
         layout: Layout::new(&viewer, "admin"),
-        heading: t.kata_stats_heading(&kata_title(kata, viewer.lang)),
+        heading: t.kata_stats_heading(
+            &crate::services::catalogue::served_titles(&state, viewer.lang)
+                .await?
+                .of(&kata.meta().slug),
+        ),
         columns: t.kata_stats_columns(),
         words: t.kata_stats_words(),
         availability_words: t.availability_words(),

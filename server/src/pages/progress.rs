@@ -1,7 +1,7 @@
 //! `/progress`: the learner's standing on every kata. `/katas/{slug}/leaderboard`: the best
 //! performance ratio among accepted submits, one row per user.
 
-use super::i18n::{Text, kata_title};
+use super::i18n::Text;
 use super::kata::find;
 use super::view;
 use super::{Layout, render};
@@ -46,6 +46,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
         .collect();
     let now = now_ms();
     let t = Text::of(viewer.lang);
+    let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
     let rows: Vec<Row> = katas::catalogue::all()
         .iter()
         .map(|k| {
@@ -58,7 +59,7 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
             };
             Row {
                 slug: m.slug.clone(),
-                title: kata_title(*k, viewer.lang),
+                title: titles.of(&m.slug),
                 difficulty: m.difficulty.as_str(),
                 status,
                 status_class,
@@ -128,7 +129,9 @@ pub async fn leaderboard(
     render(&LeaderboardPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug,
-        title: kata_title(kata, viewer.lang),
+        title: crate::services::catalogue::served_titles(&state, viewer.lang)
+            .await?
+            .of(&kata.meta().slug),
         rows,
     })
 }

@@ -5,7 +5,7 @@
 //! themselves (the leaderboard links to it); anything else answers 404.
 
 use super::form::{Button, CsrfForm};
-use super::i18n::{Text, kata_title};
+use super::i18n::Text;
 use super::kata::find;
 use super::view::{self, ReportView};
 use super::{Layout, render};
@@ -81,7 +81,9 @@ pub async fn history(
     render(&HistoryPage {
         layout: Layout::new(&viewer, "catalogue"),
         slug,
-        title: kata_title(kata, viewer.lang),
+        title: crate::services::catalogue::served_titles(&state, viewer.lang)
+            .await?
+            .of(&kata.meta().slug),
         rows,
     })
 }
@@ -154,7 +156,9 @@ pub async fn show(
     Path(id): Path<SubmissionId>,
 ) -> Result<Response, AppError> {
     let s = visible(&state, &viewer, id).await?;
-    let title = find(&s.kata).map_or(s.kata.to_string(), |k| kata_title(k, viewer.lang));
+    let title = crate::services::catalogue::served_titles(&state, viewer.lang)
+        .await?
+        .of(&s.kata);
     let author = match &viewer.user {
         Some(u) if u.id == s.user_id => None,
         _ => users::name_of(&state.db, s.user_id).await?,

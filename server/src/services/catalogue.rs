@@ -14,6 +14,7 @@ use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use katas::statement::Statement;
 use katas::{Kata, Lang};
+use std::collections::HashMap;
 
 /// The catalogue as a viewer sees it, in order: listed katas, and for staff the unlisted too,
 /// each with its availability.
@@ -120,6 +121,34 @@ pub async fn titles(
         ));
     }
     Ok(titles)
+}
+
+/// The served title of every kata in one language, read once by a page that names several
+/// (lists, history, links), so every page shows the title a statement fix gave.
+#[derive(Debug, Clone)]
+pub struct Titles(HashMap<String, String>);
+
+impl Titles {
+    /// The served title of the kata `slug`, or the slug itself for a kata this build does not
+    /// have (past work on a kata since removed).
+    pub fn of(&self, slug: &str) -> String {
+        self.0
+            .get(slug)
+            .cloned()
+            .unwrap_or_else(|| slug.to_string())
+    }
+}
+
+/// [`Titles`] of the whole catalogue in `lang`.
+pub async fn served_titles(state: &AppState, lang: Lang) -> Result<Titles, AppError> {
+    let all = katas::catalogue::all();
+    let titles = titles(state, all, lang).await?;
+    Ok(Titles(
+        all.iter()
+            .map(|k| k.meta().slug.clone())
+            .zip(titles)
+            .collect(),
+    ))
 }
 
 /// How many hints of `kata` a learner may reveal: the served statement's, which a statement

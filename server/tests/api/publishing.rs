@@ -295,6 +295,19 @@ async fn a_statement_fix_retitles_the_kata_and_moves_its_hint_bound() {
     let opened = opened.unwrap_or_else(|| panic!("hint 3 is not open: {page}"));
     let shown_text = opened.split("</details>").next().unwrap();
     assert!(shown_text.contains("修订后的提示"), "{shown_text}");
+
+    // Every page that names the kata in passing names it by the served title too.
+    for path in [
+        "/progress",
+        "/katas/fast-power/leaderboard",
+        "/katas/fast-power/submissions",
+    ] {
+        let page = learner.page(path).await;
+        assert!(
+            page.contains(TITLE_ZH) && !page.contains(&old_zh),
+            "{path}: {page}"
+        );
+    }
 }
 
 #[tokio::test]
