@@ -3,9 +3,10 @@
 //! records an opened hint, so it stays open after a reload.
 
 use crate::auth::CurrentUser;
+use crate::db::users::User;
 use crate::db::{drafts, kata_versions};
 use crate::error::{AppError, ErrorBody};
-use crate::services::submissions::unknown_kata;
+use crate::services::catalogue;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -22,8 +23,10 @@ pub struct NewDraft {
     source: String,
 }
 
-fn kata(slug: &str) -> Result<&'static dyn Kata, AppError> {
-    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
+/// Kata `slug` as `user` may open it: an unlisted kata is unknown to a learner here as on its
+/// page, so its drafts and hints say nothing of it either.
+async fn kata(state: &AppState, user: &User, slug: &str) -> Result<&'static dyn Kata, AppError> {
+    Ok(catalogue::open(state, slug, user.role.is_staff()).await?.0)
 }
 
 /// Your autosaved draft of a kata (all fields null when there is none), and how the kata's API
@@ -33,14 +36,14 @@ fn kata(slug: &str) -> Result<&'static dyn Kata, AppError> {
     responses(
         (status = 200, description = "`source`, `updated_at`, `kata_version`, `api_changed`.", body = Object),
         (status = 401, description = "No or unknown token.", body = ErrorBody),
-        (status = 404, description = "Unknown kata.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, or unlisted (to learners).", body = ErrorBody),
     ))]
 pub async fn get(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path(slug): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    kata(&slug)?;
+    kata(&state, &user, &slug).await?;
     let draft = drafts::get(&state.db, user.id, &slug).await?;
     Ok(Json(match draft {
         Some(d) => json!({
@@ -64,7 +67,7 @@ pub async fn get(
         (status = 200, description = "Kept: `updated_at`.", body = Object),
         (status = 400, description = "Malformed request body.", body = ErrorBody),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
-        (status = 404, description = "Unknown kata.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, or unlisted (to learners).", body = ErrorBody),
         (status = 413, description = "Over 64 KiB.", body = ErrorBody),
     ))]
 pub async fn put(
@@ -73,7 +76,7 @@ pub async fn put(
     Path(slug): Path<String>,
     body: Result<Json<NewDraft>, JsonRejection>,
 ) -> Result<Json<Value>, AppError> {
-    kata(&slug)?;
+    kata(&state, &user, &slug).await?;
     let new = super::json_body(body, "request")?;
     if new.source.len() > graders::MAX_SOURCE_BYTES {
         return Err(AppError::TooLarge(format!(
@@ -92,14 +95,14 @@ pub async fn put(
     responses(
         (status = 204, description = "Recorded as opened."),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
-        (status = 404, description = "Unknown kata or no such hint.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, unlisted (to learners), or no such hint.", body = ErrorBody),
     ))]
 pub async fn open_hint(
     State(state): State<AppState>,
     CurrentUser(user): CurrentUser,
     Path((slug, index)): Path<(String, u32)>,
 ) -> Result<StatusCode, AppError> {
-    let hints = crate::services::catalogue::hint_count(&state, kata(&slug)?).await?;
+    let hints = catalogue::hint_count(&state, kata(&state, &user, &slug).await?).await?;
     if index as usize >= hints {
         return Err(AppError::NotFound(format!(
             "`{slug}` has {hints} hints, numbered from 0; there is no hint {index}"

@@ -94,6 +94,26 @@ async fn instructors_unlist_and_retire_a_kata_and_every_replica_follows() {
         );
     }
     assert_eq!(learner.get("/katas/fast-power").await.status(), 404);
+    // Nor do its draft and hint routes know it, to a learner; staff keep them.
+    for (token, hint_status, draft_status) in [(&learner_token, 404, 404), (&staff_token, 204, 200)]
+    {
+        let hint = app
+            .client
+            .put(app.url("/api/katas/fast-power/hints/0"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(hint.status(), hint_status);
+        let draft = app
+            .client
+            .get(app.url("/api/katas/fast-power/draft"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(draft.status(), draft_status);
+    }
     assert!(
         !learner
             .page("/")
