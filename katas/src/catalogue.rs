@@ -36,8 +36,11 @@ pub struct Package {
     pub starter: &'static str,
     pub reference: &'static str,
     /// `kata.rs`: the trusted logic, whose `Solution` and the types it names are the API
-    /// learners' code is written against ([`crate::learner_api`]).
+    /// learners' code is written against ([`crate::learner_api`]). A data-only package's is
+    /// generated ([`crate::data`]).
     pub logic: &'static str,
+    /// A data-only package's `data/cases.toml`; empty for a package with a written `kata.rs`.
+    pub data_cases: &'static str,
     pub wrong: &'static [WrongSource],
 }
 

@@ -346,7 +346,7 @@ mod tests {
             assert_eq!(case.info.name, CASE_NAME);
             seen += 1;
         }
-        assert_eq!(seen, 5, "the five CPU katas");
+        assert_eq!(seen, 6, "the six CPU katas");
     }
 
     #[test]

@@ -11,6 +11,8 @@ pub const STARTER_FILE: &str = "starter.rs";
 pub const REFERENCE_FILE: &str = "reference.rs";
 /// The kata's own logic: types, case generation, `solve` and the checker.
 pub const LOGIC_FILE: &str = "kata.rs";
+/// A data-only package's cases (it has no `kata.rs`; see `katas::data`).
+pub const DATA_CASES_FILE: &str = "data/cases.toml";
 pub const WRONG_DIR: &str = "wrong";
 /// First-lines marker in a `wrong/*.rs` file naming the verdict it must get.
 pub const VERDICT_MARKER: &str = "//! expected-verdict:";

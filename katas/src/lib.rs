@@ -24,6 +24,7 @@ pub mod archive;
 pub mod catalogue;
 #[cfg(feature = "solutions")]
 pub mod custom;
+pub mod data;
 #[cfg(feature = "drills")]
 pub mod drills;
 pub mod evaluate;

@@ -110,12 +110,46 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
         }
     }
 
+    // A data-only package's logic is generated; what would make it fail is reported against
+    // the file and field it comes from.
+    let data_only = meta.as_ref().filter(|m| m.data.is_some());
+    let logic = match data_only {
+        None => read(layout::LOGIC_FILE),
+        Some(meta) => {
+            if dir.join(layout::LOGIC_FILE).exists() {
+                add(
+                    layout::LOGIC_FILE,
+                    "a data-only package ([data] in kata.toml) has no kata.rs: remove one of them"
+                        .into(),
+                );
+            }
+            match read(layout::DATA_CASES_FILE) {
+                None => {
+                    add(layout::DATA_CASES_FILE, "missing".into());
+                    None
+                }
+                Some(cases) => match crate::data::codegen::generate(meta, &cases) {
+                    Ok(source) => Some(source),
+                    Err(e) => {
+                        add(&e.file, format!("{}: {}", e.at, e.message));
+                        None
+                    }
+                },
+            }
+        }
+    };
     for file in [
         layout::STARTER_FILE,
         layout::REFERENCE_FILE,
         layout::LOGIC_FILE,
     ] {
-        match read(file) {
+        let text = if file == layout::LOGIC_FILE {
+            logic.clone()
+        } else {
+            read(file)
+        };
+        match text {
+            None if file == layout::LOGIC_FILE && data_only.is_some() => {}
             None => add(file, "missing".into()),
             Some(text) => {
                 if text.contains(PLACEHOLDER) {

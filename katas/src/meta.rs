@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// `[data]`: here, beside the rest of `kata.toml`, so that `build.rs` reads it through this file.
+#[path = "data/decl.rs"]
+pub mod data_decl;
+
 /// Parsed `kata.toml`. Unknown keys are refused so a typo never silently falls back to a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +35,9 @@ pub struct KataMeta {
     pub entry_points: Vec<String>,
     #[serde(default)]
     pub limits: Limits,
+    /// A data-only kata's declaration (no `kata.rs`): see [`crate::data`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<data_decl::DataDecl>,
 }
 
 /// A topic's display name in English and Chinese.

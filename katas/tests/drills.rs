@@ -71,6 +71,7 @@ fn five_concept_sets_with_at_least_fifteen_items_each_then_the_katas_own() {
             "tensor-parallel",
             "fast-exponentiation",
             "operator-fusion",
+            "kv-cache",
         ]
     );
     for set in sets {

@@ -265,8 +265,13 @@ fn differing_files(files: &PackageFiles, package: &katas::Package) -> String {
         (layout::META_FILE.into(), package.meta_toml),
         (layout::STARTER_FILE.into(), package.starter),
         (layout::REFERENCE_FILE.into(), package.reference),
-        (layout::LOGIC_FILE.into(), package.logic),
     ];
+    // A data-only package's logic is generated from its cases file, which is what was uploaded.
+    if package.data_cases.is_empty() {
+        compiled.push((layout::LOGIC_FILE.into(), package.logic));
+    } else {
+        compiled.push((layout::DATA_CASES_FILE.into(), package.data_cases));
+    }
     for wrong in package.wrong {
         let file = format!("{}/{}.rs", layout::WRONG_DIR, wrong.name.replace('-', "_"));
         compiled.push((file, wrong.source));

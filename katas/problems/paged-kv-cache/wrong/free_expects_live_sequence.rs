@@ -1,0 +1,24 @@
+//! expected-verdict: runtime_error
+//! Assumes only live sequences are freed and unwraps the lookup, which panics when an unknown or already freed sequence is freed.
+
+use std::collections::HashMap;
+
+pub fn blocks_in_use(block_size: u32, ops: Vec<(u32, u32)>) -> Vec<u64> {
+    let block_size = u64::from(block_size);
+    let mut tokens: HashMap<u32, u64> = HashMap::new();
+    let mut total = 0u64;
+    let mut out = Vec::with_capacity(ops.len());
+    for (seq, n) in ops {
+        if n == 0 {
+            let held = tokens.remove(&seq).expect("only live sequences are freed");
+            total -= held.div_ceil(block_size);
+        } else {
+            let held = tokens.entry(seq).or_insert(0);
+            let before = held.div_ceil(block_size);
+            *held += u64::from(n);
+            total += held.div_ceil(block_size) - before;
+        }
+        out.push(total);
+    }
+    out
+}
