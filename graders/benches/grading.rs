@@ -1,7 +1,8 @@
 //! End-to-end grading (sandboxed compile + sandboxed run + trusted checks) of an accepted
 //! `fast-power` submission, beside bare `rustc` compiling the same learner file in the same run.
 //! Also: a compile-error submission, a cache hit (identical resubmission), and an accepted
-//! `submit` (every case, then the instruction-count measurement) with the measurement alone.
+//! `submit` (every case, then the instruction-count measurement) with the measurement alone;
+//! and the verdict of the data-only `paged-kv-cache` against its own bare build.
 //!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
@@ -28,6 +29,7 @@ fn main() {
         .sample_size(15)
         .measurement_time(Duration::from_secs(8));
     bench(&mut c, &grader);
+    bench_data_only(&mut c, &grader);
     c.final_summary();
 }
 
@@ -189,5 +191,54 @@ fn bench(c: &mut Criterion, grader: &Grader) {
             black_box(r)
         })
     });
+    g.finish();
+}
+
+/// A data-only kata (its `Spec` generated from `[data]`): the verdict of an accepted submit
+/// against bare `rustc -O` building the same learner file as a program, in the same run.
+fn bench_data_only(c: &mut Criterion, grader: &Grader) {
+    let slug = "paged-kv-cache";
+    let kata = katas::catalogue::find(slug).expect("the data-only kata");
+    let source = kata.package().reference;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("program.rs");
+    let main = "fn main() { println!(\"{:?}\", blocks_in_use(4, vec![(0, 3), (0, 2)])); }\n";
+    std::fs::write(&program, format!("{source}\n{main}")).expect("write");
+    let n = AtomicU64::new(fastrand::u64(..) >> 1);
+    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+
+    let mut g = c.benchmark_group("grading paged-kv-cache (data-only, accepted)");
+    g.bench_function(
+        "baseline: bare rustc -O, learner file + main as a program",
+        |b| {
+            b.iter(|| {
+                let status = Command::new("rustc")
+                    .args([
+                        "--edition=2024",
+                        "-Copt-level=3",
+                        "-Ccodegen-units=1",
+                        "-Cstrip=debuginfo",
+                    ])
+                    .arg("-o")
+                    .arg(dir.path().join("program"))
+                    .arg(&program)
+                    .status()
+                    .expect("rustc runs");
+                assert!(status.success());
+            })
+        },
+    );
+    g.bench_function(
+        "grade submit, accepted: the verdict (compile + all cases)",
+        |b| {
+            b.iter(|| {
+                let judged = grader
+                    .judge(slug, &unique(source), Mode::Submit, &|_| {})
+                    .expect("grades");
+                assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
+                black_box(judged.report)
+            })
+        },
+    );
     g.finish();
 }

@@ -329,6 +329,12 @@ pub fn scaffold() -> &'static dyn Kata {
     crate::problems::SCAFFOLD
 }
 
+/// The `kata new --data` template (a data-only kata), compiled like a kata but never listed.
+#[cfg(feature = "solutions")]
+pub fn data_scaffold() -> &'static dyn Kata {
+    crate::problems::DATA_SCAFFOLD
+}
+
 #[cfg(all(test, feature = "solutions"))]
 mod tests {
     use super::*;

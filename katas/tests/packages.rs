@@ -179,13 +179,21 @@ fn learner_passes(learner: &LearnerSolution) -> Result<(), Failed> {
 }
 
 fn scaffold_is_incomplete() -> Result<(), Failed> {
-    let scaffold = catalogue::scaffold();
+    template_is_incomplete(catalogue::scaffold(), &[])?;
+    template_is_incomplete(
+        catalogue::data_scaffold(),
+        &[katas::layout::DATA_CASES_FILE, katas::layout::META_FILE],
+    )
+}
+
+fn template_is_incomplete(scaffold: &dyn Kata, also: &[&str]) -> Result<(), Failed> {
     let findings = katas::lint::lint(scaffold.dir());
     let mentions = |file: &str| findings.iter().any(|f| f.file == file);
     if !(mentions("README.md")
         && mentions("README.zh.md")
         && mentions("reference.rs")
-        && mentions("wrong"))
+        && mentions("wrong")
+        && also.iter().all(|f| mentions(f)))
     {
         return Err(format!("the template should be reported incomplete, got {findings:?}").into());
     }

@@ -153,6 +153,9 @@ pub enum KataCommand {
     /// Scaffold a new kata package that `kata check` reports as incomplete until filled in.
     New {
         slug: String,
+        /// A data-only kata: the signature, checker and cases as data, no `kata.rs`.
+        #[arg(long)]
+        data: bool,
         #[command(flatten)]
         problems: ProblemsDir,
     },

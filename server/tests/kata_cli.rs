@@ -202,3 +202,31 @@ fn a_new_scaffold_is_reported_incomplete() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a valid slug"));
 }
+
+#[test]
+fn a_new_data_only_scaffold_has_no_kata_rs_and_is_reported_incomplete() {
+    let problems = tempfile::tempdir().unwrap();
+    let dir = problems.path().to_str().unwrap();
+    let out = infrakata(&["kata", "new", "sum-of", "--data", "--problems-dir", dir]);
+    assert!(out.status.success(), "{out:?}");
+    let created = problems.path().join("sum-of");
+    assert!(created.join("data/cases.toml").is_file());
+    assert!(!created.join("kata.rs").exists());
+    let toml = std::fs::read_to_string(created.join("kata.toml")).unwrap();
+    assert!(
+        toml.contains("[data]") && toml.contains("slug = \"sum-of\""),
+        "{toml}"
+    );
+
+    let check = infrakata(&["kata", "check", "sum-of", "--problems-dir", dir]);
+    assert_eq!(check.status.code(), Some(1));
+    let text = stdout(&check);
+    assert!(
+        text.contains("data/cases.toml") && text.contains("TODO(instructor)"),
+        "{text}"
+    );
+    assert!(
+        text.trim_end().ends_with("sum-of: package incomplete"),
+        "{text}"
+    );
+}

@@ -208,15 +208,16 @@ fn generated_group(
             "`name` and `name_zh` must not be empty".into(),
         ));
     }
-    for (param, dom) in &g.params {
+    for (param, over) in &g.params {
         let Some((_, ty)) = sig.params.iter().find(|(p, _)| p == param) else {
             return Err((
                 format!("params.{param}"),
                 format!("not a parameter of `{}`", sig.name),
             ));
         };
-        fits(ty, dom, Need::Draw).map_err(|(p, why)| (format!("params.{param}{p}"), why))?;
-        within(ty, dom, &decl.constraints[param]).map_err(|(p, why)| {
+        let dom = merged(over, &decl.constraints[param]);
+        fits(ty, &dom, Need::Draw).map_err(|(p, why)| (format!("params.{param}{p}"), why))?;
+        within(ty, &dom, &decl.constraints[param]).map_err(|(p, why)| {
             (
                 format!("params.{param}{p}"),
                 format!("{why}: a random case must lie within [data.constraints]"),
@@ -234,6 +235,33 @@ fn generated_group(
         }
     }
     Ok(())
+}
+
+/// A random group's domain for a parameter: what it says, and the constraints' word for
+/// whatever it leaves out (`len` alone narrows a `Vec`, its items keep their bounds).
+fn merged(over: &Domain, base: &Domain) -> Domain {
+    let boxed = |o: &Option<Box<Domain>>, b: &Option<Box<Domain>>| match (o, b) {
+        (Some(o), Some(b)) => Some(Box::new(merged(o, b))),
+        (Some(o), None) => Some(o.clone()),
+        (None, b) => b.clone(),
+    };
+    Domain {
+        range: over.range.or(base.range),
+        len: over.len.or(base.len),
+        of: boxed(&over.of, &base.of),
+        chars: over.chars.clone().or_else(|| base.chars.clone()),
+        items: match (&over.items, &base.items) {
+            (Some(o), Some(b)) => Some(
+                o.iter()
+                    .enumerate()
+                    .map(|(k, d)| b.get(k).map_or_else(|| d.clone(), |b| merged(d, b)))
+                    .collect(),
+            ),
+            (o, b) => o.clone().or_else(|| b.clone()),
+        },
+        some: boxed(&over.some, &base.some),
+        none: over.none.or(base.none),
+    }
 }
 
 fn param_list(sig: &Signature) -> String {
@@ -845,8 +873,12 @@ fn source(
                 .params
                 .iter()
                 .map(|(p, t)| {
-                    let dom = g.params.get(p).unwrap_or(&decl.constraints[p]);
-                    format!("{p}: {}", draw(t, dom, 0))
+                    let base = &decl.constraints[p];
+                    let dom = g
+                        .params
+                        .get(p)
+                        .map_or_else(|| base.clone(), |o| merged(o, base));
+                    format!("{p}: {}", draw(t, &dom, 0))
                 })
                 .collect();
             let _ = writeln!(

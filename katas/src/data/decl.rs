@@ -98,7 +98,8 @@ impl fmt::Display for Num {
 }
 
 /// `[[data.generate]]`: `count` cases of `group`, named from templates where `{i}` is the
-/// case's number; parameters named here are drawn from this narrower domain.
+/// case's number; a parameter named here is drawn from this narrower domain, which takes from
+/// the constraints whatever it leaves out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateDecl {

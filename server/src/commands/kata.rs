@@ -27,7 +27,11 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             workspace,
         } => start(&slug, force, &workspace.workspace),
         KataCommand::Check { slug, problems } => check(&slug, &problems.problems_dir),
-        KataCommand::New { slug, problems } => new(&slug, &problems.problems_dir),
+        KataCommand::New {
+            slug,
+            data,
+            problems,
+        } => new(&slug, data, &problems.problems_dir),
         KataCommand::Publish {
             dir,
             server,
@@ -144,8 +148,13 @@ fn start(slug: &str, force: bool, workspace: &Path) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn new(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
-    let dir = katas::scaffold::create(problems_dir, slug)?;
+fn new(slug: &str, data: bool, problems_dir: &Path) -> anyhow::Result<ExitCode> {
+    let template = if data {
+        katas::scaffold::Template::Data
+    } else {
+        katas::scaffold::Template::Written
+    };
+    let dir = katas::scaffold::create(problems_dir, slug, template)?;
     println!(
         "Scaffolded `{slug}`. Fill in every TODO(instructor), add at least 3 wrong/ solutions,"
     );

@@ -21,7 +21,12 @@ fn no_workers() -> Options {
 
 /// fast-power's package copied into a fresh folder outside the checkout.
 fn copy_of_fast_power() -> tempfile::TempDir {
-    let from = Path::new(katas::catalogue::find("fast-power").unwrap().package().dir);
+    copy_of("fast-power")
+}
+
+/// A built-in kata's package copied into a fresh folder outside the checkout.
+fn copy_of(slug: &str) -> tempfile::TempDir {
+    let from = Path::new(katas::catalogue::find(slug).unwrap().package().dir);
     let to = tempfile::tempdir().unwrap();
     let mut pending = vec![from.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -308,6 +313,36 @@ async fn a_statement_fix_retitles_the_kata_and_moves_its_hint_bound() {
             "{path}: {page}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_data_only_kata_publishes_a_statement_fix_and_refuses_a_changed_case() {
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+
+    // Its logic is generated from data/cases.toml, which is what travels and is compared.
+    let package = copy_of("paged-kv-cache");
+    assert!(!package.path().join("kata.rs").exists());
+    fix_statement(package.path());
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("paged-kv-cache version 2 published and live"),
+        "{out}"
+    );
+
+    let cases = package.path().join("data/cases.toml");
+    let text = std::fs::read_to_string(&cases).unwrap();
+    std::fs::write(&cases, text.replacen("args = [4,", "args = [8,", 1)).unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(
+        !ok && out.contains("grading_unchanged") && out.contains("data/cases.toml"),
+        "{out}"
+    );
 }
 
 #[tokio::test]
