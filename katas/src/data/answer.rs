@@ -24,7 +24,8 @@ impl Diff {
         }
     }
 
-    fn under(mut self, step: &str) -> Self {
+    /// The same difference, seen from one level up (`step` is `[3]`, `.1` or `.field`).
+    pub fn under(mut self, step: &str) -> Self {
         self.at.insert_str(0, step);
         self
     }

@@ -7,8 +7,9 @@
 
 use crate::meta::KataMeta;
 use crate::meta::data_decl::{
-    CheckerKind, DataDecl, Domain, GenerateDecl, GroupName, Int, Num, Signature, Type,
+    CheckerKind, DataDecl, Domain, GenerateDecl, GroupName, Int, Num, Signature, StructDecl, Type,
 };
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Why a data-only package cannot be built: the file, where in it, and what is wrong.
@@ -68,7 +69,8 @@ pub fn generate(meta: &KataMeta, cases_toml: &str) -> Result<String, DataError> 
         .data
         .as_ref()
         .ok_or_else(|| meta_error("[data]", "missing: this package is not data-only"))?;
-    let sig = declared(meta, decl)?;
+    let (sig, sx) = declared(meta, decl)?;
+    let sx = &sx;
     let file: CasesFile =
         toml::from_str(cases_toml).map_err(|e| cases_error("the file", e.to_string()))?;
     let mut cases = Vec::new();
@@ -95,7 +97,7 @@ pub fn generate(meta: &KataMeta, cases_toml: &str) -> Result<String, DataError> 
         }
         let mut fields = Vec::new();
         for ((param, ty), value) in sig.params.iter().zip(&case.args) {
-            let lit = literal(ty, &decl.constraints[param], value, param)
+            let lit = literal(sx, ty, &decl.constraints[param], value, param)
                 .map_err(|(path, why)| cases_error(format!("{at}, `{path}`"), why))?;
             fields.push(format!("{param}: {lit}"));
         }
@@ -107,14 +109,31 @@ pub fn generate(meta: &KataMeta, cases_toml: &str) -> Result<String, DataError> 
             "needs at least one `sample` case: the statement's examples",
         ));
     }
-    Ok(source(meta, decl, &sig, &cases))
+    Ok(source(sx, meta, decl, &sig, &cases))
 }
 
 /// The declaration checked against itself: the signature parses and names the one entry point,
 /// every parameter has a constraint that fits its type, the checker fits the answer and every
 /// random group lies within the constraints.
-pub fn declared(meta: &KataMeta, decl: &DataDecl) -> Result<Signature, DataError> {
-    let sig = Signature::parse(&decl.signature).map_err(|e| meta_error("[data] signature", e))?;
+pub fn declared(meta: &KataMeta, decl: &DataDecl) -> Result<(Signature, Structs), DataError> {
+    let names = StructDecl::names(&decl.structs).map_err(|e| meta_error("[data] structs", e))?;
+    let mut structs = Structs::new();
+    for text in &decl.structs {
+        let st = StructDecl::parse(text, &names).map_err(|e| meta_error("[data] structs", e))?;
+        structs.insert(st.name, st.fields);
+    }
+    if let Some(name) = structs
+        .keys()
+        .find(|n| reaches(&structs, n, n, &mut Vec::new()))
+    {
+        return Err(meta_error(
+            "[data] structs",
+            format!("`{name}` contains itself: a case must be a finite value"),
+        ));
+    }
+    let sx = &structs;
+    let sig = Signature::parse_with(&decl.signature, &names)
+        .map_err(|e| meta_error("[data] signature", e))?;
     if meta.entry_points != [sig.name.clone()] {
         return Err(meta_error(
             "entry_points",
@@ -137,7 +156,7 @@ pub fn declared(meta: &KataMeta, decl: &DataDecl) -> Result<Signature, DataError
                 format!("`{param}` has no constraint: the statement's bounds on it"),
             )
         })?;
-        fits(ty, dom, Need::Bounds)
+        fits(sx, ty, dom, Need::Bounds)
             .map_err(|(path, why)| meta_error(format!("[data.constraints] {param}{path}"), why))?;
     }
     if let Some(extra) = decl
@@ -182,13 +201,38 @@ pub fn declared(meta: &KataMeta, decl: &DataDecl) -> Result<Signature, DataError
         ));
     }
     for (k, g) in decl.generate.iter().enumerate() {
-        generated_group(decl, &sig, g)
+        generated_group(sx, decl, &sig, g)
             .map_err(|(at, why)| meta_error(format!("[[data.generate]] #{} {at}", k + 1), why))?;
     }
-    Ok(sig)
+    Ok((sig, structs))
+}
+
+/// Whether struct `from` names `target` in its fields, directly or through other structs.
+fn reaches(sx: &Structs, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+    if seen.iter().any(|s| s == from) {
+        return false;
+    }
+    seen.push(from.to_string());
+    sx.get(from).is_some_and(|fields| {
+        fields.iter().any(|(_, ty)| {
+            struct_names(ty)
+                .iter()
+                .any(|n| n == target || reaches(sx, n, target, seen))
+        })
+    })
+}
+
+fn struct_names(ty: &Type) -> Vec<String> {
+    match ty {
+        Type::Struct(n) => vec![n.clone()],
+        Type::Vec(t) | Type::Option(t) => struct_names(t),
+        Type::Tuple(ts) => ts.iter().flat_map(struct_names).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn generated_group(
+    sx: &Structs,
     decl: &DataDecl,
     sig: &Signature,
     g: &GenerateDecl,
@@ -216,8 +260,8 @@ fn generated_group(
             ));
         };
         let dom = merged(over, &decl.constraints[param]);
-        fits(ty, &dom, Need::Draw).map_err(|(p, why)| (format!("params.{param}{p}"), why))?;
-        within(ty, &dom, &decl.constraints[param]).map_err(|(p, why)| {
+        fits(sx, ty, &dom, Need::Draw).map_err(|(p, why)| (format!("params.{param}{p}"), why))?;
+        within(sx, ty, &dom, &decl.constraints[param]).map_err(|(p, why)| {
             (
                 format!("params.{param}{p}"),
                 format!("{why}: a random case must lie within [data.constraints]"),
@@ -226,7 +270,7 @@ fn generated_group(
     }
     for (param, ty) in &sig.params {
         if !g.params.contains_key(param) {
-            fits(ty, &decl.constraints[param], Need::Draw).map_err(|(p, why)| {
+            fits(sx, ty, &decl.constraints[param], Need::Draw).map_err(|(p, why)| {
                 (
                     format!("params.{param}{p}"),
                     format!("{why} (drawn from [data.constraints], which cannot be drawn from)"),
@@ -261,6 +305,17 @@ fn merged(over: &Domain, base: &Domain) -> Domain {
         },
         some: boxed(&over.some, &base.some),
         none: over.none.or(base.none),
+        fields: match (&over.fields, &base.fields) {
+            (Some(o), Some(b)) => {
+                let mut all = b.clone();
+                for (k, d) in o {
+                    let m = b.get(k).map_or_else(|| d.clone(), |b| merged(d, b));
+                    all.insert(k.clone(), m);
+                }
+                Some(all)
+            }
+            (o, b) => o.clone().or_else(|| b.clone()),
+        },
     }
 }
 
@@ -281,7 +336,10 @@ enum Need {
 
 type Located = (String, String);
 
-fn fits(ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
+/// The declared structs by name, each with its fields in order.
+pub type Structs = BTreeMap<String, Vec<(String, Type)>>;
+
+fn fits(sx: &Structs, ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
     let here = |why: String| Err((String::new(), why));
     let only = |allowed: &[&str]| -> Result<(), Located> {
         let given = [
@@ -292,6 +350,7 @@ fn fits(ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
             ("items", dom.items.is_some()),
             ("some", dom.some.is_some()),
             ("none", dom.none.is_some()),
+            ("fields", dom.fields.is_some()),
         ];
         match given
             .iter()
@@ -355,8 +414,13 @@ fn fits(ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
         Type::Vec(item) => {
             only(&["len", "of"])?;
             lengths(dom)?;
-            fits(item, dom.of.as_deref().unwrap_or(&Domain::default()), need)
-                .map_err(|(p, why)| (format!("[_]{p}"), why))
+            fits(
+                sx,
+                item,
+                dom.of.as_deref().unwrap_or(&Domain::default()),
+                need,
+            )
+            .map_err(|(p, why)| (format!("[_]{p}"), why))
         }
         Type::Tuple(items) => {
             only(&["items"])?;
@@ -370,8 +434,25 @@ fn fits(ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
                 ));
             }
             for (k, item) in items.iter().enumerate() {
-                fits(item, &item_domain(dom, k), need)
+                fits(sx, item, &item_domain(dom, k), need)
                     .map_err(|(p, why)| (format!(".{k}{p}"), why))?;
+            }
+            Ok(())
+        }
+        Type::Struct(name) => {
+            only(&["fields"])?;
+            let fields = &sx[name];
+            if let Some(extra) = dom
+                .fields
+                .iter()
+                .flat_map(|f| f.keys())
+                .find(|k| !fields.iter().any(|(f, _)| f == *k))
+            {
+                return here(format!("`{name}` has no field `{extra}`"));
+            }
+            for (field, ty) in fields {
+                fits(sx, ty, &field_domain(dom, field), need)
+                    .map_err(|(p, why)| (format!(".{field}{p}"), why))?;
             }
             Ok(())
         }
@@ -383,6 +464,7 @@ fn fits(ty: &Type, dom: &Domain, need: Need) -> Result<(), Located> {
                 return here("`none` is a chance, between 0 and 1".into());
             }
             fits(
+                sx,
                 inner,
                 dom.some.as_deref().unwrap_or(&Domain::default()),
                 need,
@@ -405,6 +487,14 @@ fn lengths(dom: &Domain) -> Result<(), Located> {
     }
 }
 
+fn field_domain(dom: &Domain, field: &str) -> Domain {
+    dom.fields
+        .as_ref()
+        .and_then(|f| f.get(field))
+        .cloned()
+        .unwrap_or_default()
+}
+
 fn item_domain(dom: &Domain, k: usize) -> Domain {
     dom.items
         .as_ref()
@@ -425,7 +515,7 @@ fn float_range(dom: &Domain) -> Option<(f64, f64)> {
 }
 
 /// Whether every value of `inner` lies in `outer` (both already fit `ty`).
-fn within(ty: &Type, inner: &Domain, outer: &Domain) -> Result<(), Located> {
+fn within(sx: &Structs, ty: &Type, inner: &Domain, outer: &Domain) -> Result<(), Located> {
     let out = |why: String| Err((String::new(), why));
     match ty {
         Type::Int(int) => {
@@ -452,6 +542,7 @@ fn within(ty: &Type, inner: &Domain, outer: &Domain) -> Result<(), Located> {
             if let Type::Vec(item) = ty {
                 let none = Domain::default();
                 return within(
+                    sx,
                     item,
                     inner.of.as_deref().unwrap_or(&none),
                     outer.of.as_deref().unwrap_or(&none),
@@ -468,14 +559,27 @@ fn within(ty: &Type, inner: &Domain, outer: &Domain) -> Result<(), Located> {
         }
         Type::Tuple(items) => {
             for (k, item) in items.iter().enumerate() {
-                within(item, &item_domain(inner, k), &item_domain(outer, k))
+                within(sx, item, &item_domain(inner, k), &item_domain(outer, k))
                     .map_err(|(p, why)| (format!(".{k}{p}"), why))?;
+            }
+            Ok(())
+        }
+        Type::Struct(name) => {
+            for (field, ty) in &sx[name] {
+                within(
+                    sx,
+                    ty,
+                    &field_domain(inner, field),
+                    &field_domain(outer, field),
+                )
+                .map_err(|(p, why)| (format!(".{field}{p}"), why))?;
             }
             Ok(())
         }
         Type::Option(item) => {
             let none = Domain::default();
             within(
+                sx,
                 item,
                 inner.some.as_deref().unwrap_or(&none),
                 outer.some.as_deref().unwrap_or(&none),
@@ -488,7 +592,13 @@ fn within(ty: &Type, inner: &Domain, outer: &Domain) -> Result<(), Located> {
 const DEFAULT_CHARS: &str = "abcdefghijklmnopqrstuvwxyz";
 
 /// A Rust expression of type `ty` for `value`, checked against `ty` and `dom`.
-fn literal(ty: &Type, dom: &Domain, value: &toml::Value, path: &str) -> Result<String, Located> {
+fn literal(
+    sx: &Structs,
+    ty: &Type,
+    dom: &Domain,
+    value: &toml::Value,
+    path: &str,
+) -> Result<String, Located> {
     let wrong = |why: String| Err((path.to_string(), why));
     match (ty, value) {
         (Type::Int(int), toml::Value::Integer(i)) => {
@@ -542,7 +652,7 @@ fn literal(ty: &Type, dom: &Domain, value: &toml::Value, path: &str) -> Result<S
             let items = values
                 .iter()
                 .enumerate()
-                .map(|(i, v)| literal(item, of, v, &format!("{path}[{i}]")))
+                .map(|(i, v)| literal(sx, item, of, v, &format!("{path}[{i}]")))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(if items.is_empty() {
                 "Vec::new()".into()
@@ -562,7 +672,7 @@ fn literal(ty: &Type, dom: &Domain, value: &toml::Value, path: &str) -> Result<S
                 .iter()
                 .zip(values)
                 .enumerate()
-                .map(|(k, (t, v))| literal(t, &item_domain(dom, k), v, &format!("{path}.{k}")))
+                .map(|(k, (t, v))| literal(sx, t, &item_domain(dom, k), v, &format!("{path}.{k}")))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(tuple(&items))
         }
@@ -572,9 +682,30 @@ fn literal(ty: &Type, dom: &Domain, value: &toml::Value, path: &str) -> Result<S
                 Some(v) => {
                     let none = Domain::default();
                     let some = dom.some.as_deref().unwrap_or(&none);
-                    Ok(format!("Some({})", literal(inner, some, v, path)?))
+                    Ok(format!("Some({})", literal(sx, inner, some, v, path)?))
                 }
             }
+        }
+        (Type::Struct(name), toml::Value::Table(table)) => {
+            let fields = &sx[name];
+            if let Some(extra) = table.keys().find(|k| !fields.iter().any(|(f, _)| f == *k)) {
+                return wrong(format!("`{name}` has no field `{extra}`"));
+            }
+            let mut parts = Vec::new();
+            for (field, ty) in fields {
+                let Some(v) = table.get(field) else {
+                    return wrong(format!("`{name}` needs its field `{field}`"));
+                };
+                let lit = literal(
+                    sx,
+                    ty,
+                    &field_domain(dom, field),
+                    v,
+                    &format!("{path}.{field}"),
+                )?;
+                parts.push(format!("{field}: {lit}"));
+            }
+            Ok(format!("{name} {{ {} }}", parts.join(", ")))
         }
         (Type::Option(_), _) => wrong(format!(
             "an {ty} is written `[]` for None or `[value]` for Some(value)"
@@ -584,7 +715,7 @@ fn literal(ty: &Type, dom: &Domain, value: &toml::Value, path: &str) -> Result<S
 }
 
 /// A Rust expression drawing a value of `ty` from `dom` with `rng`.
-fn draw(ty: &Type, dom: &Domain, depth: usize) -> String {
+fn draw(sx: &Structs, ty: &Type, dom: &Domain, depth: usize) -> String {
     let none = Domain::default();
     match ty {
         Type::Int(int) => {
@@ -597,9 +728,9 @@ fn draw(ty: &Type, dom: &Domain, depth: usize) -> String {
             let t = if *ty == Type::F32 { "f32" } else { "f64" };
             if *ty == Type::F32 {
                 let (lo, hi) = (lo as f32, hi as f32);
-                format!("({lo:?}_{t} + ({hi:?}_{t} - {lo:?}_{t}) * rng.{t}())")
+                format!("{lo:?}_{t} + ({hi:?}_{t} - {lo:?}_{t}) * rng.{t}()")
             } else {
-                format!("({lo:?}_{t} + ({hi:?}_{t} - {lo:?}_{t}) * rng.{t}())")
+                format!("{lo:?}_{t} + ({hi:?}_{t} - {lo:?}_{t}) * rng.{t}()")
             }
         }
         Type::Bool => "rng.bool()".into(),
@@ -620,7 +751,7 @@ fn draw(ty: &Type, dom: &Domain, depth: usize) -> String {
         }
         Type::Vec(item) => {
             let (lo, hi) = dom.len.unwrap_or((0, 0));
-            let elem = draw(item, dom.of.as_deref().unwrap_or(&none), depth + 1);
+            let elem = draw(sx, item, dom.of.as_deref().unwrap_or(&none), depth + 1);
             format!(
                 "{{ let n{depth} = rng.usize({lo}..={hi}); let mut v{depth} = Vec::with_capacity(n{depth}); \
                  for _ in 0..n{depth} {{ v{depth}.push({elem}); }} v{depth} }}"
@@ -630,13 +761,25 @@ fn draw(ty: &Type, dom: &Domain, depth: usize) -> String {
             let parts: Vec<String> = items
                 .iter()
                 .enumerate()
-                .map(|(k, t)| draw(t, &item_domain(dom, k), depth + 1))
+                .map(|(k, t)| draw(sx, t, &item_domain(dom, k), depth + 1))
                 .collect();
             tuple(&parts)
         }
+        Type::Struct(name) => {
+            let parts: Vec<String> = sx[name]
+                .iter()
+                .map(|(field, ty)| {
+                    format!(
+                        "{field}: {}",
+                        draw(sx, ty, &field_domain(dom, field), depth + 1)
+                    )
+                })
+                .collect();
+            format!("{name} {{ {} }}", parts.join(", "))
+        }
         Type::Option(inner) => {
             let p = dom.none.unwrap_or(0.25);
-            let some = draw(inner, dom.some.as_deref().unwrap_or(&none), depth + 1);
+            let some = draw(sx, inner, dom.some.as_deref().unwrap_or(&none), depth + 1);
             format!("if rng.f64() < {p:?} {{ None }} else {{ Some({some}) }}")
         }
     }
@@ -671,11 +814,15 @@ impl Place {
     fn field(&self, k: usize) -> Self {
         Self::Path(format!("{}.{k}", self.method()))
     }
+    fn named(&self, field: &str) -> Self {
+        Self::Path(format!("{}.{field}", self.method()))
+    }
 }
 
 /// Statements refusing a custom input outside `dom`; `at` is the format string of the value's
 /// path and `args` the index variables it names.
 fn admit(
+    sx: &Structs,
     ty: &Type,
     dom: &Domain,
     place: &Place,
@@ -738,6 +885,7 @@ fn admit(
             let mut inner_args = args.to_vec();
             inner_args.push(format!("i{depth}"));
             let inner = admit(
+                sx,
                 item,
                 dom.of.as_deref().unwrap_or(&none),
                 &Place::Ref(format!("x{depth}")),
@@ -759,6 +907,7 @@ fn admit(
             .enumerate()
             .map(|(k, t)| {
                 admit(
+                    sx,
                     t,
                     &item_domain(dom, k),
                     &place.field(k),
@@ -768,8 +917,23 @@ fn admit(
                 )
             })
             .collect(),
+        Type::Struct(name) => sx[name]
+            .iter()
+            .map(|(field, ty)| {
+                admit(
+                    sx,
+                    ty,
+                    &field_domain(dom, field),
+                    &place.named(field),
+                    &format!("{at}.{field}"),
+                    args,
+                    depth + 1,
+                )
+            })
+            .collect(),
         Type::Option(inner) => {
             let body = admit(
+                sx,
                 inner,
                 dom.some.as_deref().unwrap_or(&none),
                 &Place::Ref(format!("x{depth}")),
@@ -784,6 +948,49 @@ fn admit(
             }
         }
     }
+}
+
+/// A declared struct, and how the stock checkers compare and show it (field by field, in order).
+fn struct_source(name: &str, fields: &[(String, Type)]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]\n#[serde(deny_unknown_fields)]\npub struct {name} {{"
+    );
+    for (field, ty) in fields {
+        let _ = writeln!(s, "    pub {field}: {ty},");
+    }
+    s.push_str("}\n\n");
+    let shown: Vec<String> = fields.iter().map(|(f, _)| format!("{f}: {{}}")).collect();
+    let args: Vec<String> = fields
+        .iter()
+        .map(|(f, _)| format!("katas::data::Shown::head(&self.{f}, n)"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "impl katas::data::Shown for {name} {{\n    fn head(&self, n: usize) -> String {{\n        format!(\"{name} {{{{ {} }}}}\", {})\n    }}\n}}\n",
+        shown.join(", "),
+        args.join(", ")
+    );
+    let diffs: String = fields
+        .iter()
+        .map(|(f, _)| {
+            format!(
+                "        if let Some(d) = katas::data::Answer::diff(&self.{f}, &got.{f}, tol) {{\n            return Some(d.under(\".{f}\"));\n        }}\n"
+            )
+        })
+        .collect();
+    let orders: String = fields
+        .iter()
+        .map(|(f, _)| {
+            format!(".then_with(|| katas::data::Answer::total_cmp(&self.{f}, &other.{f}))")
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "impl katas::data::Answer for {name} {{\n    fn diff(&self, got: &Self, tol: katas::data::Tolerance) -> Option<katas::data::Diff> {{\n{diffs}        None\n    }}\n    fn total_cmp(&self, other: &Self) -> std::cmp::Ordering {{\n        std::cmp::Ordering::Equal{orders}\n    }}\n}}\n"
+    );
+    s
 }
 
 /// A tuple expression; a 1-tuple keeps its comma.
@@ -801,10 +1008,12 @@ fn is_copy(ty: &Type) -> bool {
         Type::Str | Type::Vec(_) => false,
         Type::Tuple(items) => items.iter().all(is_copy),
         Type::Option(inner) => is_copy(inner),
+        Type::Struct(_) => false,
     }
 }
 
 fn source(
+    sx: &Structs,
     meta: &KataMeta,
     decl: &DataDecl,
     sig: &Signature,
@@ -815,12 +1024,16 @@ fn source(
         s,
         "//! @generated by katas::data::codegen from `{}`'s kata.toml [data] and data/cases.toml:\n\
          //! a data-only kata (no hand-written trusted code).\n\n\
-         // Cases are pushed in report order: a group's literals, then its random draws.\n\
-         #![allow(clippy::vec_init_then_push)]\n",
+         // Cases are pushed in report order (a group's literals, then its random draws), and the\n\
+         // learner's signature is the instructor's to choose, however long.\n\
+         #![allow(clippy::vec_init_then_push, clippy::type_complexity)]\n",
         meta.slug
     );
     s.push_str("use katas::{Case, Check, Group, KataSpec, Message, Refusal};\n");
     s.push_str("use serde::{Deserialize, Serialize};\n\n");
+    for (name, fields) in sx {
+        s.push_str(&struct_source(name, fields));
+    }
     let arg_types: Vec<String> = sig.params.iter().map(|(_, t)| t.to_string()).collect();
     let _ = writeln!(
         s,
@@ -878,7 +1091,7 @@ fn source(
                         .params
                         .get(p)
                         .map_or_else(|| base.clone(), |o| merged(o, base));
-                    format!("{p}: {}", draw(t, &dom, 0))
+                    format!("{p}: {}", draw(sx, t, &dom, 0))
                 })
                 .collect();
             let _ = writeln!(
@@ -936,6 +1149,7 @@ fn source(
     let mut checks = String::new();
     for (p, t) in &sig.params {
         checks.push_str(&admit(
+            sx,
             t,
             &decl.constraints[p],
             &Place::Path(format!("input.{p}")),

@@ -13,6 +13,9 @@ use std::fmt;
 pub struct DataDecl {
     /// `fn name(param: Type, ...) -> Type`, in the vocabulary of [`Type`].
     pub signature: String,
+    /// Named structs the signature may use: `struct Name { field: Type, ... }` each.
+    #[serde(default)]
+    pub structs: Vec<String>,
     #[serde(default)]
     pub checker: CheckerKind,
     /// Floats compare within this (element-wise, whatever the checker); exact without it.
@@ -51,7 +54,7 @@ pub struct Tolerance {
 
 /// Where a value lies: `range` for numbers, `len` and `of` for a `Vec` or `String` (`chars`
 /// for a string's alphabet), `items` for a tuple, `some` (and `none`, the chance of `None` when
-/// drawing) for an `Option`.
+/// drawing) for an `Option`, `fields` (by name) for a struct.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Domain {
@@ -69,6 +72,8 @@ pub struct Domain {
     pub some: Option<Box<Domain>>,
     #[serde(default)]
     pub none: Option<f64>,
+    #[serde(default)]
+    pub fields: Option<BTreeMap<String, Domain>>,
 }
 
 /// A bound as written: TOML integers stay exact.
@@ -144,6 +149,8 @@ pub enum Type {
     Vec(Box<Type>),
     Tuple(Vec<Type>),
     Option(Box<Type>),
+    /// One of the package's declared structs, by name.
+    Struct(String),
 }
 
 /// Integer widths; `(min, max)` as `i128`.
@@ -203,6 +210,7 @@ impl fmt::Display for Type {
             Self::Bool => f.write_str("bool"),
             Self::Str => f.write_str("String"),
             Self::Vec(t) => write!(f, "Vec<{t}>"),
+            Self::Struct(name) => f.write_str(name),
             Self::Option(t) => write!(f, "Option<{t}>"),
             Self::Tuple(ts) => {
                 f.write_str("(")?;
@@ -229,29 +237,70 @@ pub struct Signature {
     pub returns: Type,
 }
 
+/// A parsed `struct Name { field: Type, ... }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructDecl {
+    pub name: String,
+    pub fields: Vec<(String, Type)>,
+}
+
+/// Names the generated code defines itself, and the vocabulary's own.
+const TAKEN: &[&str] = &[
+    "Solution", "Input", "Output", "Spec", "Vec", "Option", "String", "Self", "Case", "Check",
+    "Group", "KataSpec", "Message", "Refusal",
+];
+
+impl StructDecl {
+    /// The names `texts` declare (`struct Name {`), so that each may name the others.
+    pub fn names(texts: &[String]) -> Result<Vec<String>, String> {
+        let mut names = Vec::new();
+        for text in texts {
+            let mut p = Parser::new(text, &[]);
+            p.keyword("struct")?;
+            let name = p.ident()?;
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) || TAKEN.contains(&name.as_str())
+            {
+                return Err(format!(
+                    "`{name}`: a struct's name starts with a capital letter and is not one of {}",
+                    TAKEN.join(", ")
+                ));
+            }
+            if names.contains(&name) {
+                return Err(format!("`{name}` is declared twice"));
+            }
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    /// Parses `struct Name { a: T, b: U }`, where `T` may name any of `names`.
+    pub fn parse(text: &str, names: &[String]) -> Result<Self, String> {
+        let mut p = Parser::new(text, names);
+        p.keyword("struct")?;
+        let name = p.ident()?;
+        p.punct('{')?;
+        let fields = p.fields('}')?;
+        if fields.is_empty() {
+            return Err(format!("`{name}` has no fields"));
+        }
+        p.end()?;
+        Ok(Self { name, fields })
+    }
+}
+
 impl Signature {
     /// Parses `fn name(a: T, b: U) -> R`; the error says what was expected where.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut p = Parser::new(text);
+        Self::parse_with(text, &[])
+    }
+
+    /// The same, where a type may name one of the declared structs `names`.
+    pub fn parse_with(text: &str, names: &[String]) -> Result<Self, String> {
+        let mut p = Parser::new(text, names);
         p.keyword("fn")?;
         let name = p.ident()?;
         p.punct('(')?;
-        let mut params = Vec::new();
-        while !p.eat(')') {
-            if !params.is_empty() {
-                p.punct(',')?;
-                if p.eat(')') {
-                    break;
-                }
-            }
-            let param = p.ident()?;
-            p.punct(':')?;
-            let ty = p.ty()?;
-            if params.iter().any(|(n, _)| *n == param) {
-                return Err(format!("parameter `{param}` appears twice"));
-            }
-            params.push((param, ty));
-        }
+        let params = p.fields(')')?;
         if params.is_empty() {
             return Err("the function takes no parameters: a case needs an input".into());
         }
@@ -269,11 +318,36 @@ impl Signature {
 
 struct Parser<'a> {
     rest: &'a str,
+    structs: &'a [String],
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Self {
-        Self { rest: text }
+    fn new(text: &'a str, structs: &'a [String]) -> Self {
+        Self {
+            rest: text,
+            structs,
+        }
+    }
+
+    /// `name: Type` pairs separated by commas, up to `close`; a name may not repeat.
+    fn fields(&mut self, close: char) -> Result<Vec<(String, Type)>, String> {
+        let mut fields: Vec<(String, Type)> = Vec::new();
+        while !self.eat(close) {
+            if !fields.is_empty() {
+                self.punct(',')?;
+                if self.eat(close) {
+                    break;
+                }
+            }
+            let name = self.ident()?;
+            self.punct(':')?;
+            let ty = self.ty()?;
+            if fields.iter().any(|(n, _)| *n == name) {
+                return Err(format!("`{name}` appears twice"));
+            }
+            fields.push((name, ty));
+        }
+        Ok(fields)
     }
 
     fn skip_space(&mut self) {
@@ -348,6 +422,7 @@ impl<'a> Parser<'a> {
             "f64" => Ok(Type::F64),
             "bool" => Ok(Type::Bool),
             "String" => Ok(Type::Str),
+            _ if self.structs.contains(&word) => Ok(Type::Struct(word)),
             "Vec" | "Option" => {
                 self.punct('<')?;
                 let inner = Box::new(self.ty()?);
@@ -360,7 +435,8 @@ impl<'a> Parser<'a> {
             }
             _ => Err(format!(
                 "`{word}` (at `{at}`) is not in the vocabulary: integers (i8 … i64, u8 … u64, \
-                 usize), f32, f64, bool, String, Vec<T>, Option<T> and tuples"
+                 usize), f32, f64, bool, String, Vec<T>, Option<T>, tuples and the structs \
+                 declared under `structs`"
             )),
         }
     }

@@ -347,9 +347,111 @@ args = [3, [[1, 0.5], [-3, 1]]]
                 &CASES.replace("sample", "edge"),
                 "needs at least one `sample` case",
             ),
+            (
+                with(
+                    "[data]\n",
+                    "[data]\nstructs = [\"struct A { b: Vec<B> }\", \"struct B { a: Option<A> }\"]\n",
+                ),
+                CASES,
+                "kata.toml: [data] structs: `A` contains itself",
+            ),
         ] {
             let err = refusal(&meta_text, cases);
             assert!(err.contains(says), "wanted `{says}`, got `{err}`");
+        }
+    }
+}
+
+#[test]
+fn structs_are_named_once_finite_and_only_where_declared() {
+    use super::decl::StructDecl;
+    let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let names =
+        StructDecl::names(&texts(&["struct A { x: u8 }", "struct B { a: Vec<A> }"])).unwrap();
+    assert_eq!(names, ["A", "B"]);
+    let b = StructDecl::parse("struct B { a: Vec<A>, o: Option<(A, bool)> }", &names).unwrap();
+    assert_eq!(b.fields[1].1.to_string(), "Option<(A, bool)>");
+    for (decls, says) in [
+        (
+            &["struct A { x: u8 }", "struct A { y: u8 }"][..],
+            "declared twice",
+        ),
+        (&["struct lower { x: u8 }"][..], "capital letter"),
+        (&["struct Input { x: u8 }"][..], "capital letter"),
+    ] {
+        let err = StructDecl::names(&texts(decls)).unwrap_err();
+        assert!(err.contains(says), "{decls:?}: {err}");
+    }
+    assert!(
+        StructDecl::parse("struct A { }", &names)
+            .unwrap_err()
+            .contains("no fields")
+    );
+    assert!(
+        Signature::parse_with("fn f(c: C) -> u8", &names)
+            .unwrap_err()
+            .contains("`C`")
+    );
+}
+
+/// `katas/tests/data-vocabulary/`: every type of the vocabulary, a nested struct included, in
+/// one generated kata, compiled into these tests only.
+#[cfg(feature = "solutions")]
+mod vocabulary_fixture {
+    use crate::catalogue::{Kata, Which};
+    use crate::problems::data_vocabulary::KATA;
+    use crate::{Mode, Verdict};
+
+    fn kata() -> &'static dyn Kata {
+        &KATA
+    }
+
+    #[test]
+    fn the_reference_is_accepted_on_literal_and_drawn_cases_of_every_type() {
+        let report = kata().evaluate_own(Which::Reference, Mode::Submit).unwrap();
+        assert_eq!(report.verdict, Verdict::Accepted, "{}", report.explain());
+        assert_eq!(report.cases.len(), 2 + 5);
+    }
+
+    #[test]
+    fn a_wrong_struct_field_is_named_in_the_report() {
+        let report = kata()
+            .evaluate_own(Which::Wrong("keeps-order"), Mode::Run)
+            .unwrap();
+        assert_eq!(report.verdict, Verdict::WrongAnswer);
+        let failed = report.first_failure().unwrap();
+        let why = failed.mismatch.as_ref().unwrap().message.en.clone();
+        assert!(why.contains("`answer.1[0].x`"), "{why}");
+    }
+
+    #[test]
+    fn custom_input_is_admitted_by_the_declared_constraints_field_by_field() {
+        let base = serde_json::json!({
+            "a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9,
+            "shape": { "points": [{ "x": 1.0, "label": "ab" }], "closed": true, "weight": 0.5 },
+            "pairs": [[1, 2], [3, null]]
+        });
+        kata().check_custom(&base.to_string()).unwrap();
+        for (pointer, value, says) in [
+            ("/a", serde_json::json!(101), "`a` is 101"),
+            ("/i", serde_json::json!(51), "`i` is 51"),
+            (
+                "/shape/points/0/label",
+                serde_json::json!("abd"),
+                "`shape.points[0].label`",
+            ),
+            (
+                "/shape/points/0/x",
+                serde_json::json!(10.5),
+                "`shape.points[0].x`",
+            ),
+            ("/shape/weight", serde_json::json!(2.0), "`shape.weight`"),
+            ("/pairs/1/1", serde_json::json!(6), "`pairs[1].1` is 6"),
+        ] {
+            let mut input = base.clone();
+            *input.pointer_mut(pointer).unwrap() = value;
+            let err = kata().check_custom(&input.to_string()).unwrap_err();
+            assert!(err.to_string().contains(says), "{pointer}: {err}");
         }
     }
 }
