@@ -346,7 +346,7 @@ mod tests {
             assert_eq!(case.info.name, CASE_NAME);
             seen += 1;
         }
-        assert_eq!(seen, 6, "the six CPU katas");
+        assert!(seen >= 6, "every CPU kata: {seen}");
     }
 
     #[test]

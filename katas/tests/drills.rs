@@ -72,6 +72,8 @@ fn five_concept_sets_with_at_least_fifteen_items_each_then_the_katas_own() {
             "fast-exponentiation",
             "operator-fusion",
             "kv-cache",
+            "online-softmax",
+            "moe-routing",
         ]
     );
     for set in sets {
