@@ -2,7 +2,7 @@
 //! `fast-power` submission, beside bare `rustc` compiling the same learner file in the same run.
 //! Also: a compile-error submission, a cache hit (identical resubmission), and an accepted
 //! `submit` (every case, then the instruction-count measurement) with the measurement alone;
-//! and the verdict of the data-only `paged-kv-cache` against its own bare build.
+//! and the verdict of each data-only kata against its own bare build.
 //!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
@@ -194,51 +194,72 @@ fn bench(c: &mut Criterion, grader: &Grader) {
     g.finish();
 }
 
-/// A data-only kata (its `Spec` generated from `[data]`): the verdict of an accepted submit
-/// against bare `rustc -O` building the same learner file as a program, in the same run.
+/// Every data-only kata (its `Spec` generated from `[data]`): the verdict of an accepted submit
+/// against bare `rustc -O` building the same learner file as a program, in the same run. The
+/// program's `main` takes the learner's function as a pointer, so it is compiled in full.
 fn bench_data_only(c: &mut Criterion, grader: &Grader) {
-    let slug = "paged-kv-cache";
-    let kata = katas::catalogue::find(slug).expect("the data-only kata");
-    let source = kata.package().reference;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let program = dir.path().join("program.rs");
-    let main = "fn main() { println!(\"{:?}\", blocks_in_use(4, vec![(0, 3), (0, 2)])); }\n";
-    std::fs::write(&program, format!("{source}\n{main}")).expect("write");
-    let n = AtomicU64::new(fastrand::u64(..) >> 1);
-    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+    for kata in katas::catalogue::all() {
+        let Some(data) = &kata.meta().data else {
+            continue;
+        };
+        let sig = katas::data::decl::Signature::parse_with(&data.signature, &struct_names(data))
+            .expect("a built kata's signature parses");
+        let slug = kata.meta().slug.as_str();
+        let source = kata.package().reference;
+        if source.contains("use katas::") {
+            // The bare build has no `katas` crate to name a declared struct from.
+            continue;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let program = dir.path().join("program.rs");
+        let params: Vec<String> = sig.params.iter().map(|(_, t)| t.to_string()).collect();
+        let main = format!(
+            "fn main() {{ std::hint::black_box({} as fn({}) -> {}); }}\n",
+            sig.name,
+            params.join(", "),
+            sig.returns
+        );
+        std::fs::write(&program, format!("{source}\n{main}")).expect("write");
+        let n = AtomicU64::new(fastrand::u64(..) >> 1);
+        let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
 
-    let mut g = c.benchmark_group("grading paged-kv-cache (data-only, accepted)");
-    g.bench_function(
-        "baseline: bare rustc -O, learner file + main as a program",
-        |b| {
-            b.iter(|| {
-                let status = Command::new("rustc")
-                    .args([
-                        "--edition=2024",
-                        "-Copt-level=3",
-                        "-Ccodegen-units=1",
-                        "-Cstrip=debuginfo",
-                    ])
-                    .arg("-o")
-                    .arg(dir.path().join("program"))
-                    .arg(&program)
-                    .status()
-                    .expect("rustc runs");
-                assert!(status.success());
-            })
-        },
-    );
-    g.bench_function(
-        "grade submit, accepted: the verdict (compile + all cases)",
-        |b| {
-            b.iter(|| {
-                let judged = grader
-                    .judge(slug, &unique(source), Mode::Submit, &|_| {})
-                    .expect("grades");
-                assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
-                black_box(judged.report)
-            })
-        },
-    );
-    g.finish();
+        let mut g = c.benchmark_group(format!("grading {slug} (data-only, accepted)"));
+        g.bench_function(
+            "baseline: bare rustc -O, learner file + main as a program",
+            |b| {
+                b.iter(|| {
+                    let status = Command::new("rustc")
+                        .args([
+                            "--edition=2024",
+                            "-Copt-level=3",
+                            "-Ccodegen-units=1",
+                            "-Cstrip=debuginfo",
+                        ])
+                        .arg("-o")
+                        .arg(dir.path().join("program"))
+                        .arg(&program)
+                        .status()
+                        .expect("rustc runs");
+                    assert!(status.success());
+                })
+            },
+        );
+        g.bench_function(
+            "grade submit, accepted: the verdict (compile + all cases)",
+            |b| {
+                b.iter(|| {
+                    let judged = grader
+                        .judge(slug, &unique(source), Mode::Submit, &|_| {})
+                        .expect("grades");
+                    assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
+                    black_box(judged.report)
+                })
+            },
+        );
+        g.finish();
+    }
+}
+
+fn struct_names(data: &katas::data::decl::DataDecl) -> Vec<String> {
+    katas::data::decl::StructDecl::names(&data.structs).expect("a built kata's structs parse")
 }

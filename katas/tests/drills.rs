@@ -74,6 +74,8 @@ fn five_concept_sets_with_at_least_fifteen_items_each_then_the_katas_own() {
             "kv-cache",
             "online-softmax",
             "moe-routing",
+            "pipeline-1f1b",
+            "layer-norm",
         ]
     );
     for set in sets {

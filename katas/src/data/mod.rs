@@ -102,7 +102,7 @@ pub fn describe(args: &[(&str, &dyn Shown)]) -> Message {
             }
             None => {
                 en.push(format!("{name} = {head}"));
-                zh.push(format!("{name} = {head}"));
+                zh.push(format!("{name} 为 {head}"));
             }
         }
     }

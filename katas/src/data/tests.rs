@@ -190,7 +190,7 @@ fn descriptions_are_short_in_both_languages() {
     );
     assert_eq!(
         m.zh.as_deref(),
-        Some("block_size = 16，ops：1000 项 [(0, 0), (1, 1), (2, 2), (3, 3), …]")
+        Some("block_size 为 16，ops：1000 项 [(0, 0), (1, 1), (2, 2), (3, 3), …]")
     );
     let long = "x".repeat(500);
     assert!(describe(&[("s", &long)]).en.len() < 100);

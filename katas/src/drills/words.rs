@@ -19,6 +19,8 @@ const ZH: &[(&str, &str)] = &[
     ("requests", "个请求"),
     ("tokens", "个 token"),
     ("tiles", "个分块"),
+    ("parameters", "个参数"),
+    ("micro-batches", "个微批次"),
     // A predict-part's choices (the answer typed or picked stays the English word).
     ("yes", "是"),
     ("no", "否"),
@@ -29,6 +31,7 @@ const ZH: &[(&str, &str)] = &[
 /// Drill tags as people read them; a tag not listed shows as written (API names such as
 /// `asyncio` or `mmap` read the same in both languages).
 const TAGS: &[(&str, &str, &str)] = &[
+    ("activations", "activation memory", "激活值显存"),
     ("all-gather", "all-gather", "all-gather"),
     ("all-reduce", "all-reduce", "all-reduce"),
     ("all-to-all", "all-to-all", "all-to-all"),
@@ -37,7 +40,9 @@ const TAGS: &[(&str, &str, &str)] = &[
     ("backward", "backward pass", "反向传播"),
     ("bandwidth", "bandwidth", "带宽"),
     ("batch-norm", "batch norm", "批归一化"),
+    ("bubble", "pipeline bubble", "流水线气泡"),
     ("busbw", "bus bandwidth", "总线带宽"),
+    ("cancellation", "catastrophic cancellation", "灾难性抵消"),
     ("capacity", "expert capacity", "专家容量"),
     ("chunks", "chunks", "分块"),
     ("collectives", "collectives", "集合通信"),
@@ -61,11 +66,13 @@ const TAGS: &[(&str, &str, &str)] = &[
     ("hardware", "hardware", "硬件"),
     ("implementations", "Python implementations", "Python 实现"),
     ("indexing", "indexing", "索引"),
+    ("interleaved", "interleaved schedule", "交错调度"),
     ("io-bound", "I/O-bound", "I/O 密集"),
     ("ipc", "IPC", "进程间通信"),
     ("kernel-fusion", "kernel fusion", "算子融合"),
     ("kv-cache", "KV cache", "KV 缓存"),
     ("latency", "latency", "延迟"),
+    ("layer-norm", "LayerNorm", "LayerNorm"),
     ("load-balancing", "load balancing", "负载均衡"),
     ("log-sum-exp", "log-sum-exp", "对数求和指数"),
     ("math", "math", "数学"),
@@ -81,6 +88,7 @@ const TAGS: &[(&str, &str, &str)] = &[
     ("parameters", "parameter count", "参数量"),
     ("pep", "PEPs", "PEP"),
     ("pickle", "pickle", "pickle 序列化"),
+    ("pipeline-parallel", "pipeline parallelism", "流水线并行"),
     ("proxy", "proxies", "代理对象"),
     ("race", "races", "竞态"),
     ("recomputation", "recomputation", "重计算"),
@@ -92,6 +100,7 @@ const TAGS: &[(&str, &str, &str)] = &[
     ("reduce-scatter", "reduce-scatter", "reduce-scatter"),
     ("refcount", "reference counts", "引用计数"),
     ("ring", "ring", "环形算法"),
+    ("rms-norm", "RMSNorm", "RMSNorm"),
     ("row-parallel", "row-parallel", "行并行"),
     ("sequence-parallel", "sequence parallelism", "序列并行"),
     ("shapes", "shapes", "形状"),
@@ -118,6 +127,7 @@ const TAGS: &[(&str, &str, &str)] = &[
     ("units", "units", "单位换算"),
     ("view", "views", "视图"),
     ("volume", "volume", "数据量"),
+    ("welford", "Welford's algorithm", "Welford 算法"),
 ];
 
 /// A drill tag in `lang`, or `None` for a tag this list does not know (a kata slug, say).
