@@ -1,8 +1,9 @@
 //! The InfraKata kata catalogue.
 //!
 //! Every folder under `katas/problems/` is one kata package (see `ARCHITECTURE.md`). `build.rs`
-//! discovers them and compiles each package's `kata.rs`, `reference.rs`, `starter.rs` and
-//! `wrong/*.rs` into [`problems`], and registers them in [`catalogue`] in catalogue order.
+//! discovers them and compiles each package's `kata.rs` (for a data-only package, the one
+//! [`data`] generates from its declaration), `reference.rs`, `starter.rs` and `wrong/*.rs` into
+//! [`problems`], and registers them in [`catalogue`] in catalogue order.
 //!
 //! Two sides, kept apart so the grader can put a sandbox between them:
 //! - untrusted: [`KataSpec::solve`] runs a solution on one input and produces an output;
