@@ -69,23 +69,7 @@ fn bench(c: &mut Criterion, grader: &Grader) {
     });
     g.bench_function(
         "baseline: bare rustc -O, learner file + main as a program",
-        |b| {
-            b.iter(|| {
-                let status = Command::new("rustc")
-                    .args([
-                        "--edition=2024",
-                        "-Copt-level=3",
-                        "-Ccodegen-units=1",
-                        "-Cstrip=debuginfo",
-                    ])
-                    .arg("-o")
-                    .arg(dir.path().join("program"))
-                    .arg(&program)
-                    .status()
-                    .expect("rustc runs");
-                assert!(status.success());
-            })
-        },
+        |b| b.iter(|| build_program(&program, dir.path())),
     );
     g.bench_function("grade run (samples): compile + run + check", |b| {
         b.iter(|| {
@@ -226,23 +210,7 @@ fn bench_data_only(c: &mut Criterion, grader: &Grader) {
         let mut g = c.benchmark_group(format!("grading {slug} (data-only, accepted)"));
         g.bench_function(
             "baseline: bare rustc -O, learner file + main as a program",
-            |b| {
-                b.iter(|| {
-                    let status = Command::new("rustc")
-                        .args([
-                            "--edition=2024",
-                            "-Copt-level=3",
-                            "-Ccodegen-units=1",
-                            "-Cstrip=debuginfo",
-                        ])
-                        .arg("-o")
-                        .arg(dir.path().join("program"))
-                        .arg(&program)
-                        .status()
-                        .expect("rustc runs");
-                    assert!(status.success());
-                })
-            },
+            |b| b.iter(|| build_program(&program, dir.path())),
         );
         g.bench_function(
             "grade submit, accepted: the verdict (compile + all cases)",
@@ -258,6 +226,24 @@ fn bench_data_only(c: &mut Criterion, grader: &Grader) {
         );
         g.finish();
     }
+}
+
+/// The baseline every ratio here is taken against: bare `rustc -O` building `program` (a
+/// learner file plus a `main`) into `out`, the way a learner would build it by hand.
+fn build_program(program: &std::path::Path, out: &std::path::Path) {
+    let status = Command::new("rustc")
+        .args([
+            "--edition=2024",
+            "-Copt-level=3",
+            "-Ccodegen-units=1",
+            "-Cstrip=debuginfo",
+        ])
+        .arg("-o")
+        .arg(out.join("program"))
+        .arg(program)
+        .status()
+        .expect("rustc runs");
+    assert!(status.success());
 }
 
 fn struct_names(data: &katas::data::decl::DataDecl) -> Vec<String> {
