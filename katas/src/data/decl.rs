@@ -253,6 +253,9 @@ const TAKEN: &[&str] = &[
 impl StructDecl {
     /// The names `texts` declare (`struct Name {`), so that each may name the others.
     pub fn names(texts: &[String]) -> Result<Vec<String>, String> {
+        if texts.len() > MAX_STRUCTS {
+            return Err(format!("at most {MAX_STRUCTS} structs"));
+        }
         let mut names = Vec::new();
         for text in texts {
             let mut p = Parser::new(text, &[]);
@@ -316,9 +319,15 @@ impl Signature {
     }
 }
 
+/// How deep `Vec<Option<(…)>>` may nest, and how many structs a package may declare: far more
+/// than a kata needs, and a bound on every recursion over a declaration.
+const MAX_NESTING: usize = 8;
+pub const MAX_STRUCTS: usize = 16;
+
 struct Parser<'a> {
     rest: &'a str,
     structs: &'a [String],
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -326,6 +335,7 @@ impl<'a> Parser<'a> {
         Self {
             rest: text,
             structs,
+            depth: 0,
         }
     }
 
@@ -396,6 +406,18 @@ impl<'a> Parser<'a> {
     }
 
     fn ty(&mut self) -> Result<Type, String> {
+        // The package is the instructor's, hence hostile: a type nested without end would
+        // exhaust the stack of the service that lints an upload.
+        if self.depth >= MAX_NESTING {
+            return Err(format!("types nest at most {MAX_NESTING} deep"));
+        }
+        self.depth += 1;
+        let ty = self.ty_within();
+        self.depth -= 1;
+        ty
+    }
+
+    fn ty_within(&mut self) -> Result<Type, String> {
         if self.eat('(') {
             let mut items = Vec::new();
             while !self.eat(')') {

@@ -455,3 +455,27 @@ mod vocabulary_fixture {
         }
     }
 }
+
+#[test]
+fn a_hostile_declaration_is_refused_before_it_can_exhaust_the_stack() {
+    let deep = format!(
+        "fn f(a: {}u8{}) -> u8",
+        "Vec<".repeat(100_000),
+        ">".repeat(100_000)
+    );
+    assert!(
+        Signature::parse(&deep)
+            .unwrap_err()
+            .contains("nest at most 8 deep")
+    );
+    let ok = format!("fn f(a: {}u8{}) -> u8", "Vec<".repeat(7), ">".repeat(7));
+    assert!(Signature::parse(&ok).is_ok());
+    let many: Vec<String> = (0..17)
+        .map(|i| format!("struct S{i} {{ x: u8 }}"))
+        .collect();
+    assert!(
+        super::decl::StructDecl::names(&many)
+            .unwrap_err()
+            .contains("at most 16")
+    );
+}
