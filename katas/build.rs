@@ -180,6 +180,14 @@ fn load(dir: &Path, out: &Path) -> Found {
         })
         .and_then(|m| m.validated(&path))
         .unwrap_or_else(|e| fail(dir, &e.to_string()));
+    if meta.kind == meta::KataKind::Io {
+        fail(
+            dir,
+            "a stdin/stdout kata (kind = \"io\") is graded from its folder \
+             (`infrakata grade --package DIR FILE`, `infrakata kata check DIR`); the built-in \
+             catalogue holds function katas only",
+        );
+    }
     for file in [
         layout::STATEMENT_FILE,
         layout::STATEMENT_ZH_FILE,

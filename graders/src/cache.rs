@@ -84,22 +84,27 @@ impl CompileCache {
     /// kata, the compiler's command line (how it was linked) and the learner's source.
     pub fn key(
         toolchain: &Toolchain,
-        meta: &katas::KataMeta,
+        library_hash: &str,
+        slug: &str,
         argv: &[String],
         source: &str,
     ) -> String {
-        let (_, library_hash) = toolchain.runner_library(meta.kind);
         let command = argv.join("\0");
+        Self::key_of_parts(&[
+            toolchain.version.as_bytes(),
+            library_hash.as_bytes(),
+            slug.as_bytes(),
+            command.as_bytes(),
+            source.as_bytes(),
+        ])
+    }
+
+    /// A key over `parts`, each length-prefixed so no two lists share one.
+    pub fn key_of_parts(parts: &[&[u8]]) -> String {
         let mut h = Sha256::new();
-        for part in [
-            toolchain.version.as_str(),
-            library_hash,
-            &meta.slug,
-            &command,
-            source,
-        ] {
+        for part in parts {
             h.update((part.len() as u64).to_le_bytes());
-            h.update(part.as_bytes());
+            h.update(part);
         }
         hex(&h.finalize())
     }

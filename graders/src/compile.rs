@@ -51,11 +51,30 @@ pub fn limits() -> sandbox::Limits {
     }
 }
 
+/// What the learner's file becomes.
+#[derive(Debug, Clone, Copy)]
+pub enum Target<'a> {
+    /// A function kata's solution: the file under the generated runner, against the prebuilt
+    /// `katas` library.
+    Runner(&'a KataMeta),
+    /// A stdin/stdout kata's program: the file is the crate root, and links against std only.
+    Program { slug: &'a str },
+}
+
+impl Target<'_> {
+    fn slug(&self) -> &str {
+        match self {
+            Self::Runner(meta) => &meta.slug,
+            Self::Program { slug } => slug,
+        }
+    }
+}
+
 pub fn compile(
     sandbox: &Sandbox,
     toolchain: &Toolchain,
     cache: &CompileCache,
-    meta: &KataMeta,
+    target: Target<'_>,
     source: &str,
 ) -> Result<Compiled, GradeError> {
     let started = Instant::now();
@@ -95,8 +114,18 @@ pub fn compile(
     // serves the verdict and the figure: glibc dynamic, as a bare `rustc -O` program links.
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
     argv.extend(sandbox.toolchain()?.rustc_flags());
-    argv.extend(rustc_args(toolchain.runner_library(meta.kind).0));
-    let key = CompileCache::key(toolchain, meta, &argv, source);
+    let (root, library_hash) = match target {
+        Target::Runner(meta) => {
+            let (library, hash) = toolchain.runner_library(meta.kind);
+            argv.extend(rustc_args(library));
+            (MAIN_FILE, hash)
+        }
+        Target::Program { .. } => {
+            argv.extend(program_args());
+            (LEARNER_FILE, "")
+        }
+    };
+    let key = CompileCache::key(toolchain, library_hash, target.slug(), &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -110,11 +139,18 @@ pub fn compile(
     let mut slot = sandbox.slot()?;
     let build = BuildDir::for_slot(cache.dir(), &slot)?;
     build.write(LEARNER_FILE, source.as_bytes())?;
-    build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
+    let read_only = match target {
+        Target::Runner(meta) => {
+            build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
+            vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))]
+        }
+        Target::Program { .. } => Vec::new(),
+    };
+    debug_assert!(argv.last().is_some_and(|a| a.ends_with(root)));
     let job = Job {
         profile: Profile::Compile {
             build_dir: build.path().to_path_buf(),
-            read_only: vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))],
+            read_only,
         },
         argv,
         env: Vec::new(),
@@ -201,6 +237,25 @@ fn rustc_args(library: &std::path::Path) -> Vec<String> {
         &format!("--extern=katas={DEPS}/{rlib}"),
         &format!("-o{BUILD_INSIDE}/{BINARY}"),
         &format!("{BUILD_INSIDE}/{MAIN_FILE}"),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// A stdin/stdout program as a judge like Kattis builds one: edition 2021 (what imported
+/// packages' Rust solutions are written in) and overflow checks off, as `rustc -O` leaves them.
+fn program_args() -> Vec<String> {
+    [
+        "--edition=2021",
+        "--crate-type=bin",
+        "--crate-name=program",
+        "-Copt-level=3",
+        "-Ccodegen-units=1",
+        "-Cstrip=debuginfo",
+        "--error-format=json",
+        "-Funsafe_code",
+        &format!("-o{BUILD_INSIDE}/{BINARY}"),
+        &format!("{BUILD_INSIDE}/{LEARNER_FILE}"),
     ]
     .map(String::from)
     .to_vec()

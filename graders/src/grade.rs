@@ -19,6 +19,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 mod bank;
 mod custom;
+mod io;
 mod seam;
 
 pub use seam::Grade;
@@ -344,7 +345,7 @@ impl Grader {
             &self.sandbox,
             &self.toolchain,
             &self.cache,
-            kata.meta(),
+            compile::Target::Runner(kata.meta()),
             source,
         )?;
         let (binary, resources, diagnostics) = match compiled {
@@ -546,7 +547,7 @@ impl Grader {
             &self.sandbox,
             &self.toolchain,
             &self.cache,
-            kata.meta(),
+            compile::Target::Runner(kata.meta()),
             kata.package().reference,
         )? {
             Compiled::Binary { path, .. } => path,
@@ -654,7 +655,7 @@ impl Grader {
             &self.sandbox,
             &self.toolchain,
             &self.cache,
-            kata.meta(),
+            compile::Target::Runner(kata.meta()),
             source,
         )? {
             Compiled::Binary { path, .. } => Ok(path),

@@ -17,6 +17,7 @@ pub mod sandbox;
 pub mod source;
 pub mod source_policy;
 pub mod toolchain;
+pub mod validator;
 
 pub use grade::{Grade, Grader, GraderConfig, Judged, MAX_SOURCE_BYTES, Stage};
 pub use report::{CustomOutputs, GpuCaseSpeed, GpuPerformance, GradeReport, Measured};

@@ -78,7 +78,9 @@ impl Toolchain {
     /// The runner library a kata of `kind` is compiled against, and its hash (the cache key's).
     pub fn runner_library(&self, kind: katas::KataKind) -> (&Path, &str) {
         match kind {
-            katas::KataKind::Cpu => (&self.katas_rlib, &self.katas_hash),
+            // A stdin/stdout program links std only (`compile::Target::Program`); asked anyway,
+            // it gets the CPU library.
+            katas::KataKind::Cpu | katas::KataKind::Io => (&self.katas_rlib, &self.katas_hash),
             katas::KataKind::Gpu => (&self.gpu_rlib, &self.gpu_hash),
         }
     }

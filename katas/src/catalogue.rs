@@ -208,7 +208,7 @@ impl<S: KataSpec> Entry<S> {
     fn offers_custom(&self) -> Result<(), crate::custom::CustomError> {
         match self.meta().kind {
             crate::KataKind::Cpu => Ok(()),
-            crate::KataKind::Gpu => Err(crate::custom::CustomError::Refused(
+            crate::KataKind::Gpu | crate::KataKind::Io => Err(crate::custom::CustomError::Refused(
                 crate::spec::Refusal::not_offered(),
             )),
         }

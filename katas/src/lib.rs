@@ -30,6 +30,8 @@ pub mod data;
 pub mod drills;
 pub mod evaluate;
 pub mod gpu;
+#[cfg(feature = "packages")]
+pub mod io;
 pub mod judge;
 pub mod lang;
 pub mod layout;

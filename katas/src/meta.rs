@@ -11,6 +11,10 @@ use std::path::Path;
 #[path = "data/decl.rs"]
 pub mod data_decl;
 
+/// `[io]`, for the same reason.
+#[path = "io/decl.rs"]
+pub mod io_decl;
+
 /// Parsed `kata.toml`. Unknown keys are refused so a typo never silently falls back to a default.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -38,6 +42,9 @@ pub struct KataMeta {
     /// A data-only kata's declaration (no `kata.rs`): see [`crate::data`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<data_decl::DataDecl>,
+    /// A stdin/stdout kata's judging (`kind = "io"`): see [`crate::io`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io: Option<io_decl::IoDecl>,
 }
 
 /// A topic's display name in English and Chinese.
@@ -63,6 +70,9 @@ pub enum KataKind {
     Cpu,
     /// Graded only on a worker that advertises a GPU.
     Gpu,
+    /// A whole program reading stdin and writing stdout, one process per case (see
+    /// [`crate::io`]); graded on any worker.
+    Io,
 }
 
 /// Resource limits for one grading run. Defaults are deliberately tight: a kata raises them
@@ -108,6 +118,7 @@ impl KataKind {
         match self {
             Self::Cpu => "cpu",
             Self::Gpu => "gpu",
+            Self::Io => "io",
         }
     }
 }
@@ -185,6 +196,18 @@ impl KataMeta {
         }
         if meta.title.trim().is_empty() || meta.summary.trim().is_empty() {
             return Err(invalid("title and summary must not be empty".into()));
+        }
+        if (meta.kind == KataKind::Io) != meta.io.is_some() {
+            return Err(invalid(
+                "a stdin/stdout kata has `kind = \"io\"` and an [io] table; neither goes without the other"
+                    .into(),
+            ));
+        }
+        if meta.io.is_some() && (meta.data.is_some() || meta.entry_points != ["main"]) {
+            return Err(invalid(
+                "a stdin/stdout kata's program is its `main`: `entry_points = [\"main\"]` and no [data]"
+                    .into(),
+            ));
         }
         let l = &meta.limits;
         if l.case_time_ms == 0 || l.total_time_ms < l.case_time_ms || l.memory_mb == 0 {

@@ -187,6 +187,8 @@ pub enum Group {
     Random,
     /// Large inputs that separate the expected complexity from a naive one.
     Performance,
+    /// A stdin/stdout kata's hidden cases (Kattis's `data/secret`).
+    Secret,
 }
 
 impl Group {
@@ -196,6 +198,7 @@ impl Group {
             Self::Edge => "edge",
             Self::Random => "random",
             Self::Performance => "performance",
+            Self::Secret => "secret",
         }
     }
 }

@@ -104,7 +104,20 @@ pub enum Profile {
     /// (opening files, `prlimit`, pipes) are allowed; processes, sockets and any `execve`
     /// after the tool's own are not, so the program cannot hand its stderr to another process.
     Measure { program: PathBuf, tool: PathBuf },
+    /// An instructor's program (a kata's output or input validator) or its compiler: the
+    /// compile profile's filesystem and system calls without the Rust toolchain. `/usr`
+    /// read-only and executable (the host's `python3`, `gcc`/`g++` and their runtimes) with
+    /// the host's `/lib*` links, `work_dir` read-write at `/build` (the case's files and the
+    /// feedback folder; the same rules as `Compile`'s `build_dir`), `program` — when given —
+    /// read-only and executable at [`TOOL_PROGRAM_INSIDE`], a tmpfs `/tmp`, and no `/proc`.
+    Tool {
+        work_dir: PathBuf,
+        program: Option<PathBuf>,
+    },
 }
+
+/// Where [`Profile::Tool`]'s program is bound.
+pub const TOOL_PROGRAM_INSIDE: &str = "/prog";
 
 /// Where the measuring tool is bound inside a [`Profile::Measure`] sandbox.
 pub const MEASURE_TOOL_INSIDE: &str = "/valgrind/tool";

@@ -164,6 +164,16 @@ pub(crate) fn layout(job: &Job, toolchain: Option<&Toolchain>) -> Result<Layout,
             l.env
                 .push(("LD_LIBRARY_PATH".into(), format!("{SYSROOT_INSIDE}/lib")));
         }
+        Profile::Tool { work_dir, program } => {
+            l.syscalls = Syscalls::Compile;
+            l.usr_and_links(Access::ReadExec)?;
+            l.bind(work_dir, BUILD_INSIDE, Access::ReadWrite);
+            if let Some(program) = program {
+                l.program(program, Access::ReadExec);
+            }
+            // No `/proc`, for the reason `Compile` has none: it would name the host's paths.
+            l.tmp(job.limits.memory_bytes);
+        }
         Profile::Measure { program, tool } => {
             l.syscalls = Syscalls::Measure;
             l.program(program, Access::Read);
@@ -318,6 +328,22 @@ pub(crate) fn validate(job: &Job) -> Result<(), SandboxError> {
                         dev.display()
                     )));
                 }
+            }
+        }
+        Profile::Tool { work_dir, program } => {
+            if !trusted(work_dir)?.is_dir() {
+                return Err(invalid(format!(
+                    "{} is not a directory",
+                    work_dir.display()
+                )));
+            }
+            if let Some(program) = program
+                && !trusted(program)?.is_file()
+            {
+                return Err(invalid(format!(
+                    "{} is not a regular file",
+                    program.display()
+                )));
             }
         }
         Profile::Compile {

@@ -103,7 +103,7 @@ mod supervisor;
 mod toolchain;
 
 pub use build_dir::{BuildDir, read_output};
-pub use config::{Job, Limits, MEASURE_TOOL_INSIDE, Profile, SandboxConfig};
+pub use config::{Job, Limits, MEASURE_TOOL_INSIDE, Profile, SandboxConfig, TOOL_PROGRAM_INSIDE};
 pub use error::SandboxError;
 pub use outcome::{ExitStatus, LimitHit, NoWatch, Outcome, Watch};
 pub use slots::Slot;

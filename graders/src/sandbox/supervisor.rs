@@ -216,7 +216,10 @@ impl Sandbox {
         validate(job)?;
         let toolchain = match job.profile {
             Profile::Compile { .. } => Some(self.toolchain()?),
-            Profile::Run { .. } | Profile::Gpu { .. } | Profile::Measure { .. } => None,
+            Profile::Run { .. }
+            | Profile::Gpu { .. }
+            | Profile::Measure { .. }
+            | Profile::Tool { .. } => None,
         };
         let layout = layout(job, toolchain)?;
         let mut chain = match slot.chain.take() {
@@ -231,7 +234,12 @@ impl Sandbox {
             None => self.start_chain(slot)?,
         };
         let uid = slot.uid();
-        if let Profile::Compile { build_dir, .. } = &job.profile {
+        if let Profile::Compile { build_dir, .. }
+        | Profile::Tool {
+            work_dir: build_dir,
+            ..
+        } = &job.profile
+        {
             lchown(build_dir, Some(uid), Some(uid))
                 .map_err(|e| SandboxError::io(format!("chown {}", build_dir.display()), e))?;
             chain.state.build_dir = Some(build_dir.clone());

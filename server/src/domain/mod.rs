@@ -105,7 +105,8 @@ impl JobKind {
 impl From<KataKind> for JobKind {
     fn from(kind: KataKind) -> Self {
         match kind {
-            KataKind::Cpu => Self::Cpu,
+            // A stdin/stdout program needs no device: any worker grades it.
+            KataKind::Cpu | KataKind::Io => Self::Cpu,
             KataKind::Gpu => Self::Gpu,
         }
     }

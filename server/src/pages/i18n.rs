@@ -773,7 +773,8 @@ impl Text {
         }
     }
 
-    /// A case group's name (`sample`, `edge`, `random`, `performance`) in this language.
+    /// A case group's name (`sample`, `edge`, `random`, `performance`, `secret`) in this
+    /// language.
     pub fn group_label(&self, g: katas::Group) -> &'static str {
         match (self.lang, g) {
             (Lang::En, g) => g.as_str(),
@@ -781,6 +782,7 @@ impl Text {
             (Lang::Zh, katas::Group::Edge) => "边界",
             (Lang::Zh, katas::Group::Random) => "随机",
             (Lang::Zh, katas::Group::Performance) => "性能",
+            (Lang::Zh, katas::Group::Secret) => "隐藏",
         }
     }
 

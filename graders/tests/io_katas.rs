@@ -1,0 +1,382 @@
+//! Stdin/stdout katas through the real sandbox: the package rules (reference accepted, starter
+//! fails, every `wrong/` program its marked verdict), and instructors' output validators —
+//! Python, C++ and Rust ones that judge, and hostile ones (a crash, a loop, a fork bomb, endless
+//! printing, a huge allocation, a read of host files) that are contained and reported as the
+//! kata's fault, never as the learner's verdict.
+//!
+//! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
+//! instead under `INFRAKATA_CI=1`.
+
+use graders::{GradeReport, Grader, GraderConfig};
+use katas::io::IoPackage;
+use katas::{Mode, Outcome, Verdict};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn main() {
+    graders::sandbox::run_stage_if_requested();
+    let args = Arguments::from_args();
+    let trials = match grader() {
+        Err(why) => {
+            if std::env::var_os("INFRAKATA_CI").is_some() {
+                eprintln!("io katas: the sandbox is required under INFRAKATA_CI=1: {why}");
+                std::process::exit(1);
+            }
+            println!("io katas skipped: {why}");
+            Vec::new()
+        }
+        Ok(_) => trials(),
+    };
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn grader() -> Result<&'static Grader, String> {
+    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
+    GRADER
+        .get_or_init(|| Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/io/pair-sums")
+}
+
+fn grade(package: &IoPackage, source: &str, mode: Mode) -> Result<GradeReport, Failed> {
+    grader()?
+        .grade_io(package, source, mode, &|_| {})
+        .map_err(|e| Failed::from(e.to_string()))
+}
+
+fn trials() -> Vec<Trial> {
+    let mut out = vec![
+        Trial::test("io::package_rules_hold_in_the_sandbox", package_rules),
+        Trial::test("io::a_run_judges_the_samples_only", run_is_samples_only),
+        Trial::test(
+            "io::a_compile_error_is_reported_on_the_learner_s_lines",
+            compile_error,
+        ),
+    ];
+    for (name, language, file, source) in judging_validators() {
+        out.push(Trial::test(
+            format!("io::validator::{name}_judges"),
+            move || validator_judges(language, file, source),
+        ));
+    }
+    for (name, language, file, source, said) in hostile_validators() {
+        out.push(Trial::test(
+            format!("io::hostile_validator::{name}_is_the_kata_s_fault"),
+            move || hostile_validator_is_contained(language, file, source, said),
+        ));
+    }
+    out
+}
+
+fn package_rules() -> Result<(), Failed> {
+    let package = IoPackage::read_dir(&fixture()).map_err(|e| e.to_string())?;
+    let reference = grade(
+        &package,
+        package.reference().ok_or("no reference")?,
+        Mode::Submit,
+    )?;
+    if reference.verdict != Verdict::Accepted {
+        return Err(format!("reference: {reference:#?}").into());
+    }
+    if reference.score.total != package.cases.len() || reference.performance_missing.is_none() {
+        return Err(format!(
+            "reference ran {} cases: {reference:#?}",
+            reference.score.total
+        )
+        .into());
+    }
+    let starter = grade(
+        &package,
+        package.starter().ok_or("no starter")?,
+        Mode::Submit,
+    )?;
+    if starter.verdict == Verdict::Accepted {
+        return Err("the starter was accepted".into());
+    }
+    let wrong = package.wrong().map_err(|e| e.to_string())?;
+    if wrong.len() != 3 {
+        return Err(format!("{} wrong programs", wrong.len()).into());
+    }
+    for known in wrong {
+        let report = grade(&package, &known.source, Mode::Submit)?;
+        if report.verdict != known.expected {
+            return Err(format!(
+                "wrong/{}: {:?}, marked {:?}: {report:#?}",
+                known.name, report.verdict, known.expected
+            )
+            .into());
+        }
+        let first = report
+            .cases
+            .iter()
+            .position(|c| c.outcome != Outcome::Passed)
+            .ok_or("no failing case")?;
+        if report.cases[first + 1..]
+            .iter()
+            .any(|c| c.outcome != Outcome::NotRun)
+        {
+            return Err(format!("wrong/{}: cases ran after the first failure", known.name).into());
+        }
+    }
+    Ok(())
+}
+
+fn run_is_samples_only() -> Result<(), Failed> {
+    let package = IoPackage::read_dir(&fixture()).map_err(|e| e.to_string())?;
+    let overflow = package
+        .wrong()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|w| w.name == "overflow")
+        .ok_or("no overflow")?;
+    let report = grade(&package, &overflow.source, Mode::Run)?;
+    // The overflow shows only on the secret `large` case, which a run does not reach.
+    if report.verdict != Verdict::Accepted || report.cases.len() != 1 {
+        return Err(format!("{report:#?}").into());
+    }
+    let panics = package
+        .wrong()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|w| w.name == "panics")
+        .ok_or("no panics")?;
+    let report = grade(&package, &panics.source, Mode::Run)?;
+    let message = report.cases[0].message.as_ref().ok_or("no message")?;
+    // A sample's failure shows what the program said on stderr, its panic message included.
+    if !message.en.contains("more than one pair") {
+        return Err(format!("{message:?}").into());
+    }
+    Ok(())
+}
+
+fn compile_error() -> Result<(), Failed> {
+    let package = IoPackage::read_dir(&fixture()).map_err(|e| e.to_string())?;
+    let report = grade(
+        &package,
+        "fn main() {\n    let x: u32 = \"no\";\n}\n",
+        Mode::Submit,
+    )?;
+    let first = report.diagnostics.first().ok_or("no diagnostic")?;
+    if report.verdict != Verdict::CompileError || first.line != Some(2) {
+        return Err(format!("{report:#?}").into());
+    }
+    Ok(())
+}
+
+/// The fixture with a custom validator in `dir/output_validator/<file>`.
+fn with_validator(
+    language: &str,
+    file: &str,
+    source: &str,
+) -> Result<(tempfile::TempDir, IoPackage), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(&fixture(), dir.path()).map_err(|e| e.to_string())?;
+    let meta = std::fs::read_to_string(dir.path().join("kata.toml")).map_err(|e| e.to_string())?;
+    let meta = meta.replace(
+        "validator = \"default\"",
+        &format!("validator = \"custom\"\nvalidator_language = \"{language}\"\nvalidator_files = [\"output_validator/{file}\"]"),
+    );
+    std::fs::write(dir.path().join("kata.toml"), meta).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(dir.path().join("output_validator")).map_err(|e| e.to_string())?;
+    std::fs::write(dir.path().join("output_validator").join(file), source)
+        .map_err(|e| e.to_string())?;
+    let package = IoPackage::read_dir(dir.path()).map_err(|e| e.to_string())?;
+    Ok((dir, package))
+}
+
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Validators that accept the sums in any order (the default validator would not), and say why
+/// they reject.
+fn judging_validators() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    vec![
+        ("python", "python3", "validator.py", PY_ANY_ORDER),
+        ("cpp", "cpp", "validator.cpp", CPP_ANY_ORDER),
+        ("rust", "rust", "validator.rs", RS_ANY_ORDER),
+    ]
+}
+
+fn validator_judges(language: &str, file: &str, source: &str) -> Result<(), Failed> {
+    let (_dir, package) = with_validator(language, file, source)?;
+    let reversed = package.reference().ok_or("no reference")?.replace(
+        "    for _ in 0..n {\n        let (a, b) = (numbers.next().expect(\"a\"), numbers.next().expect(\"b\"));\n        out.push_str(&format!(\"{}\\n\", a + b));\n    }",
+        "    let mut sums = Vec::new();\n    for _ in 0..n {\n        let (a, b) = (numbers.next().expect(\"a\"), numbers.next().expect(\"b\"));\n        sums.push(a + b);\n    }\n    for s in sums.iter().rev() {\n        out.push_str(&format!(\"{s}\\n\"));\n    }",
+    );
+    if !reversed.contains(".rev()") {
+        return Err("the reference changed shape; update this test".into());
+    }
+    let report = grade(&package, &reversed, Mode::Submit)?;
+    if report.verdict != Verdict::Accepted {
+        return Err(format!("sums in reverse order: {report:#?}").into());
+    }
+    let starter = grade(
+        &package,
+        package.starter().ok_or("no starter")?,
+        Mode::Submit,
+    )?;
+    let said = starter.cases[0].message.as_ref().ok_or("no message")?;
+    if starter.verdict != Verdict::WrongAnswer || !said.en.contains("multiset differs") {
+        return Err(format!("starter: {starter:#?}").into());
+    }
+    Ok(())
+}
+
+fn hostile_validators() -> Vec<(
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+)> {
+    vec![
+        (
+            "crash",
+            "python3",
+            "validator.py",
+            "raise SystemExit(1)\n",
+            "Exited(1)",
+        ),
+        (
+            "exit_zero",
+            "python3",
+            "validator.py",
+            "import sys\nsys.exit(0)\n",
+            "Exited(0)",
+        ),
+        (
+            "loop",
+            "python3",
+            "validator.py",
+            "while True:\n    pass\n",
+            "limit",
+        ),
+        (
+            "fork_bomb",
+            "python3",
+            "validator.py",
+            "import os\nwhile True:\n    os.fork()\n",
+            "failed",
+        ),
+        (
+            "endless_print",
+            "python3",
+            "validator.py",
+            "while True:\n    print('x' * 4096)\n",
+            "limit",
+        ),
+        (
+            "allocate",
+            "python3",
+            "validator.py",
+            "x = bytearray(8 << 30)\n",
+            "failed",
+        ),
+        (
+            "read_host_files",
+            "python3",
+            "validator.py",
+            "import sys\nopen('/etc/passwd').read()\nsys.exit(42)\n",
+            "No such file",
+        ),
+        (
+            "does_not_build",
+            "cpp",
+            "validator.cpp",
+            "int main( {\n",
+            "does not build",
+        ),
+    ]
+}
+
+fn hostile_validator_is_contained(
+    language: &str,
+    file: &str,
+    source: &str,
+    said: &str,
+) -> Result<(), Failed> {
+    let (_dir, package) = with_validator(language, file, source)?;
+    let report = grade(
+        &package,
+        package.reference().ok_or("no reference")?,
+        Mode::Submit,
+    )?;
+    let text = format!(
+        "{:?} {:?}",
+        report.message,
+        report.cases.first().and_then(|c| c.message.clone())
+    );
+    if report.verdict != Verdict::InternalError || !text.contains(said) {
+        return Err(format!("expected internal_error saying {said:?}: {report:#?}").into());
+    }
+    if !text.contains("kata") {
+        return Err(format!("the report must say it is the kata's fault: {text}").into());
+    }
+    Ok(())
+}
+
+const PY_ANY_ORDER: &str = r#"import sys
+from collections import Counter
+
+input_file, answer_file, feedback = sys.argv[1], sys.argv[2], sys.argv[3]
+want = Counter(open(answer_file).read().split())
+got = Counter(sys.stdin.read().split())
+if want == got:
+    sys.exit(42)
+with open(feedback + "teammessage.txt", "w") as f:
+    f.write("the multiset differs from the answer's")
+sys.exit(43)
+"#;
+
+const CPP_ANY_ORDER: &str = r#"#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+    std::ifstream answer(argv[2]);
+    std::vector<std::string> want, got;
+    for (std::string t; answer >> t;) want.push_back(t);
+    for (std::string t; std::cin >> t;) got.push_back(t);
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    if (want == got) return 42;
+    std::ofstream(std::string(argv[3]) + "teammessage.txt") << "the multiset differs";
+    return 43;
+}
+"#;
+
+const RS_ANY_ORDER: &str = r#"use std::io::Read;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let mut want: Vec<String> = std::fs::read_to_string(&args[2]).unwrap().split_whitespace().map(String::from).collect();
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).unwrap();
+    let mut got: Vec<String> = text.split_whitespace().map(String::from).collect();
+    want.sort();
+    got.sort();
+    if want == got {
+        std::process::exit(42);
+    }
+    std::fs::write(format!("{}teammessage.txt", args[3]), "the multiset differs").unwrap();
+    std::process::exit(43);
+}
+"#;
