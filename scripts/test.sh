@@ -14,6 +14,15 @@ if ! command -v valgrind >/dev/null 2>&1; then
   fi
 fi
 
+# Instructors' validators of stdin/stdout katas are built with the host's gcc/g++ and run with
+# its python3, inside the sandbox (graders/src/validator.rs).
+for tool in g++ python3; do
+  if ! command -v "$tool" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test.sh: installing $tool (stdin/stdout katas' validators)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool" >/dev/null
+  fi
+done
+
 # NVRTC (from PyPI, no GPU needed) so GPU kernels are compiled and signature-checked here too;
 # the runs themselves skip without a GPU (scripts/gpu-check.sh runs them on one).
 if ! python3 -m pip --version >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
