@@ -20,8 +20,10 @@ use std::sync::{Condvar, Mutex, PoisonError};
 mod bank;
 mod custom;
 mod io;
+mod io_verify;
 mod seam;
 
+pub use io_verify::IoCheck;
 pub use seam::Grade;
 
 /// The largest learner file accepted.

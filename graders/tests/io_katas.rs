@@ -57,6 +57,10 @@ fn trials() -> Vec<Trial> {
             "io::a_compile_error_is_reported_on_the_learner_s_lines",
             compile_error,
         ),
+        Trial::test(
+            "io::verification_runs_every_program_and_input_validator",
+            verification,
+        ),
     ];
     for (name, language, file, source) in judging_validators() {
         out.push(Trial::test(
@@ -164,6 +168,42 @@ fn compile_error() -> Result<(), Failed> {
     let first = report.diagnostics.first().ok_or("no diagnostic")?;
     if report.verdict != Verdict::CompileError || first.line != Some(2) {
         return Err(format!("{report:#?}").into());
+    }
+    Ok(())
+}
+
+fn verification() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_tree(&fixture(), dir.path()).map_err(|e| e.to_string())?;
+    let checker = "import sys\nlines = sys.stdin.read().split('\\n')\nn = int(lines[0])\nsys.exit(42 if n <= LIMIT else 43)\n";
+    std::fs::create_dir_all(dir.path().join("input_validators")).map_err(|e| e.to_string())?;
+    let meta_path = dir.path().join("kata.toml");
+    let meta = std::fs::read_to_string(&meta_path).map_err(|e| e.to_string())?;
+    std::fs::write(
+        &meta_path,
+        format!("{meta}\n[[io.input_validators]]\nlanguage = \"python3\"\nfiles = [\"input_validators/small.py\"]\n"),
+    )
+    .map_err(|e| e.to_string())?;
+    let verify = |limit: &str| -> Result<Vec<graders::IoCheck>, Failed> {
+        std::fs::write(
+            dir.path().join("input_validators/small.py"),
+            checker.replace("LIMIT", limit),
+        )
+        .map_err(|e| e.to_string())?;
+        let package = IoPackage::read_dir(dir.path()).map_err(|e| e.to_string())?;
+        grader()?
+            .verify_io(&package)
+            .map_err(|e| Failed::from(e.to_string()))
+    };
+    let checks = verify("3")?;
+    if checks.len() != 6 || checks.iter().any(|c| !c.ok) {
+        return Err(format!("{checks:#?}").into());
+    }
+    // A validator that refuses an input fails the package, naming the input.
+    let checks = verify("2")?;
+    let refused = checks.iter().find(|c| !c.ok).ok_or("nothing failed")?;
+    if !refused.got.contains("secret/large/1.in refused") {
+        return Err(format!("{refused:#?}").into());
     }
     Ok(())
 }

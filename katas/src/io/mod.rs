@@ -18,9 +18,11 @@
 //! the sandbox). The grader compiles and runs the program (`graders::io`); nothing here runs
 //! instructor or learner code.
 
+pub mod lint;
 pub mod validator;
 
-pub use crate::meta::io_decl::{IoDecl, Language, ValidatorKind};
+pub use crate::meta::io_decl as decl;
+pub use decl::{IoDecl, Language, ValidatorKind};
 
 use crate::archive::{ArchiveError, Limits, PackageFiles};
 use crate::layout;

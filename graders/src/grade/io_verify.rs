@@ -1,0 +1,178 @@
+//! Verifying a stdin/stdout package before it is used: the reference accepted, the starter
+//! refused, every `wrong/` program its marked verdict, and every input accepted by the
+//! package's input validators — each of them run in the sandbox, as in grading. What cannot
+//! run here (solutions in other languages, validators in languages we do not run) is listed,
+//! not hidden. `infrakata kata check DIR` prints these rows.
+
+use super::Grader;
+use crate::GradeError;
+use crate::validator::{self, ACCEPT, BuildFailed};
+use katas::io::IoPackage;
+use katas::{Mode, Verdict};
+
+/// One verification step and what it found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IoCheck {
+    pub part: String,
+    pub expected: String,
+    pub got: String,
+    pub ok: bool,
+}
+
+impl IoCheck {
+    fn new(part: impl Into<String>, expected: impl Into<String>, got: String, ok: bool) -> Self {
+        Self {
+            part: part.into(),
+            expected: expected.into(),
+            got,
+            ok,
+        }
+    }
+}
+
+impl Grader {
+    /// Every check of `package`. `Err` only when our side fails.
+    pub fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError> {
+        let mut checks = Vec::new();
+        let grade = |source: &str| self.grade_io(package, source, Mode::Submit, &|_| {});
+        match package.reference() {
+            Some(source) => {
+                let report = grade(source)?;
+                checks.push(IoCheck::new(
+                    "reference.rs",
+                    "accepted",
+                    describe(&report),
+                    report.verdict == Verdict::Accepted,
+                ));
+            }
+            None => checks.push(IoCheck::new(
+                "reference.rs",
+                "accepted",
+                "none: the answer files are the reference".into(),
+                true,
+            )),
+        }
+        match package.starter() {
+            Some(source) => {
+                let report = grade(source)?;
+                checks.push(IoCheck::new(
+                    "starter.rs",
+                    "not accepted",
+                    describe(&report),
+                    report.verdict != Verdict::Accepted,
+                ));
+            }
+            None => checks.push(IoCheck::new(
+                "starter.rs",
+                "present",
+                "missing".into(),
+                false,
+            )),
+        }
+        let wrong = package
+            .wrong()
+            .map_err(|e| GradeError::Internal(e.to_string()))?;
+        for known in wrong {
+            let report = grade(&known.source)?;
+            checks.push(IoCheck::new(
+                format!("wrong/{}.rs", known.name),
+                known.expected.as_str(),
+                describe(&report),
+                report.verdict == known.expected,
+            ));
+        }
+        for (i, declared) in package.decl.input_validators.iter().enumerate() {
+            checks.push(self.check_inputs(package, i, declared)?);
+        }
+        for not_run in &package.decl.not_run {
+            checks.push(IoCheck::new(
+                not_run.path.clone(),
+                not_run.expected.clone(),
+                "not run: only Rust solutions are graded".into(),
+                true,
+            ));
+        }
+        for skipped in &package.decl.skipped_validators {
+            checks.push(IoCheck::new(
+                skipped.path.clone(),
+                "every input valid",
+                format!("not run: {}", skipped.reason),
+                true,
+            ));
+        }
+        Ok(checks)
+    }
+
+    /// Input validator `index` on every case's input: each must exit 42.
+    fn check_inputs(
+        &self,
+        package: &IoPackage,
+        index: usize,
+        declared: &katas::io::decl::InputValidator,
+    ) -> Result<IoCheck, GradeError> {
+        let part = declared
+            .files
+            .first()
+            .cloned()
+            .unwrap_or_else(|| format!("input validator #{index}"));
+        let files: Vec<(String, Vec<u8>)> = declared
+            .files
+            .iter()
+            .filter_map(|name| package.files.get(name).map(|b| (name.clone(), b.to_vec())))
+            .collect();
+        let program = match validator::build(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            declared.language,
+            &files,
+        )? {
+            Ok(program) => program,
+            Err(BuildFailed(why)) => {
+                return Ok(IoCheck::new(
+                    part,
+                    "every input valid",
+                    format!("does not build: {why}"),
+                    false,
+                ));
+            }
+        };
+        for case in &package.cases {
+            let ran = validator::run(
+                &self.sandbox,
+                &self.cache,
+                &program,
+                &[],
+                &declared.flags,
+                &case.input,
+            )?;
+            if ran.exit_code() != Some(ACCEPT) {
+                return Ok(IoCheck::new(
+                    part,
+                    "every input valid",
+                    format!("{}.in refused: {}", case.name, ran.failure()),
+                    false,
+                ));
+            }
+        }
+        Ok(IoCheck::new(
+            part,
+            "every input valid",
+            format!("{} inputs valid", package.cases.len()),
+            true,
+        ))
+    }
+}
+
+fn describe(report: &crate::GradeReport) -> String {
+    let mut text = format!(
+        "{} ({}/{} cases)",
+        report.verdict.as_str(),
+        report.score.passed,
+        report.score.total
+    );
+    if let Some(message) = &report.message {
+        text.push_str(&format!(": {}", katas::report::trim(&message.en)));
+    }
+    text
+}
