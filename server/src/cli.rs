@@ -65,6 +65,7 @@ pub enum Command {
     Drill(DrillArgs),
     /// Grade a solution file in the sandbox: the same path the server's workers use.
     Grade {
+        /// A kata of the catalogue, or the folder of a stdin/stdout kata's package.
         slug: String,
         file: PathBuf,
         /// `run`: the sample cases only; `submit`: every case.
@@ -146,6 +147,8 @@ pub enum KataCommand {
     },
     /// Check a kata package: files complete, reference passes, every wrong solution rejected as marked.
     Check {
+        /// A kata under the problems folder, or the folder of a stdin/stdout kata's package
+        /// (checked in the sandbox, its input validators included).
         slug: String,
         #[command(flatten)]
         problems: ProblemsDir,

@@ -239,3 +239,38 @@ fn a_custom_input_prints_both_answers_and_the_verdict() {
     ]);
     assert_eq!(out.status.code(), Some(2), "--custom is a run of its own");
 }
+
+fn io_package() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums")
+}
+
+#[test]
+fn a_stdin_stdout_kata_is_graded_from_its_folder() {
+    if !sandbox_available() {
+        return;
+    }
+    let dir = io_package();
+    let wrong = dir.join("wrong/overflow.rs");
+    let out = grade(&[dir.to_str().unwrap(), wrong.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = json(&out);
+    assert_eq!(report["verdict"], "wrong_answer");
+    assert_eq!(report["kata"], "pair-sums");
+    assert_eq!(report["cases"][1]["name"], "secret/large/1");
+    assert_eq!(report["cases"][2]["outcome"], "not_run");
+    // A secret case never shows its input, and the message never shows its answer.
+    assert!(report["cases"][1]["input"].is_null());
+    let message = report["cases"][1]["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("18000000000000000000"), "{message}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(["kata", "check", dir.to_str().unwrap()])
+        .output()
+        .expect("the binary runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    assert!(
+        table.contains("wrong/spins.rs") && table.contains("package complete"),
+        "{table}"
+    );
+}

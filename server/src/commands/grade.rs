@@ -29,7 +29,7 @@ pub fn run_custom(slug: &str, file: &Path, input: &str, json: bool) -> anyhow::R
     show(&report, json)
 }
 
-fn read_source(file: &Path) -> anyhow::Result<String> {
+pub(super) fn read_source(file: &Path) -> anyhow::Result<String> {
     let source = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     String::from_utf8(source).map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", file.display()))
 }
@@ -57,9 +57,9 @@ fn read_input(arg: &str) -> anyhow::Result<String> {
 
 /// Starts the grader behind a spinner and runs `grade` with a progress callback; our failures
 /// are told apart from bad requests.
-fn with_grader(
-    grade: impl FnOnce(&Grader, &dyn Fn(Stage)) -> Result<GradeReport, graders::GradeError>,
-) -> anyhow::Result<GradeReport> {
+pub(super) fn with_grader<T>(
+    grade: impl FnOnce(&Grader, &dyn Fn(Stage)) -> Result<T, graders::GradeError>,
+) -> anyhow::Result<T> {
     let spinner = ProgressBar::new_spinner();
     spinner.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
@@ -89,7 +89,7 @@ fn with_grader(
     })
 }
 
-fn show(report: &GradeReport, json: bool) -> anyhow::Result<ExitCode> {
+pub(super) fn show(report: &GradeReport, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string_pretty(report)?);
     } else {
@@ -133,11 +133,9 @@ fn print_report(r: &GradeReport) {
             table::render(&["case", "group", "outcome", "time"], &rows)
         );
     }
-    if let Some(case) = r
-        .cases
-        .iter()
-        .find(|c| c.input.is_some() && r.custom.is_none())
-    {
+    if let Some(case) = r.cases.iter().find(|c| {
+        !matches!(c.outcome, katas::Outcome::Passed | katas::Outcome::NotRun) && r.custom.is_none()
+    }) {
         println!("\nfirst failing case: {}", case.name);
         if let Some(input) = &case.input {
             println!("  input:    {input}");

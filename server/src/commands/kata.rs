@@ -174,6 +174,9 @@ struct Row {
 }
 
 fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = super::io_kata::package_dir(slug) {
+        return super::io_kata::check(dir);
+    }
     let dir = problems_dir.join(slug);
     if !dir.is_dir() {
         bail!("no kata package at {}", dir.display());

@@ -2,6 +2,7 @@
 
 mod drill;
 mod grade;
+mod io_kata;
 mod kata;
 mod publish;
 mod serve;
@@ -36,7 +37,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             custom,
         } => match custom {
             Some(input) => grade::run_custom(&slug, &file, &input, json),
-            None => grade::run(&slug, &file, mode.into(), json),
+            None => match io_kata::package_dir(&slug) {
+                Some(dir) => io_kata::grade(dir, &file, mode.into(), json),
+                None => grade::run(&slug, &file, mode.into(), json),
+            },
         },
         Command::Serve {
             addr,
