@@ -2,7 +2,9 @@
 //! `fast-power` submission, beside bare `rustc` compiling the same learner file in the same run.
 //! Also: a compile-error submission, a cache hit (identical resubmission), and an accepted
 //! `submit` (every case, then the instruction-count measurement) with the measurement alone;
-//! and the verdict of each data-only kata against its own bare build.
+//! the verdict of each data-only kata against its own bare build; and the verdict of a
+//! stdin/stdout kata (one sandboxed process per case; the default validator, then a Python
+//! output validator run in the sandbox per case) against the bare build of the same program.
 //!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
@@ -30,6 +32,7 @@ fn main() {
         .measurement_time(Duration::from_secs(8));
     bench(&mut c, &grader);
     bench_data_only(&mut c, &grader);
+    bench_io(&mut c, &grader);
     c.final_summary();
 }
 
@@ -226,6 +229,64 @@ fn bench_data_only(c: &mut Criterion, grader: &Grader) {
         );
         g.finish();
     }
+}
+
+/// The stdin/stdout fixture (`graders/tests/io/pair-sums`, 3 cases): an accepted submit's
+/// verdict with Kattis's default validator and with a Python output validator, against bare
+/// `rustc -O` building the same program.
+fn bench_io(c: &mut Criterion, grader: &Grader) {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/io/pair-sums");
+    let package = katas::io::IoPackage::read_dir(&fixture).expect("the fixture reads");
+    let source = package.reference().expect("a reference").to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("program.rs");
+    std::fs::write(&program, &source).expect("write");
+    let custom = with_python_validator(&fixture);
+    let n = AtomicU64::new(fastrand::u64(..) >> 1);
+    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+    let mut g = c.benchmark_group("grading pair-sums (stdin/stdout, accepted)");
+    g.bench_function("baseline: bare rustc -O on the program", |b| {
+        b.iter(|| build_program(&program, dir.path()))
+    });
+    for (name, package) in [
+        ("default validator", &package),
+        ("Python validator", &custom.1),
+    ] {
+        g.bench_function(
+            format!("grade submit, accepted, {name}: the verdict"),
+            |b| {
+                b.iter(|| {
+                    let report = grader
+                        .grade_io(package, &unique(&source), Mode::Submit, &|_| {})
+                        .expect("grades");
+                    assert_eq!(report.verdict, katas::Verdict::Accepted);
+                    black_box(report)
+                })
+            },
+        );
+    }
+    g.finish();
+}
+
+/// The fixture with an output validator in Python that accepts what the default one would.
+fn with_python_validator(fixture: &std::path::Path) -> (tempfile::TempDir, katas::io::IoPackage) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = katas::archive::PackageFiles::read_dir(fixture, &katas::io::limits())
+        .expect("the fixture reads");
+    let meta = files.text("kata.toml").expect("kata.toml").replace(
+        "validator = \"default\"",
+        "validator = \"custom\"\nvalidator_language = \"python3\"\nvalidator_files = [\"output_validator/v.py\"]",
+    );
+    files.write_into(dir.path()).expect("write the copy");
+    std::fs::write(dir.path().join("kata.toml"), meta).expect("write");
+    std::fs::create_dir_all(dir.path().join("output_validator")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("output_validator/v.py"),
+        "import sys\nwant = open(sys.argv[2]).read().split()\nsys.exit(42 if sys.stdin.read().split() == want else 43)\n",
+    )
+    .expect("write");
+    let package = katas::io::IoPackage::read_dir(dir.path()).expect("the copy reads");
+    (dir, package)
 }
 
 /// The baseline every ratio here is taken against: bare `rustc -O` building `program` (a
