@@ -12,8 +12,10 @@ use crate::sandbox::{self, ExitStatus, Job, LimitHit, Profile};
 use crate::validator::{self, BuildFailed, Program, Sandboxed};
 use katas::io::{IoCase, IoPackage, ValidatorKind, case_report, judge_output};
 use katas::meta::Limits;
-use katas::{Group, Message, Mode, Outcome, Report};
+use katas::{CaseReport, Group, Message, Mode, Outcome, Report};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// Threads beyond the kata's own the runtime may start (as for function katas).
@@ -126,57 +128,83 @@ impl Grader {
         }
         progress(Stage::Running);
         let limits = &package.meta.limits;
-        let mut cases = Vec::new();
-        let mut cpu_used = Duration::ZERO;
-        let mut stopped = false;
-        for case in package.cases.iter().filter(|c| mode.includes(c.group)) {
-            if stopped {
-                cases.push(case_report(case, Outcome::NotRun, 0.0, None));
-                continue;
-            }
-            let ran = self.run_case(&binary, program_bytes, case, limits)?;
-            cpu_used += ran.cpu;
-            resources.run_wall_ms += ms(ran.wall);
-            resources.run_cpu_ms += ms(ran.cpu);
-            resources.peak_memory_bytes = resources.peak_memory_bytes.max(ran.peak_memory_bytes);
-            let time_ms = ms(ran.cpu);
-            let over_total = cpu_used > Duration::from_millis(limits.total_time_ms);
-            let report = match (ended_badly(&ran, case, limits), over_total) {
-                (Some((outcome, message)), _) => case_report(case, outcome, time_ms, Some(message)),
-                (None, true) => case_report(
-                    case,
-                    Outcome::TimeLimitExceeded,
-                    time_ms,
-                    Some(Message::new(
-                        format!(
-                            "used more than {} ms of CPU time in all",
-                            limits.total_time_ms
-                        ),
-                        format!("CPU 时间总计超过 {} ms", limits.total_time_ms),
-                    )),
-                ),
-                (None, false) => match judge_output(
-                    case,
-                    &ran.stdout,
-                    time_ms,
-                    validator
-                        .as_ref()
-                        .map(|v| v as &dyn katas::io::OutputValidator),
-                ) {
-                    Ok(report) => report,
-                    Err(why) => case_report(
+        let selected: Vec<&IoCase> = package
+            .cases
+            .iter()
+            .filter(|c| mode.includes(c.group))
+            .collect();
+        let validator = validator
+            .as_ref()
+            .map(|v| v as &(dyn katas::io::OutputValidator + Sync));
+        // Outputs are judged on a second thread while the next case runs: a validator in the
+        // sandbox (a Python start per case) then costs little more than the slower of the two.
+        // Judging keeps case order, and the first failure still ends the run.
+        let failed = AtomicBool::new(false);
+        let (outputs, judged) = mpsc::channel::<(&IoCase, Result<Vec<u8>, CaseReport>, f64)>();
+        let mut cases = std::thread::scope(|s| -> Result<Vec<CaseReport>, GradeError> {
+            let judge = s.spawn(|| {
+                let mut reports = Vec::new();
+                for (case, ran, time_ms) in judged {
+                    let report = match ran {
+                        Err(report) => report,
+                        Ok(stdout) => judged_output(case, &stdout, time_ms, validator),
+                    };
+                    if report.outcome != Outcome::Passed {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    reports.push(report);
+                }
+                reports
+            });
+            let mut cpu_used = Duration::ZERO;
+            for &case in &selected {
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let ran = self.run_case(&binary, program_bytes, case, limits)?;
+                cpu_used += ran.cpu;
+                resources.run_wall_ms += ms(ran.wall);
+                resources.run_cpu_ms += ms(ran.cpu);
+                resources.peak_memory_bytes =
+                    resources.peak_memory_bytes.max(ran.peak_memory_bytes);
+                let time_ms = ms(ran.cpu);
+                let over_total = cpu_used > Duration::from_millis(limits.total_time_ms);
+                let result = match (ended_badly(&ran, case, limits), over_total) {
+                    (Some((outcome, message)), _) => {
+                        Err(case_report(case, outcome, time_ms, Some(message)))
+                    }
+                    (None, true) => Err(case_report(
                         case,
-                        Outcome::InternalError,
+                        Outcome::TimeLimitExceeded,
                         time_ms,
                         Some(Message::new(
-                            format!("the kata's {why} (the kata's fault, not yours)"),
-                            format!("题目的校验出错（题目的问题，不是你的）：{why}"),
+                            format!(
+                                "used more than {} ms of CPU time in all",
+                                limits.total_time_ms
+                            ),
+                            format!("CPU 时间总计超过 {} ms", limits.total_time_ms),
                         )),
-                    ),
-                },
-            };
-            stopped = report.outcome != Outcome::Passed;
-            cases.push(report);
+                    )),
+                    (None, false) => Ok(ran.stdout),
+                };
+                let stop = result.is_err();
+                // The judging thread only ends by panicking; `join` below reports that.
+                let _ = outputs.send((case, result, time_ms));
+                if stop {
+                    break;
+                }
+            }
+            drop(outputs);
+            judge
+                .join()
+                .map_err(|_| GradeError::Internal("judging an output panicked".into()))
+        })?;
+        // A case that ran while an earlier one was being found wrong did not count.
+        if let Some(first) = cases.iter().position(|c| c.outcome != Outcome::Passed) {
+            cases.truncate(first + 1);
+        }
+        for case in &selected[cases.len()..] {
+            cases.push(case_report(case, Outcome::NotRun, 0.0, None));
         }
         let judged = Report::from_cases(slug, cases);
         let mut report = GradeReport::judged(judged, mode, diagnostics, resources, None, None);
@@ -249,6 +277,27 @@ impl Grader {
         };
         Ok(self.sandbox.run(&job, &mut sandbox::NoWatch)?)
     }
+}
+
+/// One normal run's output judged; a validator's failure is the kata's, said so.
+fn judged_output(
+    case: &IoCase,
+    stdout: &[u8],
+    time_ms: f64,
+    validator: Option<&(dyn katas::io::OutputValidator + Sync)>,
+) -> CaseReport {
+    let validator = validator.map(|v| v as &dyn katas::io::OutputValidator);
+    judge_output(case, stdout, time_ms, validator).unwrap_or_else(|why| {
+        case_report(
+            case,
+            Outcome::InternalError,
+            time_ms,
+            Some(Message::new(
+                format!("the kata's {why} (the kata's fault, not yours)"),
+                format!("题目的校验出错（题目的问题，不是你的）：{why}"),
+            )),
+        )
+    })
 }
 
 /// The case's outcome when the program did not end normally; `None` when it exited 0 and its
