@@ -1,4 +1,5 @@
-//! The production sandbox: compiles and runs untrusted learner Rust code.
+//! The production sandbox: compiles and runs untrusted learner Rust code, and instructors'
+//! validators (as untrusted as a submission).
 //!
 //! # Threat model
 //!
@@ -32,6 +33,7 @@
 //! | trusted side never follows paths in sandbox-writable dirs ([`read_output`], [`BuildDir`]) | planted symlinks/fifos making the grader read `/etc/shadow` or hang (Judge0 CVE-2024-28185/28189) |
 //! | run and measure profiles: a program linked like a plain `rustc` program (std static, glibc dynamic), given exactly the dynamic loader (read + execute, at its `PT_INTERP` path) and `libc.so.6`, `libm.so.6`, `libgcc_s.so.1` as single read-only files, no folder of the host; an empty environment, so no `LD_PRELOAD`/`LD_LIBRARY_PATH`/`LD_AUDIT` (the measure profile's own `LD_PRELOAD` is valgrind's, set by the tool) | the loader loading anything else: it finds only these files; they are public system files, and the program can neither `execve` the loader with another environment (seccomp) nor add a library (`#[link]` needs `unsafe`, refused at the root) |
 //! | GPU profile (GPU katas only): dynamically linked runner; `/usr` and the driver/NVRTC folders read-only; `/dev/nvidia*` as the only device mounts (Landlock: read, write, ioctl); `/proc` without `subset=pid` for `/proc/driver/nvidia`; seccomp list plus the driver's calls, still no fork or sockets | a kernel or its host code reaching anything but the GPU: device memory of other processes is isolated by the driver's per-context address spaces |
+//! | tool profile (instructors' validators and their C/C++ compilers): the compile profile's layers and system calls without the Rust toolchain — `/usr` read-only, one work folder, no `/proc`, no network, the job's cgroup and limits | an instructor's validator reading host files, reaching the network, or outliving its job: it is as hostile as a submission, and the grader reads only its exit status and two bounded feedback files (`graders::validator`) |
 //!
 //! Not covered: kernel bugs reachable through the allowed syscalls (the allow-lists keep that
 //! surface small), timing side channels, and the CPU caches shared with other jobs.
@@ -81,6 +83,7 @@
 //! | the compile cache | 512 MiB, LRU, entries ≤ 32 MiB | `cache.rs` `CacheLimits` |
 //! | other graders on the host | one `flock`ed slot (uid, cgroup, folders) per job, host-wide | `sandbox::slots` |
 //! | the catalogue the runner was built from | must equal the binary's | `toolchain.rs` at start, `session::judge` per run (Ready frame) |
+//! | an instructor's validator (stdin/stdout katas) | 5 s CPU, 10 s wall, 1 GiB, 16 pids, 64 KiB of output, feedback files read ≤ 4 KiB; anything but exit 42/43 is the kata's failure, never the learner's verdict | `graders::validator` limits → sandbox |
 //! | a failure of ours | retried if transient (bounded), else `internal_error` "not counted against you" | `GradeError::is_retryable`, `server::worker` |
 
 mod build_dir;
