@@ -57,6 +57,7 @@ fn trials() -> Vec<Trial> {
             "io::a_compile_error_is_reported_on_the_learner_s_lines",
             compile_error,
         ),
+        Trial::test("io::each_limit_is_its_own_verdict", limits_are_verdicts),
         Trial::test(
             "io::verification_runs_every_program_and_input_validator",
             verification,
@@ -154,6 +155,44 @@ fn run_is_samples_only() -> Result<(), Failed> {
     // A sample's failure shows what the program said on stderr, its panic message included.
     if !message.en.contains("more than one pair") {
         return Err(format!("{message:?}").into());
+    }
+    Ok(())
+}
+
+/// Programs that hit each limit, and the verdict each gets on the first sample.
+fn limits_are_verdicts() -> Result<(), Failed> {
+    let package = IoPackage::read_dir(&fixture()).map_err(|e| e.to_string())?;
+    let cases = [
+        (
+            "fn main() { let mut v: Vec<Vec<u8>> = Vec::new(); loop { v.push(vec![1; 1 << 20]); } }",
+            Verdict::MemoryLimitExceeded,
+        ),
+        (
+            "fn main() { let line = \"x\".repeat(4096); loop { println!(\"{line}\"); } }",
+            Verdict::OutputLimitExceeded,
+        ),
+        (
+            "fn main() { std::process::exit(3); }",
+            Verdict::RuntimeError,
+        ),
+        (
+            "fn main() { let t: Vec<_> = (0..64).map(|_| std::thread::spawn(|| std::thread::sleep(std::time::Duration::from_millis(200)))).collect(); for t in t { let _ = t.join(); } }",
+            Verdict::RuntimeError,
+        ),
+        (
+            "fn main() { std::thread::sleep(std::time::Duration::from_secs(60)); }",
+            Verdict::TimeLimitExceeded,
+        ),
+    ];
+    for (source, expected) in cases {
+        let report = grade(&package, source, Mode::Run)?;
+        if report.verdict != expected {
+            return Err(format!(
+                "{source}: {:?}, expected {expected:?}: {report:#?}",
+                report.verdict
+            )
+            .into());
+        }
     }
     Ok(())
 }
