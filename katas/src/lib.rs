@@ -31,6 +31,8 @@ pub mod drills;
 pub mod evaluate;
 pub mod gpu;
 pub mod judge;
+#[cfg(feature = "packages")]
+pub mod kattis;
 pub mod lang;
 pub mod layout;
 #[cfg(feature = "packages")]

@@ -2,6 +2,7 @@
 
 mod drill;
 mod grade;
+mod import;
 mod kata;
 mod publish;
 mod serve;
