@@ -3,6 +3,23 @@
 //! `deny_unknown_fields`), and `[io]` is specific to packages graded on stdin/stdout.
 //!
 //! ```toml
+//! slug = "…"          # the Kattis folder's name: lowercased, other characters `-`
+//! title = "…"         # problem.yaml `name` (English, else the first), else \problemname, else the slug
+//! summary = "…"       # the statement's first sentence, plain, at most 200 characters
+//! summary_zh = "从 Kattis 题目包导入的标准输入输出题：…"
+//! difficulty = "medium"
+//! topics = ["imported"]
+//! kind = "io"
+//! order = 1000
+//! entry_points = ["main"]
+//! [topic_names]
+//! imported = { en = "imported", zh = "导入" }
+//! [limits]            # time_limit s × 1000 (else 2000); × cases, at most 600000;
+//! case_time_ms = 2000 # memory MiB, at most 1024 (else 1024); output MiB × 1024, at most
+//! total_time_ms = 8000 # 65536 (else 8192); one thread
+//! memory_mb = 1024
+//! output_kb = 8192
+//! max_threads = 1
 //! [io]
 //! source_format = "legacy" | "2023-07-draft" | "2025-09"
 //! validator = "default" | "custom"

@@ -239,4 +239,18 @@ mod tests {
         assert!(e.contains("`limits.memory`"), "{e}");
         assert!(parse("type: scoring\n").unwrap().scoring);
     }
+
+    #[test]
+    fn alias_bombs_are_refused_not_expanded() {
+        let mut yaml = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            yaml.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        yaml.push_str("name: *a11\n");
+        let e = parse(&yaml).unwrap_err().to_string();
+        assert!(e.starts_with("problem.yaml: not valid YAML"), "{e}");
+    }
 }
