@@ -33,6 +33,8 @@ pub mod gpu;
 #[cfg(feature = "packages")]
 pub mod io;
 pub mod judge;
+#[cfg(feature = "packages")]
+pub mod kattis;
 pub mod lang;
 pub mod layout;
 #[cfg(feature = "packages")]

@@ -162,6 +162,14 @@ pub enum KataCommand {
         #[command(flatten)]
         problems: ProblemsDir,
     },
+    /// Import the Kattis problem package in DIR (legacy, 2023-07-draft or 2025-09) as a
+    /// stdin/stdout kata package OUT/<slug>; prints what was imported; exits 1 when refused.
+    Import {
+        dir: std::path::PathBuf,
+        /// The folder the package is written into (as `<out>/<slug>`; never overwritten).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Publish the package in DIR to a running service (an instructor's or admin's API token):
     /// prints the verification table and the live version; exits 1 when the package is refused.
     Publish {

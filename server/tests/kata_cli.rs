@@ -230,3 +230,67 @@ fn a_new_data_only_scaffold_has_no_kata_rs_and_is_reported_incomplete() {
         "{text}"
     );
 }
+
+#[test]
+fn import_writes_an_io_package_and_says_what_came_across() {
+    let out = tempfile::tempdir().unwrap();
+    let fixture = Path::new(katas::CRATE_DIR).join("tests/kattis/modern-pair-sum");
+    let out_dir = out.path().to_str().unwrap();
+    let run = infrakata(&[
+        "kata",
+        "import",
+        fixture.to_str().unwrap(),
+        "--out",
+        out_dir,
+    ]);
+    let text = stdout(&run);
+    assert!(run.status.success(), "{text}");
+    for expected in [
+        "Imported `modern-pair-sum` (2025-09 format)",
+        "  data/secret: 2",
+        "output validator: custom (cpp)",
+        "  submissions/wrong_answer/same_spot.rs",
+        "  submissions/rejected/prints_nothing.rs (expected rejected)",
+        "validators skipped: none",
+    ] {
+        assert!(text.contains(expected), "`{expected}` not in:\n{text}");
+    }
+    assert!(out.path().join("modern-pair-sum/kata.toml").is_file());
+
+    // The same package again is refused: an import never overwrites.
+    let again = infrakata(&[
+        "kata",
+        "import",
+        fixture.to_str().unwrap(),
+        "--out",
+        out_dir,
+    ]);
+    assert_eq!(again.status.code(), Some(1));
+}
+
+#[test]
+fn import_refuses_an_interactive_problem_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("guessing");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("problem.yaml"),
+        "problem_format_version: 2025-09\ntype: interactive\nname: Guess\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    let run = infrakata(&[
+        "kata",
+        "import",
+        dir.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("refused: problem.yaml: `type`: interactive problems are not supported"),
+        "{err}"
+    );
+    assert!(!out_dir.join("guessing").exists());
+}

@@ -32,6 +32,7 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             data,
             problems,
         } => new(&slug, data, &problems.problems_dir),
+        KataCommand::Import { dir, out } => super::import::run(&dir, &out),
         KataCommand::Publish {
             dir,
             server,

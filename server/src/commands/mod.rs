@@ -2,6 +2,7 @@
 
 mod drill;
 mod grade;
+mod import;
 mod io_kata;
 mod kata;
 mod publish;

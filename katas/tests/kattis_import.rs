@@ -1,0 +1,281 @@
+//! The Kattis importer on the packages in `tests/kattis/` (one per format, written for these
+//! tests): the files it writes, the `kata.toml` it writes, the statement lint, and the round
+//! trip through `export`.
+
+use katas::kattis::{self, GroupFlags, IoManifest, NotRun, SourceFormat};
+use katas::statement::Statement;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/kattis")
+        .join(name)
+}
+
+/// Imports a fixture into a fresh folder; returns the folder (kept alive) and the manifest.
+fn import(name: &str) -> (tempfile::TempDir, kattis::Imported, IoManifest) {
+    let out = tempfile::tempdir().unwrap();
+    let imported = kattis::import(&fixture(name), out.path()).unwrap();
+    let text = std::fs::read_to_string(imported.package_dir.join("kata.toml")).unwrap();
+    let manifest = IoManifest::parse(&text).unwrap();
+    (out, imported, manifest)
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// The statement findings of the package lint: the ones this importer answers for. The rest
+/// (`kind = "io"` and `[io]` in kata.toml, no `kata.rs`) wait for the io loader.
+fn statement_findings(dir: &Path) -> Vec<String> {
+    katas::lint::lint(dir)
+        .into_iter()
+        .filter(|f| f.file.starts_with("README") || f.file == "starter.rs")
+        .map(|f| format!("{}: {}", f.file, f.problem))
+        .collect()
+}
+
+#[test]
+fn legacy_package_with_rust_submissions_and_input_validators() {
+    let (_out, imported, m) = import("legacy-sum-tokens");
+    let pkg = &imported.package_dir;
+    assert_eq!(imported.format, SourceFormat::Legacy);
+    assert_eq!(m.slug, "legacy-sum-tokens");
+    assert_eq!(m.title, "Sum of Tokens");
+    assert_eq!(m.summary, "You are handed a row of whole numbers.");
+    assert_eq!(
+        m.summary_zh,
+        "从 Kattis 题目包导入的标准输入输出题：Sum of Tokens"
+    );
+    assert_eq!((m.kind.as_str(), m.order), ("io", 1000));
+    assert_eq!(m.entry_points, ["main"]);
+    assert_eq!(m.limits.case_time_ms, 2000);
+    assert_eq!(m.limits.total_time_ms, 8000);
+    assert_eq!((m.limits.memory_mb, m.limits.output_kb), (256, 1024));
+    assert_eq!(m.io.source_format, "legacy");
+    assert_eq!(m.io.validator, "default");
+    assert!(m.io.validator_flags.is_empty() && m.io.groups.is_empty());
+    assert_eq!(m.io.input_validators.len(), 1);
+    assert_eq!(m.io.input_validators[0].language, "cpp");
+    assert_eq!(
+        m.io.input_validators[0].files,
+        ["input_validators/bounds/bounds.cpp"]
+    );
+    assert_eq!(m.io.skipped_validators.len(), 1);
+    assert_eq!(
+        m.io.skipped_validators[0].path,
+        "input_validators/shape.ctd"
+    );
+    assert_eq!(
+        m.io.skipped_validators[0].reason,
+        "checktestdata (.ctd) is not supported"
+    );
+    assert_eq!(
+        m.io.not_run,
+        [NotRun {
+            path: "submissions/accepted/sum.py".into(),
+            expected: "accepted".into()
+        }]
+    );
+
+    assert!(read(pkg, "reference.rs").contains("let total: i64"));
+    let wrong = katas::layout::wrong_files(pkg).unwrap();
+    let marked: Vec<(String, Option<String>)> =
+        wrong.into_iter().map(|w| (w.name, w.marker)).collect();
+    assert_eq!(
+        marked,
+        [
+            (
+                "count-up".to_string(),
+                Some("time_limit_exceeded".to_string())
+            ),
+            ("narrow-sum".to_string(), Some("wrong_answer".to_string())),
+            (
+                "unsigned-parse".to_string(),
+                Some("runtime_error".to_string())
+            ),
+        ]
+    );
+    assert_eq!(
+        imported.cases,
+        [("sample".to_string(), 2), ("secret".to_string(), 2)]
+    );
+    assert!(
+        !pkg.join("data/secret/README.txt").exists(),
+        "only .in/.ans are copied"
+    );
+    assert_eq!(read(pkg, "data/secret/large.ans"), "3000000000\n");
+
+    let readme = read(pkg, "README.md");
+    for expected in [
+        "# Sum of Tokens\n",
+        "## The question\n\nYou are handed a row of whole numbers.",
+        "### Input\n\nThe first line holds $n$ ($1 \\le n \\le 10^5$)",
+        "### Output\n\nPrint the total as one integer. Beware: it may not fit in 32 bits.",
+        "### Sample 1\n\nInput:\n\n```\n3\n1 2 3\n```\n\nAnswer:\n\n```\n6\n```",
+    ] {
+        assert!(readme.contains(expected), "`{expected}` not in:\n{readme}");
+    }
+    let zh = read(pkg, "README.zh.md");
+    assert!(zh.contains("## 面试题\n\n本题从 Kattis 题目包导入"), "{zh}");
+    assert_eq!(statement_findings(pkg), Vec::<String>::new());
+}
+
+#[test]
+fn draft_package_with_float_flags_per_group_and_only_python() {
+    let (_out, imported, m) = import("draft-mean-value");
+    let pkg = &imported.package_dir;
+    assert_eq!(imported.format, SourceFormat::Draft2023);
+    assert_eq!(m.title, "Mean Value", "the English name of a map");
+    assert_eq!(m.limits.case_time_ms, 1000);
+    assert_eq!(m.limits.total_time_ms, 3000);
+    assert_eq!((m.limits.memory_mb, m.limits.output_kb), (1024, 8192));
+    assert_eq!(m.io.validator_flags, ["float_tolerance", "1e-6"]);
+    assert_eq!(
+        m.io.groups,
+        [GroupFlags {
+            path: "secret/exact".into(),
+            validator_flags: vec!["float_absolute_tolerance".into(), "1e-9".into()],
+        }]
+    );
+    assert!(!pkg.join("reference.rs").exists());
+    assert!(!pkg.join("wrong").exists());
+    assert_eq!(m.io.not_run.len(), 2);
+    assert_eq!(m.io.not_run[1].expected, "wrong_answer");
+    assert_eq!(
+        imported.cases,
+        [
+            ("sample".to_string(), 1),
+            ("secret/exact".to_string(), 1),
+            ("secret/plain".to_string(), 1)
+        ]
+    );
+    let readme = read(pkg, "README.md");
+    assert!(readme.contains("## The question\n\nA lab logs some readings; report their average."));
+    assert!(
+        readme.contains("### Output\n\nPrint the arithmetic mean"),
+        "{readme}"
+    );
+    assert_eq!(statement_findings(pkg), Vec::<String>::new());
+}
+
+#[test]
+fn modern_package_with_a_cpp_validator() {
+    let (_out, imported, m) = import("modern-pair-sum");
+    let pkg = &imported.package_dir;
+    assert_eq!(imported.format, SourceFormat::V2025);
+    assert_eq!(m.limits.case_time_ms, 1500);
+    assert_eq!(m.limits.memory_mb, 512);
+    assert_eq!(m.io.validator, "custom");
+    assert_eq!(m.io.validator_language.as_deref(), Some("cpp"));
+    assert_eq!(m.io.validator_files, ["output_validator/validator.cpp"]);
+    assert!(pkg.join("output_validator/validator.cpp").is_file());
+    assert_eq!(m.io.input_validators[0].language, "python3");
+    assert_eq!(
+        m.io.input_validators[0].files,
+        ["input_validators/validate.py"]
+    );
+    let expected = |path: &str, verdict: &str| NotRun {
+        path: path.into(),
+        expected: verdict.into(),
+    };
+    assert_eq!(
+        m.io.not_run,
+        [
+            expected("submissions/accepted/quadratic.py", "accepted"),
+            expected("submissions/rejected/prints_nothing.rs", "rejected"),
+        ]
+    );
+    assert!(read(pkg, "reference.rs").contains("HashMap"));
+    assert!(read(pkg, "wrong/same_spot.rs").starts_with(
+        "//! expected-verdict: wrong_answer\n//! Imported from the Kattis package: \
+         submissions/wrong_answer/same_spot.rs\n"
+    ));
+    let readme = read(pkg, "README.md");
+    assert!(
+        readme.contains("- The first line holds $n$ and $t$"),
+        "{readme}"
+    );
+    assert!(readme.contains("e.g. `1 2`"), "{readme}");
+    assert_eq!(statement_findings(pkg), Vec::<String>::new());
+}
+
+#[test]
+fn legacy_custom_python_validator_keeps_its_flags() {
+    let (_out, imported, m) = import("legacy-any-divisor");
+    assert_eq!(m.io.validator, "custom");
+    assert_eq!(m.io.validator_language.as_deref(), Some("python3"));
+    assert_eq!(m.io.validator_files, ["output_validator/validator.py"]);
+    assert_eq!(m.io.validator_flags, ["proper"]);
+    assert!(
+        imported
+            .package_dir
+            .join("output_validator/validator.py")
+            .is_file()
+    );
+    assert_eq!(
+        imported.rust_imported,
+        ["submissions/accepted/trial_division.rs"]
+    );
+}
+
+#[test]
+fn import_export_import_keeps_the_kata_toml() {
+    for name in [
+        "legacy-sum-tokens",
+        "draft-mean-value",
+        "modern-pair-sum",
+        "legacy-any-divisor",
+    ] {
+        let (_out, first, mut before) = import(name);
+        let exported = tempfile::tempdir().unwrap();
+        let kattis_dir = exported.path().join(name);
+        kattis::export(&first.package_dir, &kattis_dir).unwrap();
+        let again = tempfile::tempdir().unwrap();
+        let second = kattis::import(&kattis_dir, again.path()).unwrap();
+        assert_eq!(second.format, SourceFormat::V2025);
+        let mut after = IoManifest::parse(&read(&second.package_dir, "kata.toml")).unwrap();
+        // What the io package never held cannot come back.
+        for m in [&mut before, &mut after] {
+            m.io.source_format.clear();
+            m.io.not_run.clear();
+            m.io.skipped_validators.clear();
+        }
+        assert_eq!(before, after, "{name}");
+        // The statement comes back as it was; only the note on its origin names another format.
+        let statement = |dir: &Path| Statement::parse(&read(dir, "README.md"));
+        let (a, b) = (
+            statement(&first.package_dir),
+            statement(&second.package_dir),
+        );
+        for section in ["The question", "Task", "Examples", "Hints"] {
+            assert_eq!(a.section(section), b.section(section), "{name}: {section}");
+        }
+        let mut files = vec!["reference.rs".to_string()];
+        for wrong in katas::layout::wrong_files(&first.package_dir).unwrap() {
+            let file = wrong.path.file_name().unwrap().to_string_lossy();
+            files.push(format!("wrong/{file}"));
+        }
+        for file in files.iter().filter(|f| first.package_dir.join(f).exists()) {
+            assert_eq!(
+                read(&first.package_dir, file),
+                read(&second.package_dir, file),
+                "{name}: {file}"
+            );
+        }
+    }
+}
+
+/// The starter is a whole program that compiles; checked with the toolchain running the tests.
+#[test]
+fn the_starter_compiles() {
+    let (out, imported, _) = import("legacy-any-divisor");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let status = std::process::Command::new(rustc)
+        .args(["--edition", "2024", "-D", "warnings", "-o"])
+        .arg(out.path().join("starter"))
+        .arg(imported.package_dir.join("starter.rs"))
+        .status()
+        .expect("rustc runs");
+    assert!(status.success());
+}
