@@ -59,6 +59,10 @@ fn trials() -> Vec<Trial> {
         ),
         Trial::test("io::each_limit_is_its_own_verdict", limits_are_verdicts),
         Trial::test(
+            "io::kattis_packages_import_and_pass_verification",
+            kattis_packages_verify,
+        ),
+        Trial::test(
             "io::verification_runs_every_program_and_input_validator",
             verification,
         ),
@@ -155,6 +159,35 @@ fn run_is_samples_only() -> Result<(), Failed> {
     // A sample's failure shows what the program said on stderr, its panic message included.
     if !message.en.contains("more than one pair") {
         return Err(format!("{message:?}").into());
+    }
+    Ok(())
+}
+
+/// Every Kattis package under `katas/tests/kattis` (one per format; groups, default and custom
+/// validators in Python and C++, input validators, a package with no Rust solution) imports and
+/// passes verification in the sandbox: each Rust program gets its marked verdict.
+fn kattis_packages_verify() -> Result<(), Failed> {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/tests/kattis");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&fixtures).map_err(|e| e.to_string())? {
+        let dir = entry.map_err(|e| e.to_string())?.path();
+        let out = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let imported = katas::kattis::import(&dir, out.path())
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let package = IoPackage::read_dir(&imported.package_dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let findings = katas::io::lint::lint(&imported.package_dir);
+        if !findings.is_empty() {
+            return Err(format!("{}: {findings:?}", dir.display()).into());
+        }
+        let checks = grader()?.verify_io(&package).map_err(|e| e.to_string())?;
+        if let Some(failed) = checks.iter().find(|c| !c.ok) {
+            return Err(format!("{}: {failed:#?}", dir.display()).into());
+        }
+        seen += 1;
+    }
+    if seen < 4 {
+        return Err(format!("{seen} Kattis fixtures").into());
     }
     Ok(())
 }

@@ -38,10 +38,6 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
         })
     };
     let read = |file: &str| std::fs::read_to_string(dir.join(file)).ok();
-    // A stdin/stdout package is a program and its data: its own rules.
-    if KataMeta::load(dir).is_ok_and(|m| m.kind == crate::KataKind::Io) {
-        return crate::io::lint::lint(dir);
-    }
 
     if read(layout::META_FILE).is_some_and(|t| t.contains(PLACEHOLDER)) {
         add(

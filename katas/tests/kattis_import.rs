@@ -2,7 +2,9 @@
 //! tests): the files it writes, the `kata.toml` it writes, the statement lint, and the round
 //! trip through `export`.
 
-use katas::kattis::{self, GroupFlags, IoManifest, NotRun, SourceFormat};
+use katas::KataMeta;
+use katas::io::decl::{IoDecl, Language, ValidatorKind};
+use katas::kattis::{self, GroupFlags, NotRun, SourceFormat};
 use katas::statement::Statement;
 use std::path::{Path, PathBuf};
 
@@ -12,25 +14,44 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// An imported `kata.toml`: the meta, with its `[io]` table at hand as `io`.
+#[derive(Debug, PartialEq)]
+struct Manifest {
+    meta: KataMeta,
+    io: IoDecl,
+}
+
+impl std::ops::Deref for Manifest {
+    type Target = KataMeta;
+    fn deref(&self) -> &KataMeta {
+        &self.meta
+    }
+}
+
+/// Parses a `kata.toml` the importer wrote, as the io loader does.
+fn manifest(text: &str) -> Manifest {
+    let meta = KataMeta::parse(text, Path::new("kata.toml")).unwrap();
+    let io = meta.io.clone().expect("an [io] table");
+    Manifest { meta, io }
+}
+
 /// Imports a fixture into a fresh folder; returns the folder (kept alive) and the manifest.
-fn import(name: &str) -> (tempfile::TempDir, kattis::Imported, IoManifest) {
+fn import(name: &str) -> (tempfile::TempDir, kattis::Imported, Manifest) {
     let out = tempfile::tempdir().unwrap();
     let imported = kattis::import(&fixture(name), out.path()).unwrap();
     let text = std::fs::read_to_string(imported.package_dir.join("kata.toml")).unwrap();
-    let manifest = IoManifest::parse(&text).unwrap();
-    (out, imported, manifest)
+    (out, imported, manifest(&text))
 }
 
 fn read(dir: &Path, file: &str) -> String {
     std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
-/// The statement findings of the package lint: the ones this importer answers for. The rest
-/// (`kind = "io"` and `[io]` in kata.toml, no `kata.rs`) wait for the io loader.
+/// What the io package lint finds (it reads the package as the grader's loader does); empty
+/// for every import.
 fn statement_findings(dir: &Path) -> Vec<String> {
-    katas::lint::lint(dir)
+    katas::io::lint::lint(dir)
         .into_iter()
-        .filter(|f| f.file.starts_with("README") || f.file == "starter.rs")
         .map(|f| format!("{}: {}", f.file, f.problem))
         .collect()
 }
@@ -52,11 +73,11 @@ fn legacy_package_with_rust_submissions_and_input_validators() {
     assert_eq!(m.limits.case_time_ms, 2000);
     assert_eq!(m.limits.total_time_ms, 8000);
     assert_eq!((m.limits.memory_mb, m.limits.output_kb), (256, 1024));
-    assert_eq!(m.io.source_format, "legacy");
-    assert_eq!(m.io.validator, "default");
+    assert_eq!(m.io.source_format.as_deref(), Some("legacy"));
+    assert_eq!(m.io.validator, ValidatorKind::Default);
     assert!(m.io.validator_flags.is_empty() && m.io.groups.is_empty());
     assert_eq!(m.io.input_validators.len(), 1);
-    assert_eq!(m.io.input_validators[0].language, "cpp");
+    assert_eq!(m.io.input_validators[0].language, Language::Cpp);
     assert_eq!(
         m.io.input_validators[0].files,
         ["input_validators/bounds/bounds.cpp"]
@@ -104,7 +125,7 @@ fn legacy_package_with_rust_submissions_and_input_validators() {
         !pkg.join("data/secret/README.txt").exists(),
         "only .in/.ans are copied"
     );
-    assert_eq!(read(pkg, "data/secret/large.ans"), "3000000000\n");
+    assert_eq!(read(pkg, "data/secret/large.ans"), "8000000000\n");
 
     let readme = read(pkg, "README.md");
     for expected in [
@@ -164,13 +185,13 @@ fn modern_package_with_a_cpp_validator() {
     let (_out, imported, m) = import("modern-pair-sum");
     let pkg = &imported.package_dir;
     assert_eq!(imported.format, SourceFormat::V2025);
-    assert_eq!(m.limits.case_time_ms, 1500);
+    assert_eq!(m.limits.case_time_ms, 250);
     assert_eq!(m.limits.memory_mb, 512);
-    assert_eq!(m.io.validator, "custom");
-    assert_eq!(m.io.validator_language.as_deref(), Some("cpp"));
+    assert_eq!(m.io.validator, ValidatorKind::Custom);
+    assert_eq!(m.io.validator_language, Some(Language::Cpp));
     assert_eq!(m.io.validator_files, ["output_validator/validator.cpp"]);
     assert!(pkg.join("output_validator/validator.cpp").is_file());
-    assert_eq!(m.io.input_validators[0].language, "python3");
+    assert_eq!(m.io.input_validators[0].language, Language::Python3);
     assert_eq!(
         m.io.input_validators[0].files,
         ["input_validators/validate.py"]
@@ -203,8 +224,8 @@ fn modern_package_with_a_cpp_validator() {
 #[test]
 fn legacy_custom_python_validator_keeps_its_flags() {
     let (_out, imported, m) = import("legacy-any-divisor");
-    assert_eq!(m.io.validator, "custom");
-    assert_eq!(m.io.validator_language.as_deref(), Some("python3"));
+    assert_eq!(m.io.validator, ValidatorKind::Custom);
+    assert_eq!(m.io.validator_language, Some(Language::Python3));
     assert_eq!(m.io.validator_files, ["output_validator/validator.py"]);
     assert_eq!(m.io.validator_flags, ["proper"]);
     assert!(
@@ -234,12 +255,13 @@ fn import_export_import_keeps_the_kata_toml() {
         let again = tempfile::tempdir().unwrap();
         let second = kattis::import(&kattis_dir, again.path()).unwrap();
         assert_eq!(second.format, SourceFormat::V2025);
-        let mut after = IoManifest::parse(&read(&second.package_dir, "kata.toml")).unwrap();
+        let mut after = manifest(&read(&second.package_dir, "kata.toml"));
         // What the io package never held cannot come back.
         for m in [&mut before, &mut after] {
-            m.io.source_format.clear();
+            m.io.source_format = None;
             m.io.not_run.clear();
             m.io.skipped_validators.clear();
+            m.meta.io = Some(m.io.clone());
         }
         assert_eq!(before, after, "{name}");
         // The statement comes back as it was; only the note on its origin names another format.
@@ -278,4 +300,28 @@ fn the_starter_compiles() {
         .status()
         .expect("rustc runs");
     assert!(status.success());
+}
+
+#[test]
+fn a_free_form_io_package_exports_its_whole_statement() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums");
+    let out = tempfile::tempdir().unwrap();
+    let kattis_dir = out.path().join("pair-sums");
+    kattis::export(&package, &kattis_dir).unwrap();
+    let statement = read(&kattis_dir, "statement/problem.en.md");
+    assert!(
+        statement.contains("Print `a + b` for each pair"),
+        "{statement}"
+    );
+    assert!(
+        !statement.starts_with('#'),
+        "the title is problem.yaml's: {statement}"
+    );
+    let again = tempfile::tempdir().unwrap();
+    let imported = kattis::import(&kattis_dir, again.path()).unwrap();
+    let m = manifest(&read(&imported.package_dir, "kata.toml"));
+    assert_eq!(
+        (m.title.as_str(), m.io.validator),
+        ("Pair sums", ValidatorKind::Default)
+    );
 }

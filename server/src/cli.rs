@@ -170,6 +170,13 @@ pub enum KataCommand {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Export the stdin/stdout kata package in DIR as a Kattis package (2025-09) into OUT
+    /// (created; never overwritten): problem.yaml, the statement, data, validators, and the
+    /// Rust solutions under submissions/.
+    Export {
+        dir: std::path::PathBuf,
+        out: std::path::PathBuf,
+    },
     /// Publish the package in DIR to a running service (an instructor's or admin's API token):
     /// prints the verification table and the live version; exits 1 when the package is refused.
     Publish {

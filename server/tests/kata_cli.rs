@@ -247,7 +247,7 @@ fn import_writes_an_io_package_and_says_what_came_across() {
     assert!(run.status.success(), "{text}");
     for expected in [
         "Imported `modern-pair-sum` (2025-09 format)",
-        "  data/secret: 2",
+        "  data/secret: 3",
         "output validator: custom (cpp)",
         "  submissions/wrong_answer/same_spot.rs",
         "  submissions/rejected/prints_nothing.rs (expected rejected)",

@@ -67,6 +67,23 @@ impl Language {
         }
     }
 
+    /// Its name in `kata.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Python3 => "python3",
+            Self::Cpp => "cpp",
+            Self::C => "c",
+            Self::Rust => "rust",
+        }
+    }
+
+    /// By its name in `kata.toml` (`python3`, `cpp`, `c`, `rust`).
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Python3, Self::Cpp, Self::C, Self::Rust]
+            .into_iter()
+            .find(|l| l.as_str() == name)
+    }
+
     /// By a source file's extension, as Kattis tells languages apart.
     pub fn of_file(name: &str) -> Option<Self> {
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();

@@ -125,9 +125,12 @@ impl IoPackage {
             (Some(decl), crate::KataKind::Io) => decl.clone(),
             _ => return Err(IoError::NotIo),
         };
-        Flags::parse(&decl.validator_flags)?;
-        for group in &decl.groups {
-            Flags::parse(&group.validator_flags)?;
+        // A custom validator's flags are its own arguments; only the default one's are ours.
+        if decl.validator == ValidatorKind::Default {
+            Flags::parse(&decl.validator_flags)?;
+            for group in &decl.groups {
+                Flags::parse(&group.validator_flags)?;
+            }
         }
         if decl.validator == ValidatorKind::Custom
             && (decl.validator_language.is_none()

@@ -2,7 +2,9 @@
 //! every file of the io package into the staging folder `mod.rs` renames once all succeeded.
 
 use super::data_tree::DataTree;
-use super::manifest::{IoLimits, IoManifest, IoSection, NotRun, TopicName};
+use super::manifest::{
+    IoLimits, IoManifest, IoSection, Language, NotRun, TopicName, ValidatorKind,
+};
 use super::problem_yaml::{self, SourceFormat};
 use super::programs::{self, RustSubmission};
 use super::readme::{self, Parts, Source};
@@ -109,15 +111,17 @@ pub fn build(
 
     let groups = data.groups();
     let io = IoSection {
-        source_format: format.as_str().to_string(),
+        source_format: Some(format.as_str().to_string()),
         validator: if validator.is_some() {
-            "custom"
+            ValidatorKind::Custom
         } else {
-            "default"
-        }
-        .to_string(),
+            ValidatorKind::Default
+        },
         validator_flags: data.root_flags.clone(),
-        validator_language: validator.as_ref().map(|v| v.language.clone()),
+        // The output validator's language was found supported, or the import refused it.
+        validator_language: validator
+            .as_ref()
+            .and_then(|v| Language::parse(&v.language)),
         validator_files: validator
             .as_ref()
             .map(|v| v.files.clone())
@@ -149,17 +153,25 @@ pub fn build(
     write_file(&to.join(layout::STATEMENT_ZH_FILE), zh.as_bytes())?;
 
     let manifest = manifest(slug, &title, &source, limits, io);
-    write_file(&to.join(layout::META_FILE), manifest.to_toml().as_bytes())?;
+    write_file(
+        &to.join(layout::META_FILE),
+        super::manifest::to_toml(&manifest).as_bytes(),
+    )?;
+    let io = super::manifest::io(&manifest);
     Ok(Imported {
         format,
         slug: slug.to_string(),
         package_dir: to.to_path_buf(),
         cases: data.case_counts(),
-        validator: manifest.io.validator.clone(),
-        validator_language: manifest.io.validator_language.clone(),
+        validator: match io.validator {
+            ValidatorKind::Default => "default",
+            ValidatorKind::Custom => "custom",
+        }
+        .to_string(),
+        validator_language: io.validator_language.map(|l| l.as_str().to_string()),
         rust_imported,
-        not_run: manifest.io.not_run.clone(),
-        skipped_validators: manifest.io.skipped_validators.clone(),
+        not_run: io.not_run.clone(),
+        skipped_validators: io.skipped_validators.clone(),
         notes,
     })
 }
@@ -180,14 +192,15 @@ fn manifest(
         title: title.to_string(),
         summary: readme::summary(source),
         summary_zh: format!("从 Kattis 题目包导入的标准输入输出题：{title}"),
-        difficulty: "medium".into(),
+        difficulty: crate::meta::Difficulty::Medium,
         topics: vec!["imported".into()],
-        kind: "io".into(),
+        kind: crate::KataKind::Io,
         order: 1000,
         entry_points: vec!["main".into()],
         topic_names: BTreeMap::from([("imported".to_string(), topic)]),
         limits,
-        io,
+        data: None,
+        io: Some(io),
     }
 }
 
@@ -293,7 +306,7 @@ fn shown_samples(package: &Path) -> Result<Vec<(String, String, String)>, Kattis
 
 /// How answers are checked, in a sentence for the hints.
 fn checking(io: &IoSection) -> String {
-    if io.validator == "custom" {
+    if io.validator == ValidatorKind::Custom {
         return "Answers are judged by the problem's own output validator, so more than one \
                 answer may be accepted."
             .into();

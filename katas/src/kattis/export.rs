@@ -37,14 +37,14 @@ struct YamlLimits {
 pub fn export(package_dir: &Path, out_dir: &Path) -> Result<(), KattisError> {
     let bounds = Bounds::default();
     let tree = Tree::new(package_dir, &bounds)?;
-    let manifest = IoManifest::parse(&tree.read_text(layout::META_FILE)?)
+    let manifest = super::manifest::parse(&tree.read_text(layout::META_FILE)?)
         .map_err(|e| KattisError::invalid(layout::META_FILE, e.to_string()))?;
-    if manifest.kind != "io" {
+    if manifest.kind != crate::KataKind::Io || manifest.io.is_none() {
         return Err(KattisError::unsupported(
             layout::META_FILE,
             format!(
                 "`kind`: `{}`; only io packages can be exported",
-                manifest.kind
+                manifest.kind.as_str()
             ),
         ));
     }
@@ -123,9 +123,19 @@ pub fn export(package_dir: &Path, out_dir: &Path) -> Result<(), KattisError> {
 }
 
 /// The original statement inside `README.md`: "The question", then "Task" with its headings
-/// one level up.
+/// one level up. A statement written free-form (a package not made by the importer) goes as
+/// it is, but for its title, which `problem.yaml` carries.
 fn statement(readme: &str) -> String {
     let st = Statement::parse(readme);
+    if st.section("The question").is_none() && st.section("Task").is_none() {
+        let body = readme
+            .trim_start()
+            .strip_prefix('#')
+            .filter(|rest| !rest.starts_with('#'))
+            .and_then(|rest| rest.split_once('\n'))
+            .map_or(readme, |(_, body)| body);
+        return format!("{}\n", body.trim());
+    }
     let mut out = String::new();
     let question = st.section("The question").unwrap_or_default();
     if question != "The original statement starts with its input section below." {
@@ -169,7 +179,7 @@ fn group_configs(manifest: &IoManifest) -> BTreeMap<String, Mapping> {
         Value::Sequence(flags.iter().map(|f| Value::String(f.clone())).collect())
     };
     let mut configs: BTreeMap<String, Mapping> = BTreeMap::new();
-    let io = &manifest.io;
+    let io = super::manifest::io(manifest);
     if !io.validator_flags.is_empty() {
         for top in ["sample", "secret"] {
             configs

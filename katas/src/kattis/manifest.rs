@@ -1,6 +1,6 @@
-//! The `kata.toml` of an io package, as the importer writes it and the exporter reads it back.
-//! Its own struct, not `KataMeta`: the keys are exactly the ones the io loader accepts (with
-//! `deny_unknown_fields`), and `[io]` is specific to packages graded on stdin/stdout.
+//! The `kata.toml` of an io package, as the importer writes it and the exporter reads it back:
+//! `KataMeta` with its `[io]` table (`crate::io::decl`), the one definition of the file, so what
+//! the importer writes is what the loader reads.
 //!
 //! ```toml
 //! slug = "…"          # the Kattis folder's name: lowercased, other characters `-`
@@ -32,103 +32,30 @@
 //! [[io.skipped_validators]]   # path (in the Kattis package), reason
 //! ```
 
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use crate::meta::KataMeta;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IoManifest {
-    pub slug: String,
-    pub title: String,
-    pub summary: String,
-    pub summary_zh: String,
-    pub difficulty: String,
-    pub topics: Vec<String>,
-    pub kind: String,
-    pub order: u32,
-    pub entry_points: Vec<String>,
-    pub topic_names: BTreeMap<String, TopicName>,
-    pub limits: IoLimits,
-    pub io: IoSection,
+pub use crate::io::decl::{
+    GroupFlags, InputValidator, IoDecl as IoSection, Language, NotRun, Skipped as SkippedValidator,
+    ValidatorKind,
+};
+pub use crate::meta::{Limits as IoLimits, TopicName};
+
+/// An io package's `kata.toml`.
+pub type IoManifest = KataMeta;
+
+pub fn to_toml(manifest: &IoManifest) -> String {
+    toml::to_string(manifest).expect("plain strings, numbers and tables always serialize")
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TopicName {
-    pub en: String,
-    pub zh: String,
+pub fn parse(text: &str) -> Result<IoManifest, toml::de::Error> {
+    toml::from_str(text)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IoLimits {
-    pub case_time_ms: u64,
-    pub total_time_ms: u64,
-    pub memory_mb: u64,
-    pub output_kb: u64,
-    pub max_threads: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IoSection {
-    pub source_format: String,
-    pub validator: String,
-    pub validator_flags: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub validator_language: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub validator_files: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub input_validators: Vec<InputValidator>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<GroupFlags>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub not_run: Vec<NotRun>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub skipped_validators: Vec<SkippedValidator>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct InputValidator {
-    pub language: String,
-    /// Paths inside the io package (`input_validators/…`).
-    pub files: Vec<String>,
-    pub flags: Vec<String>,
-}
-
-/// Validator flags for the cases under `data/<path>` that differ from the root ones.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GroupFlags {
-    pub path: String,
-    pub validator_flags: Vec<String>,
-}
-
-/// A submission the io package does not carry (not Rust, not a single file, or a verdict
-/// folder we do not grade), listed for the verification report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NotRun {
-    pub path: String,
-    pub expected: String,
-}
-
-/// An input validator in a language we do not run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SkippedValidator {
-    pub path: String,
-    pub reason: String,
-}
-
-impl IoManifest {
-    pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("plain strings, numbers and tables always serialize")
-    }
-
-    pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
-        toml::from_str(text)
-    }
+/// The `[io]` table of an io package's manifest (the importer always writes one).
+pub fn io(manifest: &IoManifest) -> &IoSection {
+    static EMPTY: std::sync::OnceLock<IoSection> = std::sync::OnceLock::new();
+    manifest
+        .io
+        .as_ref()
+        .unwrap_or_else(|| EMPTY.get_or_init(IoSection::default))
 }

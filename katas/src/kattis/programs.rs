@@ -5,7 +5,7 @@
 
 use super::KattisError;
 use super::data_tree::InputArgs;
-use super::manifest::{InputValidator, NotRun, SkippedValidator};
+use super::manifest::{InputValidator, Language, NotRun, SkippedValidator};
 use super::tree::{Entry, Tree};
 use std::path::Path;
 
@@ -184,8 +184,12 @@ pub fn input_validators(
             .or_else(|| args.by_name.get(stem))
             .unwrap_or(&args.all)
             .clone();
+        // Every language left here is supported: the others were skipped above.
+        let Some(language) = found.language.as_deref().and_then(Language::parse) else {
+            continue;
+        };
         kept.push(InputValidator {
-            language: found.language.unwrap_or_default(),
+            language,
             files,
             flags,
         });

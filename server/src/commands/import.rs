@@ -1,5 +1,6 @@
 //! `kata import DIR --out OUT`: a Kattis package made an io kata package, and a summary of
 //! what came across and what did not, so the instructor knows what the package will not check.
+//! `kata export DIR OUT`: the way back, as a 2025-09 package.
 
 use katas::kattis::{self, Imported};
 use std::path::Path;
@@ -9,6 +10,30 @@ pub fn run(dir: &Path, out: &Path) -> anyhow::Result<ExitCode> {
     match kattis::import(dir, out) {
         Ok(imported) => {
             print_summary(&imported);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("refused: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+pub fn export(dir: &Path, out: &Path) -> anyhow::Result<ExitCode> {
+    if out.exists() {
+        eprintln!(
+            "refused: {} exists; export writes a new folder",
+            out.display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    match kattis::export(dir, out) {
+        Ok(()) => {
+            println!(
+                "Exported {} as a Kattis package (2025-09) into {}",
+                dir.display(),
+                out.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

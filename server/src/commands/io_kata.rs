@@ -32,7 +32,7 @@ pub fn grade(dir: &Path, file: &Path, mode: Mode, json: bool) -> anyhow::Result<
 }
 
 pub fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let findings = katas::lint::lint(dir);
+    let findings = katas::io::lint::lint(dir);
     let mut rows = vec![vec![
         "package files".to_string(),
         "complete".to_string(),

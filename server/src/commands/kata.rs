@@ -33,6 +33,7 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             problems,
         } => new(&slug, data, &problems.problems_dir),
         KataCommand::Import { dir, out } => super::import::run(&dir, &out),
+        KataCommand::Export { dir, out } => super::import::export(&dir, &out),
         KataCommand::Publish {
             dir,
             server,

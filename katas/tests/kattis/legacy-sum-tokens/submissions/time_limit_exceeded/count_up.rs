@@ -10,7 +10,7 @@ fn main() {
         let step = v.signum();
         let mut k = 0;
         while k != v {
-            k += step;
+            k = std::hint::black_box(k + step);
             total += step;
         }
     }
