@@ -325,3 +325,47 @@ fn a_free_form_io_package_exports_its_whole_statement() {
         ("Pair sums", ValidatorKind::Default)
     );
 }
+
+#[test]
+fn constants_reach_validators_and_submissions_but_not_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("add-k");
+    let write = |rel: &str, text: &str| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname: Add K\nconstants:\n  k: 7\n",
+    );
+    write(
+        "statement/problem.en.md",
+        "# Add K\n\nRead n and print n + {{k}}.\n",
+    );
+    write("data/sample/1.in", "1\n");
+    write("data/sample/1.ans", "{{k}}\n");
+    write(
+        "output_validator/validator.py",
+        "import sys\nK = {{k}}\nsys.exit(42 if int(sys.stdin.read()) == int(open(sys.argv[1]).read()) + {{k.value}} else 43)\n",
+    );
+    write(
+        "submissions/accepted/add.rs",
+        "fn main() { let mut s = String::new(); std::io::stdin().read_line(&mut s).unwrap(); println!(\"{}\", s.trim().parse::<i64>().unwrap() + {{k}}); }\n",
+    );
+    let out = tempfile::tempdir().unwrap();
+    let imported = kattis::import(&dir, out.path()).unwrap();
+    let pkg = &imported.package_dir;
+    let validator = read(pkg, "output_validator/validator.py");
+    assert!(
+        validator.contains("K = 7") && validator.contains("+ 7 else"),
+        "{validator}"
+    );
+    assert!(read(pkg, "reference.rs").contains("+ 7);"));
+    assert!(read(pkg, "README.md").contains("n + 7"));
+    assert_eq!(
+        read(pkg, "data/sample/1.ans"),
+        "{{k}}\n",
+        "test data keeps its text"
+    );
+}

@@ -105,6 +105,7 @@ pub fn build(
     };
 
     let (rust_imported, mut not_run) = write_solutions(&submissions.rust, to)?;
+    substitute_constants(to, &problem.constants)?;
     not_run.extend(submissions.not_run);
     not_run.sort_by(|a, b| a.path.cmp(&b.path));
     write_file(&to.join(layout::STARTER_FILE), readme::STARTER.as_bytes())?;
@@ -202,6 +203,47 @@ fn manifest(
         data: None,
         io: Some(io),
     }
+}
+
+/// Puts each of `problem.yaml`'s constants for its `{{name}}` (or `{{name.value}}`) in the
+/// validators and example submissions written under `to`, as the 2025-09 format asks (the
+/// statement gets them where it is read; test data never does).
+fn substitute_constants(to: &Path, constants: &[(String, String)]) -> Result<(), KattisError> {
+    if constants.is_empty() {
+        return Ok(());
+    }
+    let mut pending: Vec<std::path::PathBuf> =
+        ["output_validator", "input_validators", layout::WRONG_DIR]
+            .iter()
+            .map(|d| to.join(d))
+            .chain([to.join(layout::REFERENCE_FILE)])
+            .collect();
+    while let Some(path) = pending.pop() {
+        let name = path.display().to_string();
+        // Only what this import wrote: plain files and folders, never links.
+        let Ok(kind) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
+            continue;
+        };
+        if kind.is_dir() {
+            for entry in std::fs::read_dir(&path).map_err(|e| KattisError::io(&name, e))? {
+                pending.push(entry.map_err(|e| KattisError::io(&name, e))?.path());
+            }
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let mut replaced = text.clone();
+        for (key, value) in constants {
+            replaced = replaced
+                .replace(&format!("{{{{{key}}}}}"), value)
+                .replace(&format!("{{{{{key}.value}}}}"), value);
+        }
+        if replaced != text {
+            std::fs::write(&path, replaced).map_err(|e| KattisError::io(&name, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// Writes `reference.rs` (the first accepted Rust submission) and `wrong/*.rs`; returns the
