@@ -87,7 +87,11 @@ pub fn build(
     let sources: Vec<&str> = flat
         .iter()
         .map(|(name, _)| name.as_str())
-        .filter(|name| Language::of_file(name) == Some(language))
+        // A C++ validator may keep C parts beside it; g++ builds them as C++.
+        .filter(|name| {
+            let of = Language::of_file(name);
+            of == Some(language) || (language == Language::Cpp && of == Some(Language::C))
+        })
         .collect();
     let mut argv: Vec<String> = vec![compiler.into()];
     argv.extend(flags.iter().map(|f| f.to_string()));

@@ -65,11 +65,20 @@ fn program(tree: &Tree<'_>, entry: &Entry) -> Result<Program, KattisError> {
             language = Some(lang.to_string());
             break;
         }
-        // C next to C++ is C++ compiled with its C parts; other mixtures keep the first.
+        // C next to C++ is C++ compiled with its C parts; any other mixture is refused, as no
+        // one compiler builds it.
         language = match language.as_deref() {
             None | Some("c") => Some(lang.to_string()),
-            Some(_) => language,
+            Some("cpp") if lang == "c" => language,
+            Some(first) if first == lang => language,
+            Some(first) => {
+                unsupported_file.get_or_insert_with(|| file.rel.clone());
+                Some(format!("a mixture of {first} and {lang}"))
+            }
         };
+        if unsupported_file.is_some() {
+            break;
+        }
     }
     Ok(Program {
         files,

@@ -115,6 +115,23 @@ fn a_java_validator_is_refused_by_name() {
 }
 
 #[test]
+fn a_validator_mixing_languages_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = package(tmp.path(), "add-two", "name: Two\nvalidation: custom\n");
+    std::fs::rename(dir.join("statement"), dir.join("problem_statement")).unwrap();
+    let validator = dir.join("output_validators/x");
+    std::fs::create_dir_all(&validator).unwrap();
+    std::fs::write(validator.join("check.cpp"), "int main() { return 42; }").unwrap();
+    std::fs::write(validator.join("helper.c"), "int helper(void) { return 0; }").unwrap();
+    std::fs::write(validator.join("z_extra.py"), "print(1)").unwrap();
+    assert_eq!(
+        refused(&dir),
+        "output validator `output_validators/x/z_extra.py`: language a mixture of cpp and \
+         python3 is not supported; supported: C, C++, Python 3, Rust"
+    );
+}
+
+#[test]
 fn oversized_files_deep_folders_and_many_entries_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = package(tmp.path(), "add-two", V2025);
