@@ -342,14 +342,21 @@ impl Grader {
         source: &str,
         mode: Mode,
     ) -> Result<Result<(Binary, Resources, Vec<Diagnostic>), GradeReport>, GradeError> {
-        let slug = kata.meta().slug.as_str();
-        let compiled = compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            compile::Target::Runner(kata.meta()),
-            source,
-        )?;
+        let target = compile::Target::Runner(kata.meta());
+        let compiled =
+            compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)?;
+        self.built(&kata.meta().slug, compiled, mode)
+    }
+
+    /// A compile's outcome as [`Grader::build`] returns it: the binary within the size bound,
+    /// or the compile-error report. Shared by every kind of kata.
+    #[allow(clippy::type_complexity)]
+    fn built(
+        &self,
+        slug: &str,
+        compiled: Compiled,
+        mode: Mode,
+    ) -> Result<Result<(Binary, Resources, Vec<Diagnostic>), GradeReport>, GradeError> {
         let (binary, resources, diagnostics) = match compiled {
             Compiled::Failed {
                 diagnostics,

@@ -4,10 +4,10 @@
 //! (the instructor's code, in the sandbox: [`crate::validator`]). The first failing case
 //! decides the verdict and the rest are not run, as on Kattis.
 
-use super::{Grader, MAX_PROGRAM_BYTES, MAX_SOURCE_BYTES, Stage, ms};
+use super::{Grader, MAX_SOURCE_BYTES, Stage, ms};
 use crate::GradeError;
-use crate::compile::{self, Compiled, Target};
-use crate::report::{GradeReport, Resources};
+use crate::compile::{self, Target};
+use crate::report::GradeReport;
 use crate::sandbox::{self, ExitStatus, Job, LimitHit, Profile};
 use crate::validator::{self, BuildFailed, Program, Sandboxed};
 use katas::io::{IoCase, IoPackage, ValidatorKind, case_report, judge_output};
@@ -55,35 +55,9 @@ impl Grader {
             progress(Stage::Done);
             Ok(report)
         };
-        let (binary, wall, cached, diagnostics) = match compiled? {
-            Compiled::Failed {
-                diagnostics,
-                message,
-                wall,
-            } => {
-                let resources = Resources {
-                    compile_ms: ms(wall),
-                    ..Resources::default()
-                };
-                return done(GradeReport::compile_error(
-                    slug,
-                    mode,
-                    diagnostics,
-                    message,
-                    resources,
-                ));
-            }
-            Compiled::Binary {
-                path,
-                cached,
-                wall,
-                diagnostics,
-            } => (path, wall, cached, diagnostics),
-        };
-        let mut resources = Resources {
-            compile_ms: ms(wall),
-            compile_cached: cached,
-            ..Resources::default()
+        let (binary, mut resources, diagnostics) = match self.built(slug, compiled?, mode)? {
+            Ok(built) => built,
+            Err(report) => return done(report),
         };
         let validator = match validator {
             Some(Err(BuildFailed(why))) => {
@@ -106,26 +80,6 @@ impl Grader {
         let program_bytes = std::fs::metadata(&binary)
             .map_err(|e| GradeError::io("reading the compiled program's size", e))?
             .len();
-        if program_bytes > MAX_PROGRAM_BYTES {
-            return done(GradeReport::compile_error(
-                slug,
-                mode,
-                diagnostics,
-                Some(Message::new(
-                    format!(
-                        "the compiled program is {} MiB; the limit is {} MiB",
-                        program_bytes >> 20,
-                        MAX_PROGRAM_BYTES >> 20
-                    ),
-                    format!(
-                        "编译出的程序有 {} MiB；上限是 {} MiB",
-                        program_bytes >> 20,
-                        MAX_PROGRAM_BYTES >> 20
-                    ),
-                )),
-                resources,
-            ));
-        }
         progress(Stage::Running);
         let limits = &package.meta.limits;
         let selected: Vec<&IoCase> = package
