@@ -59,6 +59,10 @@ fn trials() -> Vec<Trial> {
         ),
         Trial::test("io::each_limit_is_its_own_verdict", limits_are_verdicts),
         Trial::test(
+            "io::the_kata_new_io_template_grades_in_the_sandbox",
+            io_template_grades,
+        ),
+        Trial::test(
             "io::kattis_packages_import_and_pass_verification",
             kattis_packages_verify,
         ),
@@ -159,6 +163,20 @@ fn run_is_samples_only() -> Result<(), Failed> {
     // A sample's failure shows what the program said on stderr, its panic message included.
     if !message.en.contains("more than one pair") {
         return Err(format!("{message:?}").into());
+    }
+    Ok(())
+}
+
+/// `kata new --io`'s template: its reference is accepted and its starter refused, so an
+/// instructor starts from a package whose only gaps are the placeholders and `wrong/`.
+fn io_template_grades() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let dir = katas::scaffold::create(tmp.path(), "sum-io", katas::scaffold::Template::Io)
+        .map_err(|e| e.to_string())?;
+    let package = IoPackage::read_dir(&dir).map_err(|e| e.to_string())?;
+    let checks = grader()?.verify_io(&package).map_err(|e| e.to_string())?;
+    if checks.len() != 2 || checks.iter().any(|c| !c.ok) {
+        return Err(format!("{checks:#?}").into());
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
-//! `infrakata kata new`: a package folder copied from a compiled template in
-//! `katas/scaffold/` (`new-kata/`, or `new-data-kata/` for `--data`), with `TODO(instructor)`
-//! where the instructor must write.
+//! `infrakata kata new`: a package folder copied from a template in `katas/scaffold/`
+//! (`new-kata/`, `new-data-kata/` for `--data`, `new-io-kata/` for `--io`), with
+//! `TODO(instructor)` where the instructor must write. The first two are compiled into the
+//! catalogue so they always build; the io template is checked in the sandbox by the grader's
+//! tests.
 
 use crate::layout;
 use crate::meta::{is_valid_slug, slug_to_ident};
@@ -13,6 +15,8 @@ pub enum Template {
     Written,
     /// `katas/scaffold/new-data-kata/`: a data-only kata (`[data]` and `data/cases.toml`).
     Data,
+    /// `katas/scaffold/new-io-kata/`: a stdin/stdout kata (`[io]` and `data/`).
+    Io,
 }
 
 const WRITTEN_FILES: [(&str, &str); 6] = [
@@ -69,11 +73,53 @@ const DATA_FILES: [(&str, &str); 6] = [
     ),
 ];
 
+const IO_FILES: [(&str, &str); 9] = [
+    (
+        layout::META_FILE,
+        include_str!("../scaffold/new-io-kata/kata.toml"),
+    ),
+    (
+        layout::STATEMENT_FILE,
+        include_str!("../scaffold/new-io-kata/README.md"),
+    ),
+    (
+        layout::STATEMENT_ZH_FILE,
+        include_str!("../scaffold/new-io-kata/README.zh.md"),
+    ),
+    (
+        layout::REFERENCE_FILE,
+        include_str!("../scaffold/new-io-kata/reference.rs"),
+    ),
+    (
+        layout::STARTER_FILE,
+        include_str!("../scaffold/new-io-kata/starter.rs"),
+    ),
+    (
+        "data/sample/1.in",
+        include_str!("../scaffold/new-io-kata/data/sample/1.in"),
+    ),
+    (
+        "data/sample/1.ans",
+        include_str!("../scaffold/new-io-kata/data/sample/1.ans"),
+    ),
+    (
+        "data/secret/1.in",
+        include_str!("../scaffold/new-io-kata/data/secret/1.in"),
+    ),
+    (
+        "data/secret/1.ans",
+        include_str!("../scaffold/new-io-kata/data/secret/1.ans"),
+    ),
+];
+
 impl Template {
+    const ALL: [Template; 3] = [Self::Written, Self::Data, Self::Io];
+
     fn slug(self) -> &'static str {
         match self {
             Self::Written => "new-kata",
             Self::Data => "new-data-kata",
+            Self::Io => "new-io-kata",
         }
     }
 
@@ -81,6 +127,7 @@ impl Template {
         match self {
             Self::Written => &WRITTEN_FILES,
             Self::Data => &DATA_FILES,
+            Self::Io => &IO_FILES,
         }
     }
 }
@@ -109,10 +156,7 @@ pub fn create(
     if !is_valid_slug(slug) {
         return Err(ScaffoldError::BadSlug(slug.to_string()));
     }
-    if [Template::Written, Template::Data]
-        .iter()
-        .any(|t| t.slug() == slug)
-    {
+    if Template::ALL.iter().any(|t| t.slug() == slug) {
         return Err(ScaffoldError::Reserved(slug.to_string()));
     }
     let dir = problems_dir.join(slug);
@@ -162,6 +206,23 @@ mod tests {
             create(tmp.path(), "No", Template::Written),
             Err(ScaffoldError::BadSlug(_))
         ));
+    }
+
+    #[test]
+    fn an_io_package_reads_and_lacks_only_its_placeholders_and_wrong_programs() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = create(tmp.path(), "sum-io", Template::Io).unwrap();
+        let package = crate::io::IoPackage::read_dir(&dir).unwrap();
+        assert_eq!((package.slug(), package.cases.len()), ("sum-io", 2));
+        let findings = crate::io::lint::lint(&dir);
+        assert!(!findings.is_empty(), "the placeholders keep it incomplete");
+        // What is left to write: the placeholders and the known-wrong programs, nothing else.
+        assert!(
+            findings
+                .iter()
+                .all(|f| f.problem.contains("TODO(instructor)") || f.file == layout::WRONG_DIR),
+            "{findings:?}"
+        );
     }
 
     #[test]

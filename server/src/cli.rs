@@ -157,8 +157,11 @@ pub enum KataCommand {
     New {
         slug: String,
         /// A data-only kata: the signature, checker and cases as data, no `kata.rs`.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "io")]
         data: bool,
+        /// A stdin/stdout kata: a whole program, cases as `.in`/`.ans` files, no trusted Rust.
+        #[arg(long)]
+        io: bool,
         #[command(flatten)]
         problems: ProblemsDir,
     },

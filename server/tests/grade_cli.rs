@@ -274,3 +274,31 @@ fn a_stdin_stdout_kata_is_graded_from_its_folder() {
         "{table}"
     );
 }
+
+#[test]
+fn kata_check_finds_a_new_io_package_in_the_problems_folder_by_slug() {
+    if !sandbox_available() {
+        return;
+    }
+    let problems = tempfile::tempdir().unwrap();
+    let dir = problems.path().to_str().unwrap();
+    let new = Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(["kata", "new", "sum-io", "--io", "--problems-dir", dir])
+        .output()
+        .expect("the binary runs");
+    assert!(new.status.success(), "{new:?}");
+    let check = Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(["kata", "check", "sum-io", "--problems-dir", dir])
+        .output()
+        .expect("the binary runs");
+    let table = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{table}");
+    for expected in [
+        "TODO(instructor)",
+        "known-wrong programs",
+        "accepted (2/2 cases)",
+        "package incomplete",
+    ] {
+        assert!(table.contains(expected), "`{expected}` not in {table}");
+    }
+}

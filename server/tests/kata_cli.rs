@@ -232,6 +232,46 @@ fn a_new_data_only_scaffold_has_no_kata_rs_and_is_reported_incomplete() {
 }
 
 #[test]
+fn a_new_io_scaffold_is_a_program_with_cases() {
+    let problems = tempfile::tempdir().unwrap();
+    let dir = problems.path().to_str().unwrap();
+    let out = infrakata(&["kata", "new", "sum-io", "--io", "--problems-dir", dir]);
+    assert!(out.status.success(), "{out:?}");
+    let created = problems.path().join("sum-io");
+    for file in [
+        "data/sample/1.in",
+        "data/secret/1.ans",
+        "reference.rs",
+        "starter.rs",
+    ] {
+        assert!(created.join(file).is_file(), "{file}");
+    }
+    let toml = std::fs::read_to_string(created.join("kata.toml")).unwrap();
+    assert!(
+        toml.contains("kind = \"io\"") && toml.contains("slug = \"sum-io\""),
+        "{toml}"
+    );
+    assert!(
+        stdout(&out).contains("kata check"),
+        "it says what to run next"
+    );
+    let both = infrakata(&[
+        "kata",
+        "new",
+        "x-y",
+        "--io",
+        "--data",
+        "--problems-dir",
+        dir,
+    ]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "--io and --data exclude each other"
+    );
+}
+
+#[test]
 fn import_writes_an_io_package_and_says_what_came_across() {
     let out = tempfile::tempdir().unwrap();
     let fixture = Path::new(katas::CRATE_DIR).join("tests/kattis/modern-pair-sum");

@@ -5,7 +5,7 @@
 
 use super::{IoError, IoPackage};
 use crate::layout;
-use crate::lint::{Finding, MIN_WRONG};
+use crate::lint::{Finding, MIN_WRONG, PLACEHOLDER};
 use crate::statement::Statement;
 use crate::verdict::Verdict;
 use std::path::Path;
@@ -41,6 +41,21 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
             return findings;
         }
     };
+    for file in [
+        layout::META_FILE,
+        layout::STATEMENT_FILE,
+        layout::STATEMENT_ZH_FILE,
+        layout::STARTER_FILE,
+        layout::REFERENCE_FILE,
+    ] {
+        if package
+            .files
+            .text(file)
+            .is_some_and(|t| t.contains(PLACEHOLDER))
+        {
+            add(file, format!("still has {PLACEHOLDER} placeholders"));
+        }
+    }
     if package.meta.summary_zh.trim().is_empty() {
         add(
             layout::META_FILE,
@@ -69,12 +84,15 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
     match package.wrong() {
         Err(e) => add(layout::WRONG_DIR, e.to_string()),
         Ok(wrong) => {
-            // An imported package may bring no Rust solution at all; one that brings some
-            // wrong ones is held to the same count as any kata.
-            if !wrong.is_empty() && wrong.len() < MIN_WRONG && package.reference().is_none() {
+            // A package written here proves its cases as any kata does; an imported one
+            // (`source_format`) brings the Rust solutions its Kattis package had, maybe none.
+            if package.decl.source_format.is_none() && wrong.len() < MIN_WRONG {
                 add(
                     layout::WRONG_DIR,
-                    format!("{} known-wrong programs and no reference", wrong.len()),
+                    format!(
+                        "{} known-wrong programs; at least {MIN_WRONG} are needed",
+                        wrong.len()
+                    ),
                 );
             }
             for known in wrong.iter().filter(|w| !MARKABLE.contains(&w.expected)) {

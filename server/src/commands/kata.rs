@@ -30,8 +30,9 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
         KataCommand::New {
             slug,
             data,
+            io,
             problems,
-        } => new(&slug, data, &problems.problems_dir),
+        } => new(&slug, data, io, &problems.problems_dir),
         KataCommand::Import { dir, out } => super::import::run(&dir, &out),
         KataCommand::Export { dir, out } => super::import::export(&dir, &out),
         KataCommand::Publish {
@@ -150,19 +151,26 @@ fn start(slug: &str, force: bool, workspace: &Path) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn new(slug: &str, data: bool, problems_dir: &Path) -> anyhow::Result<ExitCode> {
-    let template = if data {
-        katas::scaffold::Template::Data
-    } else {
-        katas::scaffold::Template::Written
+fn new(slug: &str, data: bool, io: bool, problems_dir: &Path) -> anyhow::Result<ExitCode> {
+    let template = match (data, io) {
+        (true, _) => katas::scaffold::Template::Data,
+        (_, true) => katas::scaffold::Template::Io,
+        _ => katas::scaffold::Template::Written,
     };
     let dir = katas::scaffold::create(problems_dir, slug, template)?;
     println!(
         "Scaffolded `{slug}`. Fill in every TODO(instructor), add at least 3 wrong/ solutions,"
     );
-    println!(
-        "then `cargo run -p server -- kata check {slug}` until it reports the package complete."
-    );
+    if io {
+        println!(
+            "add cases under data/, then `infrakata kata check {}` until it reports the package complete.",
+            dir.display()
+        );
+    } else {
+        println!(
+            "then `cargo run -p server -- kata check {slug}` until it reports the package complete."
+        );
+    }
     println!("{}", dir.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -180,6 +188,9 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         return super::io_kata::check(dir);
     }
     let dir = problems_dir.join(slug);
+    if let Some(dir) = dir.to_str().and_then(super::io_kata::package_dir) {
+        return super::io_kata::check(dir);
+    }
     if !dir.is_dir() {
         bail!("no kata package at {}", dir.display());
     }
