@@ -108,6 +108,23 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
             return (checks, None);
         }
     };
+    if files
+        .text(layout::META_FILE)
+        .and_then(|t| katas::KataMeta::parse(t, std::path::Path::new(layout::META_FILE)).ok())
+        .is_some_and(|m| m.kind == katas::KataKind::Io)
+    {
+        checks.push(fail(
+            "kind",
+            "a stdin/stdout kata (kind = \"io\") is graded from its folder for now \
+             (`infrakata kata check DIR`, `infrakata grade DIR FILE`); the running service \
+             cannot serve one yet"
+                .into(),
+            "标准输入输出题（kind = \"io\"）目前只能从题目包文件夹评测（`infrakata kata check \
+             DIR`、`infrakata grade DIR FILE`）；运行中的服务暂时还不能提供这类题目"
+                .into(),
+        ));
+        return (checks, None);
+    }
     let Some(kata) = katas::catalogue::find(slug) else {
         checks.push(fail(
             "known_kata",

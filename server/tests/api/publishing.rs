@@ -387,6 +387,14 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
     assert!(!ok && out.contains("known_kata"), "{out}");
 
+    // A stdin/stdout package is refused with what to do instead.
+    let io = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums");
+    let (ok, out) = publish(&app, &io, &staff, &[]).await;
+    assert!(
+        !ok && out.contains("kind") && out.contains("graded from its folder"),
+        "{out}"
+    );
+
     // Hostile archives: refused with the reason, in both languages.
     let escape = hostile_tar("../../etc/cron.d/x");
     let resp = post_archive(&app, &staff, escape).await;
