@@ -173,12 +173,16 @@ pub enum KataCommand {
         #[arg(long)]
         out: std::path::PathBuf,
     },
-    /// Export the stdin/stdout kata package in DIR as a Kattis package (2025-09) into OUT
+    /// Export the stdin/stdout kata package DIR (a folder, or a slug under the problems folder)
+    /// as a Kattis package (2025-09) into OUT
     /// (created; never overwritten): problem.yaml, the statement, data, validators, and the
     /// Rust solutions under submissions/.
     Export {
+        /// The package's folder, or its slug under the problems folder.
         dir: std::path::PathBuf,
         out: std::path::PathBuf,
+        #[command(flatten)]
+        problems: ProblemsDir,
     },
     /// Publish the package in DIR to a running service (an instructor's or admin's API token):
     /// prints the verification table and the live version; exits 1 when the package is refused.

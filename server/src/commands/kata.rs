@@ -34,7 +34,16 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             problems,
         } => new(&slug, data, io, &problems.problems_dir),
         KataCommand::Import { dir, out } => super::import::run(&dir, &out),
-        KataCommand::Export { dir, out } => super::import::export(&dir, &out),
+        KataCommand::Export { dir, out, problems } => {
+            // A slug names a package under the problems folder; anything else is a folder.
+            let under = problems.problems_dir.join(&dir);
+            let dir = if dir.is_dir() || !under.is_dir() {
+                dir
+            } else {
+                under
+            };
+            super::import::export(&dir, &out)
+        }
         KataCommand::Publish {
             dir,
             server,
