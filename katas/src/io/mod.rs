@@ -280,8 +280,22 @@ pub fn judge_output(
     };
     Ok(match failure {
         None => case_report(case, Outcome::Passed, time_ms, None),
+        // A sample's answer file is in the statement already, and under the default validator
+        // it is the expected output: shown beside the program's, as a function kata shows both.
+        Some(message) if case.group == Group::Sample && custom.is_none() => CaseReport {
+            mismatch: Some(crate::spec::Mismatch {
+                message,
+                expected: shown(&case.answer),
+                got: shown(output),
+            }),
+            ..case_report(case, Outcome::WrongAnswer, time_ms, None)
+        },
         Some(message) => case_report(case, Outcome::WrongAnswer, time_ms, Some(message)),
     })
+}
+
+fn shown(bytes: &[u8]) -> String {
+    crate::report::trim(String::from_utf8_lossy(bytes).trim_end())
 }
 
 /// A case's report line; the input is shown (trimmed) for samples only, whose files the
@@ -292,7 +306,7 @@ pub fn case_report(
     time_ms: f64,
     message: Option<Message>,
 ) -> CaseReport {
-    let shown = (outcome != Outcome::Passed && case.group == Group::Sample)
+    let input = (outcome != Outcome::Passed && case.group == Group::Sample)
         .then(|| crate::report::trim(&String::from_utf8_lossy(&case.input)));
     CaseReport {
         name: case.name.clone(),
@@ -300,8 +314,8 @@ pub fn case_report(
         group: case.group,
         outcome,
         time_ms,
-        input_zh: shown.clone(),
-        input: shown,
+        input_zh: input.clone(),
+        input,
         mismatch: None,
         message,
         notes: Vec::new(),

@@ -122,8 +122,18 @@ fn only_samples_show_their_input_in_a_failure() {
     let sample = judge_output(&package.cases[0], b"1", 0.0, None).expect("judged");
     assert_eq!(sample.input.as_deref(), Some("0 0\n"));
     assert_eq!(sample.name_zh.as_deref(), Some("样例/1"));
+    // A sample's answer is public: expected and got side by side.
+    let mismatch = sample.mismatch.expect("a sample shows both answers");
+    assert_eq!(
+        (mismatch.expected.as_str(), mismatch.got.as_str()),
+        ("0", "1")
+    );
     let secret = judge_output(&package.cases[3], b"1", 0.0, None).expect("judged");
-    assert_eq!(secret.input, None);
+    assert_eq!((secret.input, secret.mismatch), (None, None));
+    assert!(
+        secret.message.is_some(),
+        "a secret case says where, not what"
+    );
 }
 
 struct Says(Result<Judgement, String>);

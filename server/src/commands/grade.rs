@@ -141,9 +141,13 @@ fn print_report(r: &GradeReport) {
             println!("  input:    {input}");
         }
         if let Some(m) = &case.mismatch {
+            // A stdin/stdout sample's answers span lines: each continues under its first.
+            let lines = |text: &str| text.replace('\n', "\n            ");
             println!(
                 "  problem:  {}\n  expected: {}\n  got:      {}",
-                m.message, m.expected, m.got
+                m.message,
+                lines(&m.expected),
+                lines(&m.got)
             );
         }
         if let Some(msg) = &case.message {
