@@ -4,7 +4,7 @@
 //! `Grader::verify_io`) in the sandbox.
 
 use super::grade::{read_source, show, with_grader};
-use crate::table;
+use super::kata::{Row, print_check};
 use anyhow::Context as _;
 use katas::io::IoPackage;
 use katas::{KataKind, KataMeta, Mode};
@@ -33,52 +33,31 @@ pub fn grade(dir: &Path, file: &Path, mode: Mode, json: bool) -> anyhow::Result<
 
 pub fn check(dir: &Path) -> anyhow::Result<ExitCode> {
     let findings = katas::io::lint::lint(dir);
-    let mut rows = vec![vec![
-        "package files".to_string(),
-        "complete".to_string(),
-        if findings.is_empty() {
-            "complete".to_string()
+    let mut rows = vec![Row {
+        part: "package files".into(),
+        expected: "complete".into(),
+        got: if findings.is_empty() {
+            "complete".into()
         } else {
             format!("{} problems", findings.len())
         },
-        verdict(findings.is_empty()).to_string(),
-    ]];
-    let mut complete = findings.is_empty();
+        ok: findings.is_empty(),
+    }];
     // A package that does not read has nothing to run.
     if let Ok(package) = IoPackage::read_dir(dir) {
         for check in with_grader(|grader, _| grader.verify_io(&package))? {
-            complete &= check.ok;
-            rows.push(vec![
-                check.part,
-                check.expected,
-                katas::report::trim(&check.got),
-                verdict(check.ok).to_string(),
-            ]);
+            rows.push(Row {
+                part: check.part,
+                expected: check.expected,
+                got: katas::report::trim(&check.got),
+                ok: check.ok,
+            });
         }
     }
-    print!(
-        "{}",
-        table::render(&["check", "expected", "got", ""], &rows)
-    );
-    for f in &findings {
-        println!("  {}: {}", f.file, f.problem);
-    }
-    println!(
-        "\n{}: {}",
-        dir.display(),
-        if complete {
-            "package complete"
-        } else {
-            "package incomplete"
-        }
-    );
+    let complete = print_check(&rows, &findings, &dir.display().to_string(), || {});
     Ok(if complete {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
-}
-
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "FAIL" }
 }

@@ -185,11 +185,11 @@ fn new(slug: &str, data: bool, io: bool, problems_dir: &Path) -> anyhow::Result<
 }
 
 /// One row of the `kata check` table.
-struct Row {
-    part: String,
-    expected: String,
-    got: String,
-    ok: bool,
+pub(super) struct Row {
+    pub(super) part: String,
+    pub(super) expected: String,
+    pub(super) got: String,
+    pub(super) ok: bool,
 }
 
 fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
@@ -229,6 +229,29 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         Some(kata) => rows.extend(run_solutions(kata)),
     }
 
+    let complete = print_check(&rows, &findings, slug, || {
+        if compiled.is_none() {
+            println!(
+                "\n`{slug}` is not compiled into this binary: rebuild so build.rs picks it up, e.g. `cargo run -p server -- kata check {slug}`."
+            );
+        }
+    });
+    Ok(if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The `kata check` table, what is left to complete (then `after`'s words), and the last
+/// line naming the package `name` complete or not; whether it is complete. Shared by function
+/// and stdin/stdout packages.
+pub(super) fn print_check(
+    rows: &[Row],
+    findings: &[Finding],
+    name: &str,
+    after: impl FnOnce(),
+) -> bool {
     let table_rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -244,26 +267,18 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         "{}",
         table::render(&["check", "expected", "got", ""], &table_rows)
     );
-    print_findings(&findings);
-    if compiled.is_none() {
-        println!(
-            "\n`{slug}` is not compiled into this binary: rebuild so build.rs picks it up, e.g. `cargo run -p server -- kata check {slug}`."
-        );
-    }
+    print_findings(findings);
+    after();
     let complete = rows.iter().all(|r| r.ok);
     println!(
-        "\n{slug}: {}",
+        "\n{name}: {}",
         if complete {
             "package complete"
         } else {
             "package incomplete"
         }
     );
-    Ok(if complete {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    complete
 }
 
 /// One row per package rule (`katas::rules`), run in this process as `cargo test -p katas`
