@@ -53,6 +53,10 @@ pub enum KataError {
     Encode { what: String, message: String },
     #[error("#{0} (no such case)")]
     NoSuchCase(usize),
+    /// A stdin/stdout kata: its programs are judged in the sandbox (`graders::Grader::grade_io`),
+    /// never by an in-process judge.
+    #[error("`{0}` is a stdin/stdout kata, judged only in the sandbox")]
+    NotInProcess(String),
 }
 
 /// The trusted half of a run: the cases and the reference's output for each.

@@ -48,6 +48,17 @@ pub enum ApiError {
 const SOLUTION: &str = "Solution";
 
 impl LearnerApi {
+    /// The API of a stdin/stdout kata: a whole program reading its input on stdin, the same
+    /// for every version of every such kata (its input format is the statement's to say).
+    pub fn program() -> Self {
+        Self {
+            items: vec![ApiItem {
+                name: "main".into(),
+                text: "fn main() /* reads stdin, writes stdout */".into(),
+            }],
+        }
+    }
+
     /// The API that `kata.rs` (`source`) offers learners.
     pub fn of_logic(source: &str) -> Result<Self, ApiError> {
         let file = syn::parse_file(source).map_err(|e| ApiError::Parse(e.to_string()))?;

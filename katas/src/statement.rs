@@ -61,6 +61,10 @@ fn is_section(heading: &str, name: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Statement {
     pub title: String,
+    /// What stands between the title and the first `##` section: empty in our function katas'
+    /// statements, the whole problem in a free-form one (a stdin/stdout kata, an imported
+    /// Kattis statement).
+    pub preamble: String,
     /// `(heading, markdown body)` in file order, hints and concept included.
     pub sections: Vec<(String, String)>,
 }
@@ -98,6 +102,12 @@ impl Statement {
                 _ => {}
             }
         }
+        let first_section = headings.first().map_or(markdown.len(), |(_, r)| r.start);
+        let preamble_from = match &title_at {
+            Some(t) if t.end <= first_section => t.end,
+            _ => 0,
+        };
+        let preamble = markdown[preamble_from..first_section].trim().to_string();
         let ends: Vec<usize> = headings
             .iter()
             .skip(1)
@@ -117,7 +127,11 @@ impl Statement {
                 (heading, body.trim().to_string())
             })
             .collect();
-        Self { title, sections }
+        Self {
+            title,
+            preamble,
+            sections,
+        }
     }
 
     /// A section by its English name, whichever language the statement is written in.
@@ -164,6 +178,9 @@ impl Statement {
     /// The statement a learner sees before solving: every section except hints and concept.
     pub fn public_markdown(&self) -> String {
         let mut out = format!("# {}\n\n", self.title);
+        if !self.preamble.is_empty() {
+            out.push_str(&format!("{}\n\n", self.preamble));
+        }
         for (heading, body) in &self.sections {
             if is_section(heading, "Hints") || is_section(heading, "Concept") {
                 continue;
@@ -216,6 +233,18 @@ fn is_wide_punctuation(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_free_form_statement_keeps_the_text_before_its_first_section() {
+        let st = Statement::parse("# Sums\n\nRead `n`, then add.\n\n## Input\nTwo numbers.\n");
+        assert_eq!(st.title, "Sums");
+        assert_eq!(st.preamble, "Read `n`, then add.");
+        assert_eq!(
+            st.public_markdown(),
+            "# Sums\n\nRead `n`, then add.\n\n## Input\n\nTwo numbers.\n\n"
+        );
+        assert_eq!(Statement::parse("# Only\n").preamble, "");
+    }
 
     #[test]
     fn splits_sections_hints_and_ignores_headings_in_code() {

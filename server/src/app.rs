@@ -124,7 +124,7 @@ pub async fn start(config: AppConfig, grader: Option<Arc<dyn Grade>>) -> anyhow:
             "a newer catalogue is listed: serving without changing the listing"
         );
     }
-    let state = AppState::new(db, config.server.clone());
+    let state = AppState::new(db, config.server.clone(), grader.clone());
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("binding {}", config.addr))?;

@@ -104,10 +104,13 @@ pub struct AppState {
     pub jobs_waiting: Arc<Notify>,
     pub event_streams: Arc<StreamLimit>,
     pub login_throttle: Arc<LoginThrottle>,
+    /// The grader of this replica's built-in workers, which also verifies a stdin/stdout
+    /// package before it is published; `None` on a replica that only serves (remote workers).
+    pub grader: Option<Arc<dyn graders::Grade>>,
 }
 
 impl AppState {
-    pub fn new(db: Db, config: ServerConfig) -> Self {
+    pub fn new(db: Db, config: ServerConfig, grader: Option<Arc<dyn graders::Grade>>) -> Self {
         Self {
             event_streams: Arc::new(StreamLimit::new(StreamQuota {
                 per_user: config.event_streams_per_user,
@@ -124,6 +127,7 @@ impl AppState {
             config: Arc::new(config),
             events: broadcast::channel(1024).0,
             jobs_waiting: Arc::new(Notify::new()),
+            grader,
         }
     }
 

@@ -1,4 +1,5 @@
-//! [`Grade`]: the four operations a grading worker calls, as a trait.
+//! [`Grade`]: the operations a grading worker (and the service's publishing, which verifies a
+//! stdin/stdout package before it goes live) calls, as a trait.
 //!
 //! It exists as a test seam. The service's workers take an `Arc<dyn Grade>`, so the service's
 //! own tests (queue, leases, events, pages, withdrawal, replicas) can run them with a scripted
@@ -9,10 +10,12 @@
 use super::{Grader, Judged, Stage};
 use crate::GradeError;
 use crate::report::{GradeReport, Measured};
+use crate::grade::IoCheck;
 use katas::Mode;
+use katas::io::IoPackage;
 
 /// What a grading worker needs from a grader; see [`Grader`] for what each operation means.
-pub trait Grade: Send + Sync {
+pub trait Grade: Send + Sync + std::fmt::Debug {
     /// The verdict ([`Grader::judge`]); an accepted `submit` may still owe its figure.
     fn judge(
         &self,
@@ -50,6 +53,19 @@ pub trait Grade: Send + Sync {
     fn prepare_next_figure(&self, _slug: &str) -> Result<(), GradeError> {
         Ok(())
     }
+
+    /// The verdict of a program for the stdin/stdout kata `package` ([`Grader::grade_io`]):
+    /// final, it owes no figure.
+    fn judge_io(
+        &self,
+        package: &IoPackage,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError>;
+
+    /// Every check of the stdin/stdout package `package` ([`Grader::verify_io`]).
+    fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError>;
 }
 
 impl Grade for Grader {
@@ -88,5 +104,19 @@ impl Grade for Grader {
 
     fn prepare_next_figure(&self, slug: &str) -> Result<(), GradeError> {
         self.bank_reference_count(slug)
+    }
+
+    fn judge_io(
+        &self,
+        package: &IoPackage,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Grader::grade_io(self, package, source, mode, progress)
+    }
+
+    fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError> {
+        Grader::verify_io(self, package)
     }
 }

@@ -19,6 +19,8 @@
 //! instructor or learner code.
 
 pub mod lint;
+#[cfg(feature = "solutions")]
+pub mod served;
 pub mod validator;
 
 pub use crate::meta::io_decl as decl;

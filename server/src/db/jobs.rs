@@ -31,6 +31,11 @@ pub struct Claimed {
     /// Judge it, or measure an accepted submit whose verdict is published.
     #[serde(default)]
     pub phase: JobPhase,
+    /// The content hash of the stored package the submission was written for (a stdin/stdout
+    /// kata published to the service): the worker grades against exactly that version, fetched
+    /// by hash. `None` for a kata compiled into the build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
@@ -145,11 +150,16 @@ pub async fn claim(
         String,
         i64,
         Option<String>,
+        Option<String>,
     );
-    let (submission_id, kata, mode, source, attempt, custom_input): Job = sqlx::query_as(
-        "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input FROM jobs j
-         JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
-    )
+    let (submission_id, kata, mode, source, attempt, custom_input, package): Job =
+        sqlx::query_as(&format!(
+            "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input,
+                (SELECT v.content_hash FROM kata_versions v
+                  WHERE v.slug = s.kata AND v.number = s.kata_version AND {})
+               FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
+            super::kata_packages::PACKAGED
+        ))
     .bind(job_id)
     .fetch_one(db)
     .await?;
@@ -164,6 +174,7 @@ pub async fn claim(
         lease_ms,
         custom_input,
         phase,
+        package,
     };
     Ok((Some(claimed), exhausted))
 }

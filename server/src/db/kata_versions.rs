@@ -185,13 +185,15 @@ pub async fn list(db: &Db, slug: &str) -> Result<Vec<Listed>, sqlx::Error> {
         Stored<Availability>,
         i64,
         Option<String>,
+        i64,
     );
-    let rows: Vec<Row> = sqlx::query_as(
+    let rows: Vec<Row> = sqlx::query_as(&format!(
         "SELECT v.number, v.content_hash, v.grading_hash, v.source, v.status, v.published_at,
-                u.name
+                u.name, CASE WHEN {} THEN 1 ELSE 0 END
            FROM kata_versions v LEFT JOIN users u ON u.id = v.published_by
           WHERE v.slug = $1 ORDER BY v.number DESC",
-    )
+        super::kata_packages::PACKAGED
+    ))
     .bind(slug)
     .fetch_all(db)
     .await?;
@@ -199,8 +201,8 @@ pub async fn list(db: &Db, slug: &str) -> Result<Vec<Listed>, sqlx::Error> {
     Ok(rows
         .into_iter()
         .map(
-            |(number, content_hash, grading, Stored(source), Stored(status), at, by)| Listed {
-                servable: super::served::can_serve(slug, grading.as_deref()),
+            |(number, content_hash, grading, Stored(source), Stored(status), at, by, packaged)| Listed {
+                servable: super::served::can_serve(slug, grading.as_deref(), packaged == 1),
                 live: served == Some(number),
                 number,
                 content_hash,

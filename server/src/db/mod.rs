@@ -11,6 +11,7 @@ pub mod drills;
 pub mod interviews;
 pub mod jobs;
 pub mod kata_availability;
+pub mod kata_packages;
 pub mod kata_stats;
 pub mod kata_versions;
 pub mod katas;

@@ -3,7 +3,9 @@
 //! statements, `katas::package_hash::grading_hash`) is its build's: the kata's live version
 //! (`katas.live_version`) when that is one of them — a statement fix uploaded to the running
 //! service, or an earlier version rolled back to —, and otherwise the version of its own build
-//! (a replica of another build during a rolling deploy).
+//! (a replica of another build during a rolling deploy). A kata with no code in the build (a
+//! stdin/stdout package published to the service) is served from its stored package
+//! ([`super::kata_packages`]): its live version, on every replica alike.
 
 use super::kata_versions::Statements;
 use super::{Db, Tx};
@@ -21,10 +23,13 @@ pub struct Served {
 }
 
 /// Whether this build can grade a version with `grading_hash` (unknown for versions stored
-/// before grading hashes were: only the build's own content hash vouches for those).
-pub fn can_serve(slug: &str, grading_hash: Option<&str>) -> bool {
-    let compiled = katas::catalogue::find(slug).map(|k| k.package().grading_hash);
-    compiled.is_some() && compiled == grading_hash
+/// before grading hashes were: only the build's own content hash vouches for those), or, for a
+/// kata the build does not have, whether the version's package is stored (`packaged`).
+pub fn can_serve(slug: &str, grading_hash: Option<&str>, packaged: bool) -> bool {
+    match katas::catalogue::find(slug) {
+        Some(kata) => Some(kata.package().grading_hash) == grading_hash,
+        None => packaged,
+    }
 }
 
 type Row = (
@@ -35,29 +40,43 @@ type Row = (
     Stored<Availability>,
     Option<i64>,
     i64,
+    i64,
 );
 
-const ROWS: &str =
-    "SELECT v.slug, v.number, v.content_hash, v.grading_hash, v.status, k.live_version,
-        CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END
-   FROM kata_versions v JOIN katas k ON k.slug = v.slug";
+fn rows_sql() -> String {
+    format!(
+        "SELECT v.slug, v.number, v.content_hash, v.grading_hash, v.status, k.live_version,
+            CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END,
+            CASE WHEN {} THEN 1 ELSE 0 END
+       FROM kata_versions v JOIN katas k ON k.slug = v.slug",
+        super::kata_packages::PACKAGED
+    )
+}
 
 /// Picks, among one kata's candidate rows, the live version if this build can serve it, else
 /// the build's own.
 fn pick(slug: &str, rows: impl Iterator<Item = Row>) -> Option<Served> {
-    let compiled = katas::catalogue::find(slug)?.package();
+    let compiled = katas::catalogue::find(slug).map(|k| k.package());
     let (mut live, mut own) = (None, None);
-    for (_, number, content_hash, grading, Stored(status), live_version, stored) in rows {
+    for (_, number, content_hash, grading, Stored(status), live_version, stored, packaged) in rows
+    {
         let served = Served {
             number,
             content_hash,
             status,
             stored_statements: stored == 1,
         };
-        if live_version == Some(number) && grading.as_deref() == Some(compiled.grading_hash) {
-            live = Some(served);
-        } else if served.content_hash == compiled.content_hash {
-            own = Some(served);
+        let is_live = live_version == Some(number);
+        match compiled {
+            Some(compiled) => {
+                if is_live && grading.as_deref() == Some(compiled.grading_hash) {
+                    live = Some(served);
+                } else if served.content_hash == compiled.content_hash {
+                    own = Some(served);
+                }
+            }
+            None if is_live && packaged == 1 => live = Some(served),
+            None => {}
         }
     }
     live.or(own)
@@ -66,7 +85,8 @@ fn pick(slug: &str, rows: impl Iterator<Item = Row>) -> Option<Served> {
 /// The version of `slug` served; `None` for a kata this build does not have or never published.
 pub async fn served(db: &Db, slug: &str) -> Result<Option<Served>, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(&format!(
-        "{ROWS} WHERE v.slug = $1 AND (v.number = k.live_version OR v.content_hash = $2)"
+        "{} WHERE v.slug = $1 AND (v.number = k.live_version OR v.content_hash = $2)",
+        rows_sql()
     ))
     .bind(slug)
     .bind(compiled_hash(slug))
@@ -78,7 +98,8 @@ pub async fn served(db: &Db, slug: &str) -> Result<Option<Served>, sqlx::Error> 
 /// [`served`] inside a transaction (work recorded with the version it was written for).
 pub async fn served_in(tx: &mut Tx<'_>, slug: &str) -> Result<Option<Served>, sqlx::Error> {
     let rows: Vec<Row> = sqlx::query_as(&format!(
-        "{ROWS} WHERE v.slug = $1 AND (v.number = k.live_version OR v.content_hash = $2)"
+        "{} WHERE v.slug = $1 AND (v.number = k.live_version OR v.content_hash = $2)",
+        rows_sql()
     ))
     .bind(slug)
     .bind(compiled_hash(slug))
@@ -89,7 +110,7 @@ pub async fn served_in(tx: &mut Tx<'_>, slug: &str) -> Result<Option<Served>, sq
 
 /// The version served of every kata.
 pub async fn all(db: &Db) -> Result<HashMap<String, Served>, sqlx::Error> {
-    let rows: Vec<Row> = sqlx::query_as(ROWS).fetch_all(db).await?;
+    let rows: Vec<Row> = sqlx::query_as(&rows_sql()).fetch_all(db).await?;
     let mut by_slug: HashMap<String, Vec<Row>> = HashMap::new();
     for row in rows {
         by_slug.entry(row.0.clone()).or_default().push(row);
@@ -138,17 +159,19 @@ pub enum MadeLive {
 pub async fn make_live(db: &Db, slug: &str, number: i64) -> Result<MadeLive, sqlx::Error> {
     let mut tx = db.begin().await?;
     lock_kata(&mut tx, slug).await?;
-    let grading: Option<Option<String>> = sqlx::query_scalar(
-        "SELECT grading_hash FROM kata_versions WHERE slug = $1 AND number = $2",
-    )
+    let version: Option<(Option<String>, i64)> = sqlx::query_as(&format!(
+        "SELECT v.grading_hash, CASE WHEN {} THEN 1 ELSE 0 END
+           FROM kata_versions v WHERE v.slug = $1 AND v.number = $2",
+        super::kata_packages::PACKAGED
+    ))
     .bind(slug)
     .bind(number)
     .fetch_optional(&mut *tx)
     .await?;
-    let Some(grading) = grading else {
+    let Some((grading, packaged)) = version else {
         return Ok(MadeLive::Unknown);
     };
-    if !can_serve(slug, grading.as_deref()) {
+    if !can_serve(slug, grading.as_deref(), packaged == 1) {
         return Ok(MadeLive::OtherBuild);
     }
     set_live(&mut tx, slug, number).await?;

@@ -11,7 +11,7 @@ use crate::auth::{SignedIn, Viewer};
 use crate::db::{drafts, kata_versions, progress, submissions, workers};
 use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
-use crate::services::submissions::{enqueue, not_yours, unknown_kata};
+use crate::services::submissions::{enqueue, not_yours};
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -19,8 +19,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use katas::{Kata, KataKind, Mode};
 use serde::Deserialize;
 
-pub fn find(slug: &str) -> Result<&'static dyn Kata, AppError> {
-    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
+/// Kata `slug`, compiled in or published (`services::catalogue::find`).
+pub async fn find(state: &AppState, slug: &str) -> Result<&'static dyn Kata, AppError> {
+    crate::services::catalogue::find(state, slug).await
 }
 
 #[derive(Template)]
@@ -249,7 +250,7 @@ pub async fn solution(
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let kata = find(&slug)?;
+    let kata = find(&state, &slug).await?;
     if !progress::has_solved(&state.db, user.id, &slug).await? {
         return Err(AppError::Forbidden(
             Text::of(viewer.lang).solution_locked(&slug),

@@ -12,7 +12,6 @@ use crate::db::kata_availability;
 use crate::db::kata_stats::{self, VersionStats};
 use crate::domain::{Availability, Word as _};
 use crate::error::AppError;
-use crate::services::submissions::unknown_kata;
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -56,7 +55,7 @@ fn percent(rate: f64) -> String {
 }
 
 async fn stats(state: &AppState, slug: &str) -> Result<Vec<VersionStats>, AppError> {
-    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))?;
+    crate::services::catalogue::find(state, slug).await?;
     Ok(kata_stats::for_kata(&state.db, slug).await?)
 }
 
@@ -67,7 +66,7 @@ pub async fn show(
 ) -> Result<Response, AppError> {
     let versions = stats(&state, &slug).await?;
     let t = Text::of(viewer.lang);
-    let kata = katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    let kata = crate::services::catalogue::find(&state, &slug).await?;
     let rows = versions
         .iter()
         .map(|v| Row {
@@ -195,7 +194,7 @@ pub async fn set_availability(
     Path(slug): Path<String>,
     CsrfForm(f): CsrfForm<AvailabilityForm>,
 ) -> Result<Response, AppError> {
-    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    crate::services::catalogue::find(&state, &slug).await?;
     let status = Availability::from_name(&f.status).ok_or_else(|| {
         let shown = crate::services::submissions::truncated(&f.status);
         AppError::BadRequest(format!(

@@ -72,7 +72,8 @@ pub async fn upload(
     mut form: Multipart,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?.clone();
-    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    // A new stdin/stdout kata is published under a slug not served yet: publishing decides.
+    crate::domain::Slug::parse(&slug).map_err(|_| unknown_kata(&slug))?;
     let t = Text::of(viewer.lang);
     let unreadable = |e: axum::extract::multipart::MultipartError| {
         AppError::BadRequest(format!("the upload could not be read: {}", e.body_text()))
@@ -129,7 +130,7 @@ pub async fn make_live(
     Path(slug): Path<String>,
     CsrfForm(f): CsrfForm<LiveForm>,
 ) -> Result<Response, AppError> {
-    katas::catalogue::find(&slug).ok_or_else(|| unknown_kata(&slug))?;
+    crate::services::catalogue::find(&state, &slug).await?;
     match served::make_live(&state.db, &slug, f.version).await? {
         served::MadeLive::Live => Ok(Redirect::to(&format!("/admin/katas/{slug}")).into_response()),
         served::MadeLive::Unknown => Err(AppError::NotFound(format!(

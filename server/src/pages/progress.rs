@@ -104,7 +104,7 @@ pub async fn leaderboard(
     viewer: Viewer,
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
-    let kata = find(&slug)?;
+    let kata = find(&state, &slug).await?;
     let me = viewer.user.as_ref().map(|u| u.name.as_str());
     let solved = match &viewer.user {
         Some(u) => progress::has_solved(&state.db, u.id, &slug).await?,

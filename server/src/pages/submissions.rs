@@ -49,7 +49,7 @@ pub async fn history(
     Path(slug): Path<String>,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?;
-    let kata = find(&slug)?;
+    let kata = find(&state, &slug).await?;
     let t = Text::of(viewer.lang);
     let rows = submissions::list_for(&state.db, user.id, &slug, 200)
         .await?

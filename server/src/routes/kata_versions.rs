@@ -17,10 +17,8 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-fn known(slug: &str) -> Result<(), AppError> {
-    katas::catalogue::find(slug)
-        .map(|_| ())
-        .ok_or_else(|| crate::services::submissions::unknown_kata(slug))
+async fn known(state: &AppState, slug: &str) -> Result<(), AppError> {
+    crate::services::catalogue::find(state, slug).await.map(drop)
 }
 
 /// Instructors and admins: every version of a kata, newest first: number, content hash, source
@@ -38,7 +36,7 @@ pub async fn list(
     _: StaffUser,
     Path(slug): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    known(&slug)?;
+    known(&state, &slug).await?;
     let versions = kata_versions::list(&state.db, &slug).await?;
     Ok(Json(json!({ "slug": slug, "versions": versions })))
 }
@@ -115,7 +113,7 @@ pub async fn make_live(
     Path(slug): Path<String>,
     body: Result<Json<MakeLive>, JsonRejection>,
 ) -> Result<Json<Value>, AppError> {
-    known(&slug)?;
+    known(&state, &slug).await?;
     let MakeLive { version } = super::json_body(body, "request")?;
     match served::make_live(&state.db, &slug, version).await? {
         served::MadeLive::Live => Ok(Json(json!({ "slug": slug, "live": version }))),

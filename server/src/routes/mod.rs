@@ -62,6 +62,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(worker_api::measured))
         .routes(routes!(worker_api::result))
         .routes(routes!(worker_api::release))
+        .routes(routes!(worker_api::package))
 }
 
 /// Liveness: the process answers.

@@ -182,3 +182,32 @@ pub async fn release(
         Err(lease_lost())
     }
 }
+
+/// The stored package with this content hash (a stdin/stdout kata published to the service),
+/// as a canonical `.tar.gz`: a worker that has not seen a version fetches it from any replica.
+#[utoipa::path(get, path = "/api/worker/packages/{hash}", tag = "worker", security(("worker" = [])),
+    params(("hash" = String, Path)),
+    responses(
+        (status = 200, description = "The package's archive.", content_type = "application/gzip"),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 404, description = "No package is stored with that hash.", body = ErrorBody),
+    ))]
+pub async fn package(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(hash): Path<String>,
+) -> Result<Response, AppError> {
+    let archive = crate::db::kata_packages::archive(&state.db, &hash)
+        .await?
+        .ok_or_else(|| {
+            AppError::NotFound(format!(
+                "no package is stored as {}",
+                crate::services::submissions::truncated(&hash)
+            ))
+        })?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/gzip")],
+        archive,
+    )
+        .into_response())
+}

@@ -3,6 +3,8 @@
 //! it is an unknown kata, 404), who may open it and submit to it as a learner would; a retired
 //! one stays readable with its past work but takes no new submissions (409) and leaves the
 //! catalogue. Which statement text is served — titles, body and hints — is decided here too.
+//! The catalogue is the katas compiled into this build, then the stdin/stdout katas published
+//! to the service ([`super::packages`]), read from the database on every replica.
 
 use crate::db::kata_versions::Statements;
 use crate::db::served::Served;
@@ -23,14 +25,15 @@ pub async fn listing(
     staff: bool,
 ) -> Result<Vec<(&'static dyn Kata, Availability)>, AppError> {
     let availability = kata_availability::all(&state.db).await?;
-    Ok(katas::catalogue::all()
-        .iter()
+    Ok(every_kata(state)
+        .await?
+        .into_iter()
         .map(|k| {
             let a = availability
                 .get(&k.meta().slug)
                 .copied()
                 .unwrap_or(Availability::Listed);
-            (*k, a)
+            (k, a)
         })
         .filter(|(_, a)| match a {
             Availability::Listed => true,
@@ -40,13 +43,31 @@ pub async fn listing(
         .collect())
 }
 
+/// Every kata served, whatever its availability: the build's, then the published packages.
+async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
+    let mut all = katas::catalogue::all().to_vec();
+    all.extend(super::packages::live_katas(&state.db).await?);
+    Ok(all)
+}
+
+/// Kata `slug`, compiled into this build or published to the service, whatever its
+/// availability (callers that show it to learners go through [`open`]).
+pub async fn find(state: &AppState, slug: &str) -> Result<&'static dyn Kata, AppError> {
+    if let Some(kata) = katas::catalogue::find(slug) {
+        return Ok(kata);
+    }
+    super::packages::live_kata(&state.db, slug)
+        .await?
+        .ok_or_else(|| unknown_kata(slug))
+}
+
 /// Kata `slug` if the viewer may open it, with its availability.
 pub async fn open(
     state: &AppState,
     slug: &str,
     staff: bool,
 ) -> Result<(&'static dyn Kata, Availability), AppError> {
-    let kata = katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))?;
+    let kata = find(state, slug).await?;
     let availability = kata_availability::of(&state.db, slug).await?;
     if availability == Availability::Unlisted && !staff {
         return Err(unknown_kata(slug));
@@ -141,8 +162,8 @@ impl Titles {
 
 /// [`Titles`] of the whole catalogue in `lang`.
 pub async fn served_titles(state: &AppState, lang: Lang) -> Result<Titles, AppError> {
-    let all = katas::catalogue::all();
-    let titles = titles(state, all, lang).await?;
+    let all = every_kata(state).await?;
+    let titles = titles(state, &all, lang).await?;
     Ok(Titles(
         all.iter()
             .map(|k| k.meta().slug.clone())

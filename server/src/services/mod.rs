@@ -4,6 +4,8 @@
 pub mod catalogue;
 pub mod drills;
 pub mod interviews;
+pub mod packages;
 pub mod publishing;
+pub mod publishing_io;
 pub mod submissions;
 pub mod write_budget;

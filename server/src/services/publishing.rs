@@ -3,13 +3,19 @@
 //! nothing). The API (`POST /api/katas/{slug}/versions`, used by `infrakata kata publish`) and
 //! the instructor's upload page both call [`publish`].
 //!
-//! This build grades with the package compiled into it, so a version it can go live with must
-//! grade exactly as that one does: same code, cases, limits and wrong solutions — only the
-//! statements may differ ([`katas::package_hash::grading_hash`]). That is a statement fix on a
-//! running service, on every replica at once. A package whose grading changed is refused with
-//! the files that differ; building a version's judge at publish time is the next step.
+//! A function kata is graded with the package compiled into this build, so a version it can
+//! go live with must grade exactly as that one does: same code, cases, limits and wrong
+//! solutions — only the statements may differ ([`katas::package_hash::grading_hash`]). That is
+//! a statement fix on a running service, on every replica at once. A package whose grading
+//! changed is refused with the files that differ; building a version's judge at publish time
+//! is the next step.
+//!
+//! A stdin/stdout package holds no trusted code, so any version of one — a new kata included —
+//! publishes on the running service once the sandbox has verified it ([`super::publishing_io`]);
+//! its files are stored by content hash for every replica and worker.
 
 use crate::db::allowance::Write;
+use crate::db::kata_packages;
 use crate::db::kata_versions::{self, Published, Statements};
 use crate::db::served;
 use crate::db::users::User;
@@ -66,14 +72,21 @@ pub async fn publish(
     let mut tx = state.db.begin().await?;
     write_budget::spend(&mut tx, &state.config, user.id, Write::KataUpload).await?;
     tx.commit().await?;
-    let (checks, verified) = verify(slug, archive);
+    let mut checks = Vec::new();
+    let verified = match unpack(archive, &mut checks) {
+        Some(files) if is_io(&files) => {
+            super::publishing_io::verify(state, slug, &files, &mut checks).await?
+        }
+        Some(files) => verify(slug, &files, &mut checks).map(|v| (v, None)),
+        None => None,
+    };
     let mut report = Report {
         slug: slug.to_string(),
         checks,
         version: None,
         new: false,
     };
-    let Some(version) = verified else {
+    let Some((version, stored)) = verified else {
         return Ok(report);
     };
     let version = Published {
@@ -81,6 +94,10 @@ pub async fn publish(
         ..version
     };
     let mut tx = state.db.begin().await?;
+    if let Some(stored) = &stored {
+        kata_packages::add_kata(&mut tx, &stored.meta, "cpu").await?;
+        kata_packages::store(&mut tx, &version.content_hash, &stored.archive).await?;
+    }
     served::lock_kata(&mut tx, slug).await?;
     let publication = kata_versions::publish(&mut tx, slug, &version).await?;
     served::set_live(&mut tx, slug, publication.number).await?;
@@ -90,41 +107,42 @@ pub async fn publish(
     Ok(report)
 }
 
-/// The checks, in order, stopping where a later one could not run; the version to publish when
-/// all passed.
-fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
-    let mut checks = Vec::new();
-    let files = match PackageFiles::unpack(archive, &limits()) {
+/// A stdin/stdout package's files as stored for every replica and worker.
+pub(super) struct StoredPackage {
+    pub meta: katas::KataMeta,
+    /// The canonical archive of exactly the files verified.
+    pub archive: Vec<u8>,
+}
+
+/// The upload's files, or `None` with the refusal recorded.
+fn unpack(archive: &[u8], checks: &mut Vec<Check>) -> Option<PackageFiles> {
+    match PackageFiles::unpack(archive, &limits()) {
         Ok(files) => {
             checks.push(pass(
                 "archive",
                 format!("{} files", files.names().count()),
                 format!("{} 个文件", files.names().count()),
             ));
-            files
+            Some(files)
         }
         Err(e) => {
             checks.push(fail("archive", e.to_string(), e.zh()));
-            return (checks, None);
+            None
         }
-    };
-    if files
+    }
+}
+
+/// Whether `kata.toml` declares a stdin/stdout kata.
+fn is_io(files: &PackageFiles) -> bool {
+    files
         .text(layout::META_FILE)
         .and_then(|t| katas::KataMeta::parse(t, std::path::Path::new(layout::META_FILE)).ok())
         .is_some_and(|m| m.kind == katas::KataKind::Io)
-    {
-        checks.push(fail(
-            "kind",
-            "a stdin/stdout kata (kind = \"io\") is graded from its folder for now \
-             (`infrakata kata check DIR`, `infrakata grade DIR FILE`); the running service \
-             cannot serve one yet"
-                .into(),
-            "标准输入输出题（kind = \"io\"）目前只能从题目包文件夹评测（`infrakata kata check \
-             DIR`、`infrakata grade DIR FILE`）；运行中的服务暂时还不能提供这类题目"
-                .into(),
-        ));
-        return (checks, None);
-    }
+}
+
+/// A function kata's checks, in order, stopping where a later one could not run; the version
+/// to publish when all passed.
+fn verify(slug: &str, files: &PackageFiles, checks: &mut Vec<Check>) -> Option<Published> {
     let Some(kata) = katas::catalogue::find(slug) else {
         checks.push(fail(
             "known_kata",
@@ -138,15 +156,15 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
                  做不到——请把它放进 katas/problems/ 并部署新版本"
             ),
         ));
-        return (checks, None);
+        return None;
     };
-    if !check_meta(&files, slug, &mut checks) || !check_lint(&files, slug, &mut checks) {
-        return (checks, None);
+    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::lint::lint) {
+        return None;
     }
     let package = kata.package();
     let grading_hash = files.grading_hash();
     if grading_hash != package.grading_hash {
-        let differ = differing_files(&files, package);
+        let differ = differing_files(files, package);
         checks.push(fail(
             "grading_unchanged",
             format!(
@@ -159,7 +177,7 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
                  所用的版本不同：{differ}——修改代码、用例、限制或错误解法需要部署新版本"
             ),
         ));
-        return (checks, None);
+        return None;
     }
     checks.push(pass(
         "grading_unchanged",
@@ -180,7 +198,7 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
         files.text(layout::STATEMENT_ZH_FILE),
     ) else {
         // The lint has required both; unreachable for a package that passed it.
-        return (checks, None);
+        return None;
     };
     let version = Published {
         content_hash: files.content_hash(),
@@ -189,7 +207,7 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
             Ok(api) => api,
             Err(e) => {
                 checks.push(fail("api", e.to_string(), e.to_string()));
-                return (checks, None);
+                return None;
             }
         },
         starter: package.starter.to_string(),
@@ -200,11 +218,11 @@ fn verify(slug: &str, archive: &[u8]) -> (Vec<Check>, Option<Published>) {
         }),
         published_by: None,
     };
-    (checks, Some(version))
+    Some(version)
 }
 
 /// `kata.toml` parses and names `slug`.
-fn check_meta(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool {
+pub(super) fn check_meta(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool {
     let Some(text) = files.text(layout::META_FILE) else {
         checks.push(fail(
             "kata_toml",
@@ -240,9 +258,14 @@ fn check_meta(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool
     }
 }
 
-/// The package lint, on the files written into a private temporary folder named as the kata
-/// (text checks only: nothing in the package runs).
-fn check_lint(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool {
+/// `lint` (the function-kata or the stdin/stdout one), on the files written into a private
+/// temporary folder named as the kata (text checks only: nothing in the package runs).
+pub(super) fn check_lint(
+    files: &PackageFiles,
+    slug: &str,
+    checks: &mut Vec<Check>,
+    lint: fn(&std::path::Path) -> Vec<katas::lint::Finding>,
+) -> bool {
     let written = tempfile::tempdir().and_then(|dir| {
         files.write_into(&dir.path().join(slug))?;
         Ok(dir)
@@ -258,7 +281,7 @@ fn check_lint(files: &PackageFiles, slug: &str, checks: &mut Vec<Check>) -> bool
             return false;
         }
     };
-    let findings = katas::lint::lint(&dir.path().join(slug));
+    let findings = lint(&dir.path().join(slug));
     if findings.is_empty() {
         checks.push(pass(
             "lint",
@@ -312,7 +335,7 @@ fn differing_files(files: &PackageFiles, package: &katas::Package) -> String {
     }
 }
 
-fn pass(check: &'static str, detail: String, detail_zh: String) -> Check {
+pub(super) fn pass(check: &'static str, detail: String, detail_zh: String) -> Check {
     Check {
         check,
         passed: true,
@@ -321,7 +344,7 @@ fn pass(check: &'static str, detail: String, detail_zh: String) -> Check {
     }
 }
 
-fn fail(check: &'static str, detail: String, detail_zh: String) -> Check {
+pub(super) fn fail(check: &'static str, detail: String, detail_zh: String) -> Check {
     Check {
         check,
         passed: false,

@@ -68,7 +68,7 @@ async fn store(
     }
     let unknown = || unknown_kata(slug);
     let slug = Slug::parse(slug).map_err(|_| unknown())?;
-    let kata = slug.kata().ok_or_else(unknown)?;
+    let kata = super::catalogue::find(state, slug.as_str()).await?;
     super::catalogue::check_submittable(state, slug.as_str(), user_id).await?;
     if let Some((input, lang)) = custom {
         match kata.check_custom(input) {

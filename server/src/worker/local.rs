@@ -50,4 +50,10 @@ impl JobSource for LocalSource {
         queue::release(&self.state, job.job_id, &job.lease_token, error).await?;
         Ok(())
     }
+
+    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
+        crate::db::kata_packages::archive(&self.state.db, content_hash)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("no package is stored as {content_hash}"))
+    }
 }

@@ -4,6 +4,7 @@
 //! run this same loop; only the [`JobSource`] differs (direct calls vs HTTP).
 
 mod local;
+mod packages;
 mod remote;
 
 pub use local::LocalSource;
@@ -59,6 +60,12 @@ pub trait JobSource: Send + Sync + 'static {
         job: &Claimed,
         error: &str,
     ) -> impl Future<Output = anyhow::Result<()>> + Send;
+    /// The archive of the stored package `content_hash` that `job` names (`Claimed::package`).
+    fn package(
+        &self,
+        job: &Claimed,
+        content_hash: &str,
+    ) -> impl Future<Output = anyhow::Result<Vec<u8>>> + Send;
 }
 
 /// Heartbeats come at a third of the lease, so one lost beat never costs the job.
@@ -144,6 +151,22 @@ async fn grade(
         })
         .await?
         .map(Graded::Measured));
+    }
+    if let Some(hash) = &job.package {
+        // A stdin/stdout kata published to the service: its verdict is final (no figure).
+        let package = match packages::package(&**source, job, hash).await {
+            Ok(package) => package,
+            Err(e) => {
+                return Ok(Err(graders::GradeError::Unavailable(format!(
+                    "fetching the package {hash}: {e:#}"
+                ))));
+            }
+        };
+        return Ok(tokio::task::spawn_blocking(move || {
+            grader.judge_io(&package, &owned.source, owned.mode, &*progress)
+        })
+        .await?
+        .map(|r| Graded::Report(Box::new(r))));
     }
     if let Some(input) = job.custom_input.clone() {
         // A custom-input run owes no measurement: its report is final when it returns.

@@ -131,4 +131,30 @@ impl JobSource for RemoteSource {
             .await?;
         Ok(())
     }
+
+    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
+        let limit = katas::io::limits().archive_bytes;
+        let mut resp = self
+            .client
+            .get(format!("{}/api/worker/packages/{content_hash}", self.server))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .context("contacting the server")?;
+        anyhow::ensure!(
+            resp.status().is_success(),
+            "fetching package {content_hash} refused: {}",
+            resp.status()
+        );
+        // Read in chunks under the bound: a replica's answer is not trusted to be small.
+        let mut archive = Vec::new();
+        while let Some(chunk) = resp.chunk().await? {
+            anyhow::ensure!(
+                archive.len() + chunk.len() <= limit,
+                "package {content_hash} is over {limit} bytes"
+            );
+            archive.extend_from_slice(&chunk);
+        }
+        Ok(archive)
+    }
 }

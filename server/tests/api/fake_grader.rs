@@ -306,4 +306,29 @@ impl Grade for FakeGrader {
             ..report
         })
     }
+
+    // Stdin/stdout katas run programs and validators in the sandbox; their tests use the real
+    // grader (`helpers::grader`), so the script says so rather than pretend.
+    fn judge_io(
+        &self,
+        package: &katas::io::IoPackage,
+        _source: &str,
+        _mode: Mode,
+        _progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader grades no stdin/stdout kata (`{}`)",
+            package.slug()
+        )))
+    }
+
+    fn verify_io(
+        &self,
+        package: &katas::io::IoPackage,
+    ) -> Result<Vec<graders::IoCheck>, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader verifies no stdin/stdout package (`{}`)",
+            package.slug()
+        )))
+    }
 }

@@ -22,6 +22,7 @@ mod gpu;
 mod helpers;
 mod host_slots;
 mod interviews;
+mod io_katas;
 mod kata_stats;
 mod limits;
 mod measure_jobs;

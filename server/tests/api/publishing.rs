@@ -26,7 +26,11 @@ fn copy_of_fast_power() -> tempfile::TempDir {
 
 /// A built-in kata's package copied into a fresh folder outside the checkout.
 fn copy_of(slug: &str) -> tempfile::TempDir {
-    let from = Path::new(katas::catalogue::find(slug).unwrap().package().dir);
+    copy_dir(Path::new(katas::catalogue::find(slug).unwrap().package().dir))
+}
+
+/// The package folder `from` copied into a fresh folder outside the checkout.
+pub(crate) fn copy_dir(from: &Path) -> tempfile::TempDir {
     let to = tempfile::tempdir().unwrap();
     let mut pending = vec![from.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -55,7 +59,12 @@ fn fix_statement(dir: &Path) {
 }
 
 /// `infrakata kata publish DIR` against `app`: (succeeded, stdout).
-async fn publish(app: &TestApp, dir: &Path, token: &str, extra: &[&str]) -> (bool, String) {
+pub(crate) async fn publish(
+    app: &TestApp,
+    dir: &Path,
+    token: &str,
+    extra: &[&str],
+) -> (bool, String) {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_infrakata"));
     command
         .args(["kata", "publish"])
@@ -387,11 +396,11 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
     assert!(!ok && out.contains("known_kata"), "{out}");
 
-    // A stdin/stdout package is refused with what to do instead.
+    // A stdin/stdout package needs the sandbox to verify it: a replica with no grader says so.
     let io = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums");
     let (ok, out) = publish(&app, &io, &staff, &[]).await;
     assert!(
-        !ok && out.contains("kind") && out.contains("graded from its folder"),
+        !ok && out.contains("sandbox") && out.contains("runs no grader"),
         "{out}"
     );
 

@@ -16,6 +16,7 @@ fn sqlite_word(pg_type: &str) -> String {
         "bigint" => "INTEGER",
         "text" => "TEXT",
         "double precision" => "REAL",
+        "bytea" => "BLOB",
         other => other,
     }
     .to_string()

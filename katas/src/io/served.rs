@@ -1,0 +1,183 @@
+//! A stdin/stdout package published to a running service, seen as a [`Kata`] so the pages,
+//! the API and the queue treat it as they treat a compiled one: its meta, statements and
+//! starter. Nothing of it runs in this process — its programs and validators run in the
+//! sandbox through `graders::Grader::grade_io` — so the in-process judging methods refuse.
+//!
+//! Published versions are immutable and named by their content hash, so each is parsed once
+//! per process and kept for the process's life ([`intern`]): the `&'static` views the
+//! catalogue's callers hold stay valid, and a version costs its statements and sources (the
+//! test data is not kept here; workers hold it in their own bounded cache).
+
+use super::{IoError, IoPackage};
+use crate::catalogue::{Kata, Package, Which, WrongSource};
+use crate::judge::{CaseInfo, Judging, KataError};
+use crate::layout;
+use crate::meta::KataMeta;
+use crate::report::Report;
+use crate::spec::{Mode, Refusal};
+use crate::statement::Statement;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// A published io package's learner-facing side.
+#[derive(Debug)]
+pub struct IoKata {
+    meta: KataMeta,
+    package: &'static Package,
+    cases: Vec<CaseInfo>,
+}
+
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+impl IoKata {
+    fn of(package: &IoPackage) -> Result<Self, IoError> {
+        let files = &package.files;
+        let text = |name: &'static str| files.text(name).ok_or(IoError::Missing(name));
+        let wrong: Vec<WrongSource> = package
+            .wrong()?
+            .into_iter()
+            .map(|w| WrongSource {
+                name: leak(&w.name),
+                source: leak(&w.source),
+                expected: w.expected,
+            })
+            .collect();
+        let package_files = Package {
+            dir: "",
+            content_hash: leak(&files.content_hash()),
+            grading_hash: leak(&files.grading_hash()),
+            meta_toml: leak(text(layout::META_FILE)?),
+            statement: leak(text(layout::STATEMENT_FILE)?),
+            statement_zh: leak(text(layout::STATEMENT_ZH_FILE)?),
+            starter: leak(text(layout::STARTER_FILE)?),
+            reference: leak(files.text(layout::REFERENCE_FILE).unwrap_or_default()),
+            logic: "",
+            data_cases: "",
+            wrong: Box::leak(wrong.into_boxed_slice()),
+        };
+        let cases = package
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(index, case)| CaseInfo {
+                index,
+                name: case.name.clone(),
+                name_zh: None,
+                group: case.group,
+            })
+            .collect();
+        Ok(Self {
+            meta: package.meta.clone(),
+            package: Box::leak(Box::new(package_files)),
+            cases,
+        })
+    }
+}
+
+type Seen = Mutex<HashMap<String, &'static IoKata>>;
+
+fn seen() -> std::sync::MutexGuard<'static, HashMap<String, &'static IoKata>> {
+    static SEEN: OnceLock<Seen> = OnceLock::new();
+    SEEN.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The view of the version with `content_hash`, if this process has parsed it.
+pub fn interned(content_hash: &str) -> Option<&'static dyn Kata> {
+    seen().get(content_hash).map(|k| *k as &'static dyn Kata)
+}
+
+/// The view of the published version `package`, parsed once per process by content hash.
+pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
+    let hash = package.files.content_hash();
+    let mut seen = seen();
+    if let Some(kata) = seen.get(&hash) {
+        return Ok(*kata);
+    }
+    let kata: &'static IoKata = Box::leak(Box::new(IoKata::of(package)?));
+    seen.insert(hash, kata);
+    Ok(kata)
+}
+
+fn no_custom_input() -> crate::custom::CustomError {
+    crate::custom::CustomError::Refused(Refusal::new(
+        "custom input is not offered for a stdin/stdout kata: run your program on the samples",
+        "标准输入输出题不提供自定义输入：请用样例运行你的程序",
+    ))
+}
+
+impl Kata for IoKata {
+    fn meta(&self) -> &KataMeta {
+        &self.meta
+    }
+
+    fn package(&self) -> &'static Package {
+        self.package
+    }
+
+    fn statement(&self) -> Statement {
+        Statement::parse(self.package.statement)
+    }
+
+    /// Its solutions are programs, run only in the sandbox.
+    fn evaluate_own(&self, _which: Which<'_>, _mode: Mode) -> Option<Report> {
+        None
+    }
+
+    fn case_list(&self) -> Result<Vec<CaseInfo>, KataError> {
+        Ok(self.cases.clone())
+    }
+
+    fn prepare(&self, _seed: u64) -> Result<Arc<dyn Judging>, KataError> {
+        Err(KataError::NotInProcess(self.meta.slug.clone()))
+    }
+
+    fn check_custom(&self, _json: &str) -> Result<(), crate::custom::CustomError> {
+        Err(no_custom_input())
+    }
+
+    fn custom(&self, _json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError> {
+        Err(no_custom_input())
+    }
+
+    fn sample_input(&self) -> Option<String> {
+        None
+    }
+
+    fn input_examples(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::PackageFiles;
+
+    fn package() -> IoPackage {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scaffold/new-io-kata");
+        let files = PackageFiles::read_dir(&dir, &super::super::limits()).expect("scaffold reads");
+        IoPackage::from_files(files).expect("the scaffold is an io package")
+    }
+
+    #[test]
+    fn a_version_is_parsed_once_and_shows_its_package() {
+        let package = package();
+        let first = intern(&package).expect("interned");
+        let again = intern(&package).expect("interned");
+        assert!(std::ptr::addr_eq(first, again));
+        let found = interned(&package.files.content_hash()).expect("found by hash");
+        assert!(std::ptr::addr_eq(first, found));
+        assert!(interned("not a hash").is_none());
+        assert_eq!(first.meta().kind, crate::KataKind::Io);
+        assert_eq!(first.package().content_hash, package.files.content_hash());
+        assert_eq!(first.package().starter, package.starter().unwrap());
+        assert_eq!(first.case_list().unwrap().len(), package.cases.len());
+        assert!(first.evaluate_own(Which::Reference, Mode::Submit).is_none());
+        assert!(matches!(first.prepare(1), Err(KataError::NotInProcess(_))));
+        assert!(first.check_custom("{}").is_err());
+    }
+}

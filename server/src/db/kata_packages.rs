@@ -1,0 +1,80 @@
+//! Stdin/stdout packages published to the running service (`kata_packages`): each version's
+//! files as one canonical archive, named by content hash. Such a kata has no code compiled
+//! into the binary, so this row is all a replica needs to serve it and a worker to grade it.
+
+use super::{Db, Tx, now_ms};
+
+/// The SQL condition "version row `v` has its package stored here".
+pub const PACKAGED: &str =
+    "EXISTS (SELECT 1 FROM kata_packages p WHERE p.content_hash = v.content_hash)";
+
+/// Stores `archive` under `content_hash` unless it is there already (the same files).
+pub async fn store(tx: &mut Tx<'_>, content_hash: &str, archive: &[u8]) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO kata_packages (content_hash, archive, stored_at) VALUES ($1, $2, $3)
+         ON CONFLICT (content_hash) DO NOTHING",
+    )
+    .bind(content_hash)
+    .bind(archive)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The archive stored under `content_hash`.
+pub async fn archive(db: &Db, content_hash: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar("SELECT archive FROM kata_packages WHERE content_hash = $1")
+        .bind(content_hash)
+        .fetch_optional(db)
+        .await
+}
+
+/// `(slug, content hash)` of every kata whose live version is a stored package, in the order
+/// they were first published.
+pub async fn live(db: &Db) -> Result<Vec<(String, String)>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT k.slug, v.content_hash FROM katas k
+           JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
+          WHERE {PACKAGED} ORDER BY k.position, k.slug"
+    ))
+    .fetch_all(db)
+    .await
+}
+
+/// The content hash of `slug`'s live version when that is a stored package.
+pub async fn live_of(db: &Db, slug: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar(&format!(
+        "SELECT v.content_hash FROM katas k
+           JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
+          WHERE k.slug = $1 AND {PACKAGED}"
+    ))
+    .bind(slug)
+    .fetch_optional(db)
+    .await
+}
+
+/// Adds the `katas` row a newly published kata needs, after every kata there is; a kata that
+/// has one keeps it. `kind` is the job kind its submissions queue as.
+pub async fn add_kata(
+    tx: &mut Tx<'_>,
+    meta: &katas::KataMeta,
+    kind: &str,
+) -> Result<(), sqlx::Error> {
+    let topics = serde_json::to_string(&meta.topics).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query(
+        "INSERT INTO katas (slug, title, summary, difficulty, kind, topics, position, listed)
+         SELECT $1, $2, $3, $4, $5, $6, COALESCE(MAX(position), 0) + 1, 1 FROM katas
+          WHERE true
+         ON CONFLICT (slug) DO NOTHING",
+    )
+    .bind(&meta.slug)
+    .bind(&meta.title)
+    .bind(&meta.summary)
+    .bind(meta.difficulty.as_str())
+    .bind(kind)
+    .bind(topics)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! Verifying a stdin/stdout package uploaded to the running service: what `infrakata kata
+//! check DIR` runs — the io lint, then the reference accepted, the starter refused, every
+//! `wrong/` program its marked verdict and every input accepted by the input validators, all
+//! in the sandbox through this replica's grader. Only a package that passes goes live.
+
+use super::publishing::{Check, StoredPackage, check_lint, check_meta, fail, pass};
+use crate::db::kata_versions::{Published, Statements};
+use crate::domain::VersionSource;
+use crate::error::AppError;
+use crate::state::AppState;
+use katas::archive::PackageFiles;
+use katas::io::IoPackage;
+use katas::layout;
+use katas::learner_api::LearnerApi;
+
+/// The checks of a stdin/stdout package, recorded in `checks`; the version to publish and the
+/// files to store when all passed. `Err` only when our side fails.
+pub(super) async fn verify(
+    state: &AppState,
+    slug: &str,
+    files: &PackageFiles,
+    checks: &mut Vec<Check>,
+) -> Result<Option<(Published, Option<StoredPackage>)>, AppError> {
+    if katas::catalogue::find(slug).is_some() {
+        checks.push(fail(
+            "kind",
+            format!(
+                "`{slug}` is a function kata compiled into this service; a stdin/stdout \
+                 package cannot replace it — publish it under a new slug"
+            ),
+            format!("`{slug}` 是编译进本服务的函数题，不能用标准输入输出题目包替换——请换一个新的 slug 发布"),
+        ));
+        return Ok(None);
+    }
+    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::io::lint::lint)
+    {
+        return Ok(None);
+    }
+    let package = match IoPackage::from_files(files.clone()) {
+        Ok(package) => package,
+        Err(e) => {
+            checks.push(fail("package", e.to_string(), e.to_string()));
+            return Ok(None);
+        }
+    };
+    let Some(grader) = state.grader.clone() else {
+        checks.push(fail(
+            "sandbox",
+            "this replica runs no grader, so it cannot run the package's programs in the \
+             sandbox before it goes live: publish through a replica that runs built-in workers"
+                .into(),
+            "这个副本没有评测器，无法在上线前于沙箱中运行题目包里的程序：请通过运行内置评测\
+             进程的副本发布"
+                .into(),
+        ));
+        return Ok(None);
+    };
+    let verified = {
+        let package = package.clone();
+        tokio::task::spawn_blocking(move || grader.verify_io(&package))
+            .await
+            .map_err(|e| AppError::Internal(e.into()))?
+            .map_err(|e| AppError::Internal(e.into()))?
+    };
+    let mut passed = true;
+    for row in verified {
+        passed &= row.ok;
+        let (en, zh) = (
+            format!("{}: expected {}, got {}", row.part, row.expected, row.got),
+            format!("{}：应为 {}，实际 {}", row.part, row.expected, row.got),
+        );
+        checks.push(if row.ok {
+            pass("sandbox", en, zh)
+        } else {
+            fail("sandbox", en, zh)
+        });
+    }
+    if !passed {
+        return Ok(None);
+    }
+    let (Some(en), Some(zh), Some(starter)) = (
+        files.text(layout::STATEMENT_FILE),
+        files.text(layout::STATEMENT_ZH_FILE),
+        package.starter(),
+    ) else {
+        // The io lint has required all three; unreachable for a package that passed it.
+        return Ok(None);
+    };
+    let version = Published {
+        content_hash: files.content_hash(),
+        grading_hash: files.grading_hash(),
+        api: LearnerApi::program(),
+        starter: starter.to_string(),
+        source: VersionSource::Upload,
+        statements: Some(Statements {
+            en: en.to_string(),
+            zh: zh.to_string(),
+        }),
+        published_by: None,
+    };
+    let stored = StoredPackage {
+        meta: package.meta,
+        archive: files.to_tar_gz(),
+    };
+    Ok(Some((version, Some(stored))))
+}

@@ -1,0 +1,177 @@
+//! Stdin/stdout katas published to the running service (issue 21 §3 on issue 20's path): an
+//! instructor publishes a package from a folder outside the checkout, the sandbox verifies it,
+//! every replica lists it without a restart, and a worker — built in, or remote and new to the
+//! version — fetches the package by content hash and grades against exactly that version. A
+//! package that fails verification changes nothing. Real sandbox and rustc: skipped where the
+//! host has no sandbox (required under `INFRAKATA_CI=1`).
+
+use crate::helpers::{self, Options, TestApp, spawn_app, spawn_replica};
+use crate::publishing::{copy_dir, publish};
+use serde_json::Value;
+use server::db::users::{self, Role};
+use server::domain::JobPhase;
+use server::queue::WorkerHello;
+use server::worker::RemoteSource;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+const SLUG: &str = "pair-sums";
+const GRADING: Duration = Duration::from_secs(180);
+
+fn pair_sums() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums")
+}
+
+/// pair-sums copied outside the checkout, its statement ending with `note`: a version no other
+/// test in this process has published (so no worker has it cached).
+fn fresh_copy(note: &str) -> tempfile::TempDir {
+    let dir = copy_dir(&pair_sums());
+    let readme = dir.path().join("README.md");
+    let text = std::fs::read_to_string(&readme).unwrap();
+    std::fs::write(&readme, format!("{text}\n{note}\n")).unwrap();
+    dir
+}
+
+async fn staff_token(app: &TestApp) -> String {
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
+    users::issue_token(db, ines.id).await.unwrap()
+}
+
+async fn json(app: &TestApp, token: &str, path: &str) -> Value {
+    let resp = app.get(token, path).await;
+    assert!(resp.status().is_success(), "{path}: {}", resp.status());
+    resp.json().await.unwrap()
+}
+
+async fn versions(app: &TestApp, token: &str) -> Vec<Value> {
+    json(app, token, &format!("/api/katas/{SLUG}/versions")).await["versions"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn graded(app: &TestApp, token: &str, source: &str) -> Value {
+    let id = app.submit_id(token, SLUG, source, "submit").await;
+    app.verdict(token, id, GRADING).await
+}
+
+#[tokio::test]
+async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_the_sandbox() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let no_workers = Options {
+        workers: 0,
+        ..Options::default()
+    };
+    let replica = spawn_replica(&app, no_workers, None).await;
+    let staff = staff_token(&app).await;
+    let package = fresh_copy("Published while the service runs.");
+
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(out.contains("reference.rs") && out.contains("overflow"), "{out}");
+
+    // Both replicas serve it at once, with no restart and no code of it in the binary.
+    let learner = app.user("lea").await;
+    for served_by in [&app, &replica] {
+        let listed = json(served_by, &learner, "/api/katas").await;
+        assert!(
+            listed.to_string().contains(&format!("\"{SLUG}\"")),
+            "{listed}"
+        );
+        let shown = json(served_by, &learner, &format!("/api/katas/{SLUG}")).await;
+        assert_eq!(shown["version"]["number"], 1, "{shown}");
+        assert!(shown["statement"].as_str().unwrap().contains("a + b"), "{shown}");
+        assert!(shown.to_string().contains("Pair sums"), "{shown}");
+    }
+    let page = replica
+        .client
+        .get(replica.url(&format!("/katas/{SLUG}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("Pair sums"));
+
+    // A learner submits through the replica; the built-in worker loads the package by hash.
+    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let accepted = graded(&replica, &learner, &reference).await;
+    assert_eq!(accepted["verdict"], "accepted", "{accepted}");
+    assert_eq!(accepted["kata_version"], 1, "{accepted}");
+    let overflow = std::fs::read_to_string(package.path().join("wrong/overflow.rs")).unwrap();
+    let wrong = graded(&replica, &learner, &overflow).await;
+    assert_eq!(wrong["verdict"], "wrong_answer", "{wrong}");
+
+    // A version whose reference is wrong is refused by the sandbox's verdicts; nothing changes.
+    std::fs::write(package.path().join("reference.rs"), &overflow).unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(out.contains("sandbox") && out.contains("reference.rs"), "{out}");
+    assert_eq!(versions(&app, &staff).await.len(), 1);
+    let shown = json(&replica, &learner, &format!("/api/katas/{SLUG}")).await;
+    assert_eq!(shown["version"]["number"], 1);
+}
+
+#[tokio::test]
+async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    // This replica verifies uploads but grades nothing itself: only the remote worker does.
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        Some(Arc::clone(&grader)),
+    )
+    .await;
+    let staff = staff_token(&app).await;
+    let package = fresh_copy("Graded by a worker that had never seen it.");
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    let hash = versions(&app, &staff).await[0]["content_hash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let worker_token = app.app.state.config.worker_token.clone();
+    let source = Arc::new(RemoteSource::new(
+        &app.url(""),
+        &worker_token,
+        WorkerHello {
+            worker_id: "remote-io".into(),
+            name: "remote io".into(),
+            capabilities: server::worker::capabilities(1),
+            phase: JobPhase::Verdict,
+        },
+    ));
+    let worker = tokio::spawn(server::worker::run(source, grader));
+    let learner = app.user("rui").await;
+    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let accepted = graded(&app, &learner, &reference).await;
+    worker.abort();
+    assert_eq!(accepted["verdict"], "accepted", "{accepted}");
+
+    // What a worker is sent is exactly the version named, and only to a worker.
+    let fetched = app.get(&worker_token, &format!("/api/worker/packages/{hash}")).await;
+    assert_eq!(fetched.status(), 200);
+    let files = katas::archive::PackageFiles::unpack(
+        &fetched.bytes().await.unwrap(),
+        &katas::io::limits(),
+    )
+    .unwrap();
+    assert_eq!(files.content_hash(), hash);
+    let unknown = app.get(&worker_token, "/api/worker/packages/0123abcd").await;
+    assert_eq!(unknown.status(), 404);
+    let as_learner = app.get(&learner, &format!("/api/worker/packages/{hash}")).await;
+    assert!(
+        as_learner.status() == 401 || as_learner.status() == 403,
+        "{}",
+        as_learner.status()
+    );
+}
