@@ -9,8 +9,8 @@
 
 use super::{Grader, Judged, Stage};
 use crate::GradeError;
-use crate::report::{GradeReport, Measured};
 use crate::grade::IoCheck;
+use crate::report::{GradeReport, Measured};
 use katas::Mode;
 use katas::io::IoPackage;
 

@@ -160,9 +160,9 @@ pub async fn claim(
                FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
             super::kata_packages::PACKAGED
         ))
-    .bind(job_id)
-    .fetch_one(db)
-    .await?;
+        .bind(job_id)
+        .fetch_one(db)
+        .await?;
     let claimed = Claimed {
         job_id,
         submission_id,

@@ -61,7 +61,8 @@ pub async fn add_kata(
     meta: &katas::KataMeta,
     kind: &str,
 ) -> Result<(), sqlx::Error> {
-    let topics = serde_json::to_string(&meta.topics).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let topics =
+        serde_json::to_string(&meta.topics).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
     sqlx::query(
         "INSERT INTO katas (slug, title, summary, difficulty, kind, topics, position, listed)
          SELECT $1, $2, $3, $4, $5, $6, COALESCE(MAX(position), 0) + 1, 1 FROM katas

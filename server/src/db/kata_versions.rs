@@ -201,15 +201,17 @@ pub async fn list(db: &Db, slug: &str) -> Result<Vec<Listed>, sqlx::Error> {
     Ok(rows
         .into_iter()
         .map(
-            |(number, content_hash, grading, Stored(source), Stored(status), at, by, packaged)| Listed {
-                servable: super::served::can_serve(slug, grading.as_deref(), packaged == 1),
-                live: served == Some(number),
-                number,
-                content_hash,
-                source,
-                status,
-                published_at: at,
-                published_by: by,
+            |(number, content_hash, grading, Stored(source), Stored(status), at, by, packaged)| {
+                Listed {
+                    servable: super::served::can_serve(slug, grading.as_deref(), packaged == 1),
+                    live: served == Some(number),
+                    number,
+                    content_hash,
+                    source,
+                    status,
+                    published_at: at,
+                    published_by: by,
+                }
             },
         )
         .collect())

@@ -58,8 +58,7 @@ fn rows_sql() -> String {
 fn pick(slug: &str, rows: impl Iterator<Item = Row>) -> Option<Served> {
     let compiled = katas::catalogue::find(slug).map(|k| k.package());
     let (mut live, mut own) = (None, None);
-    for (_, number, content_hash, grading, Stored(status), live_version, stored, packaged) in rows
-    {
+    for (_, number, content_hash, grading, Stored(status), live_version, stored, packaged) in rows {
         let served = Served {
             number,
             content_hash,

@@ -64,25 +64,47 @@ struct ReportPage {
     outcome: String,
 }
 
-/// The upload: its `csrf` field first, then the `package` file.
+/// The upload of a version of kata `slug`: its `csrf` field first, then the `package` file.
 pub async fn upload(
     State(state): State<AppState>,
     Staff(viewer): Staff,
     Path(slug): Path<String>,
-    mut form: Multipart,
+    form: Multipart,
 ) -> Result<Response, AppError> {
-    let user = viewer.require()?.clone();
-    // A new stdin/stdout kata is published under a slug not served yet: publishing decides.
-    crate::domain::Slug::parse(&slug).map_err(|_| unknown_kata(&slug))?;
+    let upload = read_upload(&viewer, form).await?;
+    publish_upload(&state, &viewer, slug, &upload.archive).await
+}
+
+/// The upload of a new kata from the admin page: `csrf`, `slug`, then the `package` file.
+pub async fn upload_new(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+    form: Multipart,
+) -> Result<Response, AppError> {
+    let upload = read_upload(&viewer, form).await?;
+    let slug = upload.slug.unwrap_or_default().trim().to_string();
+    publish_upload(&state, &viewer, slug, &upload.archive).await
+}
+
+struct Upload {
+    slug: Option<String>,
+    archive: axum::body::Bytes,
+}
+
+async fn read_upload(
+    viewer: &crate::auth::Viewer,
+    mut form: Multipart,
+) -> Result<Upload, AppError> {
     let t = Text::of(viewer.lang);
     let unreadable = |e: axum::extract::multipart::MultipartError| {
         AppError::BadRequest(format!("the upload could not be read: {}", e.body_text()))
             .zh("无法读取上传的内容")
     };
-    let (mut csrf, mut archive) = (None, None);
+    let (mut csrf, mut slug, mut archive) = (None, None, None);
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("csrf") => csrf = Some(field.text().await.map_err(unreadable)?),
+            Some("slug") => slug = Some(field.text().await.map_err(unreadable)?),
             Some("package") => archive = Some(field.bytes().await.map_err(unreadable)?),
             _ => {}
         }
@@ -92,8 +114,20 @@ pub async fn upload(
     let archive = archive
         .filter(|a| !a.is_empty())
         .ok_or_else(|| AppError::BadRequest(EN_NO_FILE.into()).zh(t.publishing.no_file))?;
-    let report = publishing::publish(&state, &user, &slug, &archive).await?;
-    render(&report_page(&viewer, slug, report))
+    Ok(Upload { slug, archive })
+}
+
+async fn publish_upload(
+    state: &AppState,
+    viewer: &crate::auth::Viewer,
+    slug: String,
+    archive: &[u8],
+) -> Result<Response, AppError> {
+    let user = viewer.require()?.clone();
+    // A new stdin/stdout kata is published under a slug not served yet: publishing decides.
+    crate::domain::Slug::parse(&slug).map_err(|_| unknown_kata(&slug))?;
+    let report = publishing::publish(state, &user, &slug, archive).await?;
+    render(&report_page(viewer, slug, report))
 }
 
 const EN_NO_FILE: &str = super::i18n_publishing::EN.no_file;

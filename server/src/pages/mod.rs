@@ -81,6 +81,12 @@ pub fn router() -> Router<AppState> {
                 crate::services::publishing::limits().archive_bytes + (64 << 10),
             )),
         )
+        .route(
+            "/admin/katas",
+            post(kata_versions::upload_new).layer(axum::extract::DefaultBodyLimit::max(
+                crate::services::publishing::limits().archive_bytes + (64 << 10),
+            )),
+        )
         .route("/admin/katas/{slug}/live", post(kata_versions::make_live))
         .route(
             "/admin/katas/{slug}/availability",

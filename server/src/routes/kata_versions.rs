@@ -18,7 +18,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 async fn known(state: &AppState, slug: &str) -> Result<(), AppError> {
-    crate::services::catalogue::find(state, slug).await.map(drop)
+    crate::services::catalogue::find(state, slug)
+        .await
+        .map(drop)
 }
 
 /// Instructors and admins: every version of a kata, newest first: number, content hash, source

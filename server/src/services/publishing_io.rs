@@ -32,8 +32,7 @@ pub(super) async fn verify(
         ));
         return Ok(None);
     }
-    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::io::lint::lint)
-    {
+    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::io::lint::lint) {
         return Ok(None);
     }
     let package = match IoPackage::from_files(files.clone()) {

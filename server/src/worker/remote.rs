@@ -136,7 +136,10 @@ impl JobSource for RemoteSource {
         let limit = katas::io::limits().archive_bytes;
         let mut resp = self
             .client
-            .get(format!("{}/api/worker/packages/{content_hash}", self.server))
+            .get(format!(
+                "{}/api/worker/packages/{content_hash}",
+                self.server
+            ))
             .bearer_auth(&self.token)
             .send()
             .await

@@ -73,7 +73,10 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
 
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
     assert!(ok, "{out}");
-    assert!(out.contains("reference.rs") && out.contains("overflow"), "{out}");
+    assert!(
+        out.contains("reference.rs") && out.contains("overflow"),
+        "{out}"
+    );
 
     // Both replicas serve it at once, with no restart and no code of it in the binary.
     let learner = app.user("lea").await;
@@ -85,7 +88,10 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
         );
         let shown = json(served_by, &learner, &format!("/api/katas/{SLUG}")).await;
         assert_eq!(shown["version"]["number"], 1, "{shown}");
-        assert!(shown["statement"].as_str().unwrap().contains("a + b"), "{shown}");
+        assert!(
+            shown["statement"].as_str().unwrap().contains("a + b"),
+            "{shown}"
+        );
         assert!(shown.to_string().contains("Pair sums"), "{shown}");
     }
     let page = replica
@@ -110,7 +116,10 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
     std::fs::write(package.path().join("reference.rs"), &overflow).unwrap();
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
     assert!(!ok, "{out}");
-    assert!(out.contains("sandbox") && out.contains("reference.rs"), "{out}");
+    assert!(
+        out.contains("sandbox") && out.contains("reference.rs"),
+        "{out}"
+    );
     assert_eq!(versions(&app, &staff).await.len(), 1);
     let shown = json(&replica, &learner, &format!("/api/katas/{SLUG}")).await;
     assert_eq!(shown["version"]["number"], 1);
@@ -158,20 +167,67 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
     assert_eq!(accepted["verdict"], "accepted", "{accepted}");
 
     // What a worker is sent is exactly the version named, and only to a worker.
-    let fetched = app.get(&worker_token, &format!("/api/worker/packages/{hash}")).await;
+    let fetched = app
+        .get(&worker_token, &format!("/api/worker/packages/{hash}"))
+        .await;
     assert_eq!(fetched.status(), 200);
-    let files = katas::archive::PackageFiles::unpack(
-        &fetched.bytes().await.unwrap(),
-        &katas::io::limits(),
-    )
-    .unwrap();
+    let files =
+        katas::archive::PackageFiles::unpack(&fetched.bytes().await.unwrap(), &katas::io::limits())
+            .unwrap();
     assert_eq!(files.content_hash(), hash);
-    let unknown = app.get(&worker_token, "/api/worker/packages/0123abcd").await;
+    let unknown = app
+        .get(&worker_token, "/api/worker/packages/0123abcd")
+        .await;
     assert_eq!(unknown.status(), 404);
-    let as_learner = app.get(&learner, &format!("/api/worker/packages/{hash}")).await;
+    let as_learner = app
+        .get(&learner, &format!("/api/worker/packages/{hash}"))
+        .await;
     assert!(
         as_learner.status() == 401 || as_learner.status() == 403,
         "{}",
         as_learner.status()
     );
+}
+
+#[tokio::test]
+async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(
+        Options {
+            workers: 0,
+            ..Options::default()
+        },
+        Some(grader),
+    )
+    .await;
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&app.app.state.db, "ines", Role::Instructor, Some(&hash))
+        .await
+        .unwrap();
+    let staff = crate::browser::Browser::new(&app);
+    staff.login("ines", "long enough pw").await;
+    let page = staff.page("/admin").await;
+    assert!(page.contains("Publish a new stdin/stdout kata"), "{page}");
+    let csrf = crate::browser::csrf_of(&page);
+    let package = fresh_copy("Published from the admin page.");
+    let archive = katas::archive::PackageFiles::read_dir(package.path(), &Default::default())
+        .unwrap()
+        .to_tar_gz();
+    let resp = staff
+        .post_upload(
+            "/admin/katas",
+            &[("csrf", csrf.as_str()), ("slug", SLUG)],
+            ("package", "pair-sums.tar.gz", &archive),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    let report = resp.text().await.unwrap();
+    assert!(report.contains("Published as version 1"), "{report}");
+    assert!(report.contains("reference.rs"), "{report}");
+    let page = staff.page("/admin").await;
+    assert!(page.contains("href=\"/admin/katas/pair-sums\""), "{page}");
+    let versions = staff.page("/admin/katas/pair-sums").await;
+    assert!(versions.contains("uploaded by ines"), "{versions}");
 }

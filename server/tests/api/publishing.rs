@@ -26,7 +26,9 @@ fn copy_of_fast_power() -> tempfile::TempDir {
 
 /// A built-in kata's package copied into a fresh folder outside the checkout.
 fn copy_of(slug: &str) -> tempfile::TempDir {
-    copy_dir(Path::new(katas::catalogue::find(slug).unwrap().package().dir))
+    copy_dir(Path::new(
+        katas::catalogue::find(slug).unwrap().package().dir,
+    ))
 }
 
 /// The package folder `from` copied into a fresh folder outside the checkout.
