@@ -85,10 +85,18 @@ impl Grader {
             checks.push(self.check_inputs(package, i, declared)?);
         }
         for not_run in &package.decl.not_run {
+            let why = if not_run.path.ends_with(".rs") {
+                format!(
+                    "not run: `{}` is not one verdict a program can be checked against",
+                    not_run.expected
+                )
+            } else {
+                "not run: only single-file Rust solutions are graded".into()
+            };
             checks.push(IoCheck::new(
                 not_run.path.clone(),
                 not_run.expected.clone(),
-                "not run: only Rust solutions are graded".into(),
+                why,
                 true,
             ));
         }

@@ -158,7 +158,18 @@ fn verify(slug: &str, files: &PackageFiles, checks: &mut Vec<Check>) -> Option<P
         ));
         return None;
     };
-    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::lint::lint) {
+    if !check_meta(files, slug, checks)
+        || !check_lint(
+            files,
+            slug,
+            checks,
+            katas::lint::lint,
+            (
+                "statements in both languages in step, sections, hints, markers",
+                "中英文题面一致，章节、提示、标注齐全",
+            ),
+        )
+    {
         return None;
     }
     let package = kata.package();
@@ -265,6 +276,7 @@ pub(super) fn check_lint(
     slug: &str,
     checks: &mut Vec<Check>,
     lint: fn(&std::path::Path) -> Vec<katas::lint::Finding>,
+    passed: (&str, &str),
 ) -> bool {
     let written = tempfile::tempdir().and_then(|dir| {
         files.write_into(&dir.path().join(slug))?;
@@ -283,11 +295,7 @@ pub(super) fn check_lint(
     };
     let findings = lint(&dir.path().join(slug));
     if findings.is_empty() {
-        checks.push(pass(
-            "lint",
-            "statements in both languages in step, sections, hints, markers".into(),
-            "中英文题面一致，章节、提示、标注齐全".into(),
-        ));
+        checks.push(pass("lint", passed.0.into(), passed.1.into()));
         return true;
     }
     let listed = findings

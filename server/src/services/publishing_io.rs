@@ -32,7 +32,18 @@ pub(super) async fn verify(
         ));
         return Ok(None);
     }
-    if !check_meta(files, slug, checks) || !check_lint(files, slug, checks, katas::io::lint::lint) {
+    if !check_meta(files, slug, checks)
+        || !check_lint(
+            files,
+            slug,
+            checks,
+            katas::io::lint::lint,
+            (
+                "titles in both languages, a program starter, marked wrong/ programs, readable cases",
+                "中英文标题、程序形式的初始代码、已标注的 wrong/ 程序、可读取的用例",
+            ),
+        )
+    {
         return Ok(None);
     }
     let package = match IoPackage::from_files(files.clone()) {

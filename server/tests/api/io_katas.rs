@@ -231,3 +231,52 @@ async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
     let versions = staff.page("/admin/katas/pair-sums").await;
     assert!(versions.contains("uploaded by ines"), "{versions}");
 }
+
+#[tokio::test]
+async fn an_imported_kattis_package_publishes_and_grades_through_its_own_validator() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let staff = staff_token(&app).await;
+    // A 2025-09 package with a C++ output validator and a Python input validator.
+    let kattis =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/tests/kattis/modern-pair-sum");
+    let out = tempfile::tempdir().unwrap();
+    let package = out.path().join("modern-pair-sum");
+    let imported = std::process::Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(["kata", "import"])
+        .arg(&kattis)
+        .arg("--out")
+        .arg(&package)
+        .output()
+        .unwrap();
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    let (ok, report) = publish(&app, &package, &staff, &[]).await;
+    assert!(ok, "{report}");
+    assert!(
+        report.contains("input_validators/validate.py") && report.contains("4 inputs valid"),
+        "{report}"
+    );
+
+    let learner = app.user("kim").await;
+    let slug = "modern-pair-sum";
+    let listed = json(&app, &learner, "/api/katas").await;
+    assert!(listed.to_string().contains(slug), "{listed}");
+    let solution =
+        |name: &str| std::fs::read_to_string(kattis.join("submissions").join(name)).unwrap();
+    for (file, verdict) in [
+        ("accepted/with_map.rs", "accepted"),
+        ("wrong_answer/same_spot.rs", "wrong_answer"),
+    ] {
+        let id = app
+            .submit_id(&learner, slug, &solution(file), "submit")
+            .await;
+        let graded = app.verdict(&learner, id, GRADING).await;
+        assert_eq!(graded["verdict"], verdict, "{file}: {graded}");
+    }
+}
