@@ -5,7 +5,9 @@
 # is killed with SIGKILL (its worker fails over to A, as it would through a load balancer), and
 # a worker is killed with SIGKILL mid-job and started again. At the end every submission must
 # have exactly one verdict, visible from the surviving replica, with no duplicated results; a
-# live stream opened on A for a submission posted to B must have seen its verdict.
+# live stream opened on A for a submission posted to B must have seen its verdict. Before the
+# burst, a stdin/stdout kata is published through A: B must list it at once, and a submission
+# posted to B must be graded by a remote worker that fetches the package by hash.
 # Needs root (the sandbox; the cluster runs as `postgres`) and Debian's postgresql.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +68,29 @@ worker() { "$BIN" worker --server "http://127.0.0.1:$1" --token "$TOKEN" --paral
 w1=$(worker "$A" 1); pids+=("$w1")
 w2=$(worker "$B" 2); pids+=("$w2")
 
+# A new stdin/stdout kata, published through A from a folder outside the checkout.
+admin=$("$BIN" user add instructor --role admin --db "$DB" | tail -n 1)
+io_learner=$("$BIN" user add io-learner --db "$DB" | tail -n 1)
+cp -r graders/tests/io/pair-sums "$work/pair-sums"
+"$BIN" kata publish "$work/pair-sums" --server "http://127.0.0.1:$A" --token "$admin" \
+  >"$work/publish.log" 2>&1 || { cat "$work/publish.log"; echo "FAIL publishing pair-sums through A"; exit 1; }
+curl -sf "http://127.0.0.1:$B/api/katas" | grep -q '"pair-sums"' ||
+  { echo "FAIL replica B does not list pair-sums"; exit 1; }
+io_verdict() { # source file → the verdict of a submit posted to B
+  local id v
+  id=$(jq -n --rawfile s "$1" '{kata: "pair-sums", mode: "submit", source: $s}' |
+    curl -sf -X POST "http://127.0.0.1:$B/api/submissions" -H "Authorization: Bearer $io_learner" \
+      -H 'Content-Type: application/json' --data @- | jq -r .id)
+  for _ in $(seq 600); do
+    v=$(curl -sf "http://127.0.0.1:$B/api/submissions/$id" -H "Authorization: Bearer $io_learner" | jq -r '.verdict // empty')
+    [ -n "$v" ] && { echo "$v"; return; }
+    sleep 0.5
+  done
+  echo "no verdict"
+}
+io_accepted=$(io_verdict "$work/pair-sums/reference.rs")
+io_wrong=$(io_verdict "$work/pair-sums/wrong/overflow.rs")
+
 reference=$(cat katas/problems/fast-power/reference.rs)
 post() { # port, token, i → id
   jq -n --arg m "$MODE" --arg s "$reference
@@ -107,8 +132,9 @@ if [ "$KILLS" = 1 ]; then
   w1=$(worker "$A" 1); pids+=("$w1")
 fi
 
+burst="kata = 'fast-power'"
 deadline=$(( $(date +%s) + 3600 ))
-while [ "$(sql "SELECT COUNT(*) FROM submissions WHERE state = 'done'")" -lt "$N" ]; do
+while [ "$(sql "SELECT COUNT(*) FROM submissions WHERE $burst AND state = 'done'")" -lt "$N" ]; do
   [ "$(date +%s)" -lt "$deadline" ] || { echo "replicas-check: not drained in an hour"; exit 1; }
   sleep 2
 done
@@ -116,14 +142,16 @@ drain=$(echo "$(date +%s.%N) - $start" | bc)
 
 fail=0
 check() { if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else echo "FAIL $1: $2, expected $3"; fail=1; fi; }
-check "submissions stored" "$(sql "SELECT COUNT(*) FROM submissions")" "$N"
-check "jobs done" "$(sql "SELECT COUNT(*) FROM jobs WHERE state = 'done'")" "$N"
+check "pair-sums published through A, its reference graded through B" "$io_accepted" accepted
+check "pair-sums's wrong/overflow.rs graded through B" "$io_wrong" wrong_answer
+check "submissions stored" "$(sql "SELECT COUNT(*) FROM submissions WHERE $burst")" "$N"
+check "jobs done" "$(sql "SELECT COUNT(*) FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.state = 'done' AND s.$burst")" "$N"
 # Any submission not accepted is listed, so that a failure says which and how it ended.
-sql "SELECT id, state, verdict FROM submissions WHERE verdict IS DISTINCT FROM 'accepted'" |
+sql "SELECT id, state, verdict FROM submissions WHERE $burst AND verdict IS DISTINCT FROM 'accepted'" |
   sed 's/^/not accepted: /'
-check "accepted" "$(sql "SELECT COUNT(*) FROM submissions WHERE verdict = 'accepted'")" "$N"
+check "accepted" "$(sql "SELECT COUNT(*) FROM submissions WHERE $burst AND verdict = 'accepted'")" "$N"
 check "duplicated case results" "$(sql "SELECT COUNT(*) FROM (SELECT submission_id, position FROM case_results GROUP BY 1, 2 HAVING COUNT(*) > 1) d")" 0
-check "submissions with no cases" "$(sql "SELECT COUNT(*) FROM submissions s WHERE NOT EXISTS (SELECT 1 FROM case_results c WHERE c.submission_id = s.id)")" 0
+check "submissions with no cases" "$(sql "SELECT COUNT(*) FROM submissions s WHERE s.$burst AND NOT EXISTS (SELECT 1 FROM case_results c WHERE c.submission_id = s.id)")" 0
 seen=0
 for id in "${ids[@]}"; do
   v=$(curl -sf "http://127.0.0.1:$A/api/submissions/$id" -H "Authorization: Bearer ${tokens[0]}" -o /dev/null -w '%{http_code}' || true)

@@ -6,7 +6,7 @@
 use crate::table;
 use anyhow::{Context as _, bail};
 use katas::Lang;
-use katas::archive::{Limits, PackageFiles};
+use katas::archive::PackageFiles;
 use serde::Deserialize;
 use std::path::Path;
 use std::process::ExitCode;
@@ -33,7 +33,8 @@ pub fn run(
     slug: Option<String>,
     lang: Lang,
 ) -> anyhow::Result<ExitCode> {
-    let files = PackageFiles::read_dir(dir, &Limits::default())
+    // The widest bounds (a stdin/stdout package's): the service holds each kind to its own.
+    let files = PackageFiles::read_dir(dir, &katas::io::limits())
         .with_context(|| format!("reading the package in {}", dir.display()))?;
     let slug = match slug {
         Some(slug) => slug,

@@ -22,21 +22,29 @@ pub fn run(
     super::init_tracing();
     super::runtime()?.block_on(async move {
         let workers = workers.unwrap_or_else(super::cores);
-        let grader = if workers == 0 {
-            None
-        } else {
-            tracing::info!("preparing the grader (the first start builds the kata library)…");
-            match tokio::task::spawn_blocking(|| Grader::new(GraderConfig::for_checkout())).await? {
-                Ok(grader) => {
-                    tracing::info!("sandbox: {}", grader.describe());
-                    Some(Arc::new(grader) as Arc<dyn Grade>)
-                }
-                Err(e) => {
-                    tracing::warn!(
-                        "built-in workers disabled, submissions wait for a remote worker: {e}"
-                    );
-                    None
-                }
+        // Even with no built-in workers a replica verifies a stdin/stdout package in the sandbox
+        // before publishing it, so it prepares the grader wherever the sandbox is available.
+        tracing::info!("preparing the grader (the first start builds the kata library)…");
+        let grader = match tokio::task::spawn_blocking(|| Grader::new(GraderConfig::for_checkout()))
+            .await?
+        {
+            Ok(grader) => {
+                tracing::info!("sandbox: {}", grader.describe());
+                Some(Arc::new(grader) as Arc<dyn Grade>)
+            }
+            Err(e) if workers == 0 => {
+                tracing::warn!(
+                    "no sandbox here: stdin/stdout packages cannot be published through \
+                         this replica: {e}"
+                );
+                None
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "built-in workers disabled, submissions wait for a remote worker, and \
+                         stdin/stdout packages cannot be published through this replica: {e}"
+                );
+                None
             }
         };
         let mut server = ServerConfig {

@@ -75,7 +75,7 @@ pub static EN: Publishing = Publishing {
     new_kata_heading: "Publish a new stdin/stdout kata",
     new_kata_lead: "A stdin/stdout package (kind = \"io\" in kata.toml; `infrakata kata new SLUG --io` \
                     or `infrakata kata import` makes one) holds no code of ours, so it goes live \
-                    on this service without a build: the archive (at most 4 MiB) is checked in \
+                    on this service without a build: the archive (at most 64 MiB) is checked in \
                     the sandbox — reference, starter, every wrong/ program, input validators — \
                     and goes live only if every check passes.",
     new_kata_slug: "Slug (as kata.toml names it)",
@@ -105,7 +105,7 @@ pub static ZH: Publishing = Publishing {
     new_kata_heading: "发布新的标准输入输出题",
     new_kata_lead: "标准输入输出题目包（kata.toml 中 kind = \"io\"；可用 `infrakata kata new SLUG --io` \
                     或 `infrakata kata import` 生成）不含需要编译进服务的代码，因此无需重新构建即可在本\
-                    服务上线：压缩包（最多 4 MiB）会先在沙箱中检查——参考解、初始代码、每个 wrong/ \
+                    服务上线：压缩包（最多 64 MiB）会先在沙箱中检查——参考解、初始代码、每个 wrong/ \
                     程序和输入校验器——全部通过才会上线。",
     new_kata_slug: "Slug（与 kata.toml 中的一致）",
 };

@@ -78,13 +78,13 @@ pub fn router() -> Router<AppState> {
             "/admin/katas/{slug}/versions",
             post(kata_versions::upload).layer(axum::extract::DefaultBodyLimit::max(
                 // The archive plus the form's framing and its CSRF field.
-                crate::services::publishing::limits().archive_bytes + (64 << 10),
+                crate::services::publishing::upload_limit() + (64 << 10),
             )),
         )
         .route(
             "/admin/katas",
             post(kata_versions::upload_new).layer(axum::extract::DefaultBodyLimit::max(
-                crate::services::publishing::limits().archive_bytes + (64 << 10),
+                crate::services::publishing::upload_limit() + (64 << 10),
             )),
         )
         .route("/admin/katas/{slug}/live", post(kata_versions::make_live))

@@ -58,7 +58,8 @@ pub async fn list(
         (status = 201, description = "Published and live: `version`, `new` (false when the same \
             files were already a version), `checks`.", body = Object),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
-        (status = 413, description = "The archive is over 4 MiB.", body = ErrorBody),
+        (status = 413, description = "The archive is over 64 MiB (a stdin/stdout package's \
+            bound; a function kata's is 4 MiB, refused with 422 once unpacked).", body = ErrorBody),
         (status = 422, description = "Refused: `checks` says which check failed and why \
             (`error`/`error_zh` repeat the first). Nothing changed.", body = Object),
         (status = 429, description = "The uploader's budget is spent (10 at once, then 30 an \
@@ -71,7 +72,7 @@ pub async fn publish(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let archive = body.map_err(|_| {
-        let limit = publishing::limits().archive_bytes;
+        let limit = publishing::upload_limit();
         AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
             .zh(format!("题目包压缩文件最多 {limit} 字节"))
     })?;

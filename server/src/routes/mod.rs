@@ -36,9 +36,7 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(drafts::open_hint))
         .routes(routes!(submissions::create_custom))
         .routes(routes!(kata_versions::list, kata_versions::publish).layer(
-            axum::extract::DefaultBodyLimit::max(
-                crate::services::publishing::limits().archive_bytes,
-            ),
+            axum::extract::DefaultBodyLimit::max(crate::services::publishing::upload_limit()),
         ))
         .routes(routes!(kata_versions::make_live))
         .routes(routes!(drills::list))

@@ -108,9 +108,26 @@ pub(super) async fn verify(
         }),
         published_by: None,
     };
+    let archive = files.to_tar_gz();
+    let bound = katas::io::limits().archive_bytes;
+    if archive.len() > bound {
+        // Workers fetch a version under this bound: one over it could never be graded.
+        checks.push(fail(
+            "archive",
+            format!(
+                "packed for storage the package takes {} bytes, over {bound}",
+                archive.len()
+            ),
+            format!(
+                "打包存储后题目包有 {} 字节，超过上限 {bound}",
+                archive.len()
+            ),
+        ));
+        return Ok(None);
+    }
     let stored = StoredPackage {
         meta: package.meta,
-        archive: files.to_tar_gz(),
+        archive,
     };
     Ok(Some((version, Some(stored))))
 }

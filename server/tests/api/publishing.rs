@@ -422,7 +422,15 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     assert!(!report["error_zh"].as_str().unwrap().is_empty());
     let resp = post_archive(&app, &staff, b"just text".to_vec()).await;
     assert_eq!(resp.status(), 422);
-    let too_big = vec![0x1f; (4 << 20) + 1];
+    // Over a function kata's 4 MiB: read (a stdin/stdout package may be larger), then refused.
+    let over_function_bound = vec![0x1f; (4 << 20) + 1];
+    assert_eq!(
+        post_archive(&app, &staff, over_function_bound)
+            .await
+            .status(),
+        422
+    );
+    let too_big = vec![0x1f; (64 << 20) + 1];
     assert_eq!(post_archive(&app, &staff, too_big).await.status(), 413);
 
     let after = shown(&app).await;
