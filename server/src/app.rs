@@ -111,6 +111,12 @@ pub async fn start(config: AppConfig, grader: Option<Arc<dyn Grade>>) -> anyhow:
         edge.request_timeout,
         config.server.long_poll
     );
+    anyhow::ensure!(
+        edge.request_timeout > config.server.publish_wait,
+        "the request timeout ({:?}) must exceed the wait for an upload's checks ({:?})",
+        edge.request_timeout,
+        config.server.publish_wait
+    );
     let db = db::open(config.db.clone())
         .await
         .with_context(|| format!("opening the database {}", config.db))?;

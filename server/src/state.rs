@@ -48,6 +48,10 @@ pub struct ServerConfig {
     /// How long a submission may wait in the queue for a worker that can grade it (a GPU kata
     /// with no GPU worker connected) before it ends, withdrawn, as not graded.
     pub max_queue_wait: Duration,
+    /// How long an upload's request waits for its checks before answering "checking" (the
+    /// report then comes at the upload's address): under the edge's request timeout; zero
+    /// answers "checking" at once.
+    pub publish_wait: Duration,
 }
 
 impl Default for ServerConfig {
@@ -78,6 +82,7 @@ impl Default for ServerConfig {
             },
             edge: EdgeConfig::default(),
             max_queue_wait: Duration::from_secs(15 * 60),
+            publish_wait: Duration::from_secs(40),
         }
     }
 }

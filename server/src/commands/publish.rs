@@ -49,8 +49,10 @@ pub fn run(
     };
     let url = format!("{}/api/katas/{slug}/versions", server.trim_end_matches('/'));
     let archive = files.to_tar_gz();
+    let base = server.trim_end_matches('/').to_string();
     let response = super::runtime()?.block_on(async {
-        let response = reqwest::Client::new()
+        let client = reqwest::Client::new();
+        let response = client
             .post(&url)
             .bearer_auth(token)
             .header(reqwest::header::CONTENT_TYPE, "application/gzip")
@@ -58,11 +60,25 @@ pub fn run(
             .send()
             .await
             .with_context(|| format!("sending the package to {url}"))?;
-        let status = response.status();
-        let body: serde_json::Value = response
-            .json()
-            .await
-            .with_context(|| format!("reading the answer of {url} ({status})"))?;
+        let (mut status, mut body) = answer(response, &url).await?;
+        // A package whose programs run in the sandbox may take longer than one request: the
+        // service answers "checking" and where its report will be.
+        let mut said = false;
+        while status == reqwest::StatusCode::ACCEPTED {
+            if !said {
+                eprintln!("{slug}: the service is checking the package in the sandbox…");
+                said = true;
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            let report = format!("{base}{}", body["report"].as_str().unwrap_or_default());
+            let response = client
+                .get(&report)
+                .bearer_auth(token)
+                .send()
+                .await
+                .with_context(|| format!("asking {report} for the report"))?;
+            (status, body) = answer(response, &report).await?;
+        }
         anyhow::Ok((status, body))
     })?;
     let (status, body) = response;
@@ -104,4 +120,17 @@ pub fn run(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// A response's status and JSON body.
+async fn answer(
+    response: reqwest::Response,
+    url: &str,
+) -> anyhow::Result<(reqwest::StatusCode, serde_json::Value)> {
+    let status = response.status();
+    let body = response
+        .json()
+        .await
+        .with_context(|| format!("reading the answer of {url} ({status})"))?;
+    Ok((status, body))
 }

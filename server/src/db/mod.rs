@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod kata_availability;
 pub mod kata_packages;
 pub mod kata_stats;
+pub mod kata_uploads;
 pub mod kata_versions;
 pub mod katas;
 pub mod login_failures;

@@ -30,6 +30,8 @@ pub struct Publishing {
     pub new_kata_heading: &'static str,
     pub new_kata_lead: &'static str,
     pub new_kata_slug: &'static str,
+    pub checking: &'static str,
+    pub checking_link: &'static str,
 }
 
 impl Publishing {
@@ -79,6 +81,9 @@ pub static EN: Publishing = Publishing {
                     the sandbox — reference, starter, every wrong/ program, input validators — \
                     and goes live only if every check passes.",
     new_kata_slug: "Slug (as kata.toml names it)",
+    checking: "Still checking: the package's programs are running in the sandbox. This page \
+               reloads until the report is ready; nothing goes live unless every check passes.",
+    checking_link: "Reload the report",
 };
 
 pub static ZH: Publishing = Publishing {
@@ -108,4 +113,7 @@ pub static ZH: Publishing = Publishing {
                     服务上线：压缩包（最多 64 MiB）会先在沙箱中检查——参考解、初始代码、每个 wrong/ \
                     程序和输入校验器——全部通过才会上线。",
     new_kata_slug: "Slug（与 kata.toml 中的一致）",
+    checking: "仍在检查：题目包中的程序正在沙箱中运行。本页会自动刷新，直到报告生成；只有全部检查\
+               通过才会上线。",
+    checking_link: "刷新报告",
 };

@@ -13,8 +13,8 @@ use crate::auth::Staff;
 use crate::db::{kata_versions, served};
 use crate::domain::Word as _;
 use crate::error::AppError;
-use crate::services::publishing::{self, Report};
 use crate::services::submissions::unknown_kata;
+use crate::services::uploads::{self, Outcome};
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Multipart, Path, State};
@@ -60,8 +60,10 @@ struct ReportPage {
     slug: String,
     p: &'static Publishing,
     /// (check, passed, detail in the viewer's language)
-    checks: Vec<(&'static str, bool, String)>,
+    checks: Vec<(String, bool, String)>,
     outcome: String,
+    /// While the upload is still being checked: the page it reloads into.
+    refresh: Option<String>,
 }
 
 /// The upload of a version of kata `slug`: its `csrf` field first, then the `package` file.
@@ -126,22 +128,47 @@ async fn publish_upload(
     let user = viewer.require()?.clone();
     // A new stdin/stdout kata is published under a slug not served yet: publishing decides.
     crate::domain::Slug::parse(&slug).map_err(|_| unknown_kata(&slug))?;
-    let report = publishing::publish(state, &user, &slug, archive).await?;
-    render(&report_page(viewer, slug, report))
+    let outcome = uploads::publish(state, &user, &slug, archive.to_vec()).await?;
+    render(&report_page(viewer, slug, outcome))
+}
+
+/// `/admin/katas/{slug}/uploads/{id}`: an upload's report, or that it is still being checked
+/// (the page then reloads itself).
+pub async fn upload_report(
+    State(state): State<AppState>,
+    Staff(viewer): Staff,
+    Path((slug, id)): Path<(String, i64)>,
+) -> Result<Response, AppError> {
+    let outcome = uploads::outcome(&state, &slug, id).await?;
+    render(&report_page(&viewer, slug, outcome))
 }
 
 const EN_NO_FILE: &str = super::i18n_publishing::EN.no_file;
 
-fn report_page(viewer: &crate::auth::Viewer, slug: String, report: Report) -> ReportPage {
+fn report_page(viewer: &crate::auth::Viewer, slug: String, outcome: Outcome) -> ReportPage {
     let t = Text::of(viewer.lang);
     let p = t.publishing;
     let zh = viewer.lang == katas::Lang::Zh;
+    let report = match outcome {
+        Outcome::Done(report) => report,
+        Outcome::Checking { id } => {
+            return ReportPage {
+                layout: Layout::new(viewer, "admin"),
+                refresh: Some(format!("/admin/katas/{slug}/uploads/{id}")),
+                slug,
+                p,
+                checks: Vec::new(),
+                outcome: p.checking.to_string(),
+            };
+        }
+    };
     let outcome = match report.version {
         Some(v) => p.published(v, report.new),
         None => p.refused_note.to_string(),
     };
     ReportPage {
         layout: Layout::new(viewer, "admin"),
+        refresh: None,
         slug,
         p,
         checks: report

@@ -87,6 +87,10 @@ pub fn router() -> Router<AppState> {
                 crate::services::publishing::upload_limit() + (64 << 10),
             )),
         )
+        .route(
+            "/admin/katas/{slug}/uploads/{id}",
+            get(kata_versions::upload_report),
+        )
         .route("/admin/katas/{slug}/live", post(kata_versions::make_live))
         .route(
             "/admin/katas/{slug}/availability",

@@ -8,6 +8,7 @@ use crate::auth::StaffUser;
 use crate::db::{kata_versions, served};
 use crate::error::{AppError, ErrorBody};
 use crate::services::publishing;
+use crate::services::uploads::{self, Outcome};
 use crate::state::AppState;
 use axum::Json;
 use axum::body::Bytes;
@@ -55,6 +56,9 @@ pub async fn list(
         (crate::routes::openapi::PackageArchive = "application/zip"),
     )),
     responses(
+        (status = 202, description = "Still being checked (a stdin/stdout package runs its \
+            programs in the sandbox first): `state` `checking`, `report` (where its report will \
+            be: `GET /api/katas/{slug}/uploads/{id}`).", body = Object),
         (status = 201, description = "Published and live: `version`, `new` (false when the same \
             files were already a version), `checks`.", body = Object),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
@@ -76,19 +80,67 @@ pub async fn publish(
         AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
             .zh(format!("题目包压缩文件最多 {limit} 字节"))
     })?;
-    let report = publishing::publish(&state, &user, &slug, &archive).await?;
+    let outcome = uploads::publish(&state, &user, &slug, archive.to_vec()).await?;
+    answer(&slug, outcome, StatusCode::CREATED)
+}
+
+/// An upload's report as JSON: `done` with the checks (`created` when a version went live, 422
+/// when refused, with `error`/`error_zh` repeating the first failed check), or 202 `checking`
+/// with where its report will be.
+fn answer(
+    slug: &str,
+    outcome: Outcome,
+    created: StatusCode,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let report = match outcome {
+        Outcome::Done(report) => report,
+        Outcome::Checking { id } => {
+            return Ok((
+                StatusCode::ACCEPTED,
+                Json(json!({
+                    "slug": slug,
+                    "state": "checking",
+                    "upload": id,
+                    "report": format!("/api/katas/{slug}/uploads/{id}"),
+                })),
+            ));
+        }
+    };
     let status = if report.published() {
-        StatusCode::CREATED
+        created
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let mut body = serde_json::to_value(&report).map_err(|e| AppError::Internal(e.into()))?;
+    body["state"] = json!("done");
     if !report.published() {
         let first = report.checks.iter().find(|c| !c.passed);
         body["error"] = json!(first.map_or("the package was refused", |c| c.detail.as_str()));
         body["error_zh"] = json!(first.map_or("题目包未通过检查", |c| c.detail_zh.as_str()));
     }
     Ok((status, Json(body)))
+}
+
+/// Instructors and admins: an upload's report, once its checks are done (the answer to an
+/// upload that was still being checked when its request ended).
+#[utoipa::path(get, path = "/api/katas/{slug}/uploads/{id}", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path), ("id" = i64, Path)),
+    responses(
+        (status = 200, description = "Checked and published: `state` `done`, `version`, \
+            `checks`.", body = Object),
+        (status = 202, description = "Still being checked: `state` `checking`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 404, description = "No such upload of this kata.", body = ErrorBody),
+        (status = 422, description = "Checked and refused: `state` `done`, `checks`, `error`, \
+            `error_zh`. Nothing changed.", body = Object),
+    ))]
+pub async fn upload(
+    State(state): State<AppState>,
+    _: StaffUser,
+    Path((slug, id)): Path<(String, i64)>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let outcome = uploads::outcome(&state, &slug, id).await?;
+    answer(&slug, outcome, StatusCode::OK)
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

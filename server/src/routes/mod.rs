@@ -39,6 +39,7 @@ fn api() -> OpenApiRouter<AppState> {
             axum::extract::DefaultBodyLimit::max(crate::services::publishing::upload_limit()),
         ))
         .routes(routes!(kata_versions::make_live))
+        .routes(routes!(kata_versions::upload))
         .routes(routes!(drills::list))
         .routes(routes!(drills::show))
         .routes(routes!(drills::start))

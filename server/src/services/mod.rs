@@ -8,4 +8,5 @@ pub mod packages;
 pub mod publishing;
 pub mod publishing_io;
 pub mod submissions;
+pub mod uploads;
 pub mod write_budget;

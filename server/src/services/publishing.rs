@@ -25,19 +25,19 @@ use crate::services::write_budget;
 use crate::state::AppState;
 use katas::archive::{Limits, PackageFiles};
 use katas::layout;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One verification step and what it found, in English and 中文.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Check {
-    pub check: &'static str,
+    pub check: String,
     pub passed: bool,
     pub detail: String,
     pub detail_zh: String,
 }
 
 /// What publishing did: every check run, and the version when it went live.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub slug: String,
     pub checks: Vec<Check>,
@@ -66,20 +66,25 @@ pub fn upload_limit() -> usize {
         .max(katas::io::limits().archive_bytes)
 }
 
+/// Spends `user`'s upload allowance: every upload is unpacked and checked, passing or not, so
+/// its unit is spent first, on its own.
+pub async fn spend_upload(state: &AppState, user: &User) -> Result<(), AppError> {
+    let mut tx = state.db.begin().await?;
+    write_budget::spend(&mut tx, &state.config, user.id, Write::KataUpload).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Verifies `archive` as a version of `slug` and, when every check passes, publishes it and
 /// makes it live. `Err` only when our side fails; a refused package is an `Ok` report. `user`
-/// is an instructor or admin: both callers' extractors (`auth::Staff`, `auth::StaffUser`)
-/// admitted them.
-pub async fn publish(
+/// is an instructor or admin whose upload allowance [`spend_upload`] has charged; callers go
+/// through [`super::uploads::publish`].
+pub async fn verify_and_publish(
     state: &AppState,
     user: &User,
     slug: &str,
     archive: &[u8],
 ) -> Result<Report, AppError> {
-    // Every upload is unpacked and linted, passing or not: its unit is spent first, on its own.
-    let mut tx = state.db.begin().await?;
-    write_budget::spend(&mut tx, &state.config, user.id, Write::KataUpload).await?;
-    tx.commit().await?;
     let mut checks = Vec::new();
     let verified = match unpack(archive, &mut checks) {
         Some(files) if is_io(&files) => {
@@ -357,18 +362,18 @@ fn differing_files(files: &PackageFiles, package: &katas::Package) -> String {
     }
 }
 
-pub(super) fn pass(check: &'static str, detail: String, detail_zh: String) -> Check {
+pub(super) fn pass(check: &str, detail: String, detail_zh: String) -> Check {
     Check {
-        check,
+        check: check.to_string(),
         passed: true,
         detail,
         detail_zh,
     }
 }
 
-pub(super) fn fail(check: &'static str, detail: String, detail_zh: String) -> Check {
+pub(super) fn fail(check: &str, detail: String, detail_zh: String) -> Check {
     Check {
-        check,
+        check: check.to_string(),
         passed: false,
         detail,
         detail_zh,

@@ -547,3 +547,55 @@ async fn the_upload_page_publishes_and_reports_in_the_viewers_language() {
         .await;
     assert_eq!(resp.status(), 403);
 }
+
+#[tokio::test]
+async fn an_upload_that_outlasts_its_request_is_checked_to_the_end_and_reported_anywhere() {
+    // No wait at all: every upload is answered "checking" and its report read later.
+    let opts = Options {
+        workers: 0,
+        configure: |c| c.publish_wait = std::time::Duration::ZERO,
+        ..Options::default()
+    };
+    let app = spawn_app(opts, None).await;
+    let replica = spawn_replica(&app, no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+
+    // The CLI follows the report to its end.
+    let package = copy_of_fast_power();
+    fix_statement(package.path());
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("checking the package") && out.contains("version 2 published and live"),
+        "{out}"
+    );
+
+    // Through the API: 202 and where the report will be; any replica serves it.
+    std::fs::write(package.path().join("README.zh.md"), "# 只有标题\n").unwrap();
+    let archive = katas::archive::PackageFiles::read_dir(package.path(), &Default::default())
+        .unwrap()
+        .to_tar_gz();
+    let resp = post_archive(&app, &staff, archive).await;
+    assert_eq!(resp.status(), 202);
+    let checking: Value = resp.json().await.unwrap();
+    assert_eq!(checking["state"], "checking");
+    let at = checking["report"].as_str().unwrap().to_string();
+    // An upload's `state` ends `done`, as a submission's does.
+    let report = crate::helpers::until_done(std::time::Duration::from_secs(30), || async {
+        replica.get(&staff, &at).await.json().await.unwrap()
+    })
+    .await;
+    assert_eq!(report["version"], Value::Null, "{report}");
+    assert!(
+        report["error"].as_str().unwrap().contains("README.zh.md"),
+        "{report}"
+    );
+    assert_eq!(shown(&replica).await["version"]["number"], 2);
+
+    let other = at.replace("/uploads/", "/uploads/9");
+    assert_eq!(replica.get(&staff, &other).await.status(), 404);
+    let learner = app.user("lea").await;
+    assert_eq!(replica.get(&learner, &at).await.status(), 403);
+}
