@@ -43,12 +43,13 @@ pub async fn claim(
     loop {
         // Register interest before looking, so a job queued in between still wakes us.
         let notified = state.jobs_waiting.notified();
-        let (job, exhausted) = jobs::claim(
+        let (job, exhausted) = jobs::claim_for(
             &state.db,
             &hello.worker_id,
             kinds,
             hello.phase,
             state.lease_ms(),
+            hello.capabilities.packages,
         )
         .await?;
         for id in exhausted {

@@ -96,6 +96,19 @@ pub async fn claim(
     phase: JobPhase,
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
+    claim_for(db, worker_id, kinds, phase, lease_ms, true).await
+}
+
+/// [`claim`] for a worker that says whether it grades published stdin/stdout packages
+/// (`packages`); one that does not is never given a job of such a kata.
+pub async fn claim_for(
+    db: &Db,
+    worker_id: &str,
+    kinds: &[JobKind],
+    phase: JobPhase,
+    lease_ms: i64,
+    packages: bool,
+) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
     if kinds.is_empty() {
         return Ok((None, exhausted));
@@ -118,12 +131,23 @@ pub async fn claim(
         ),
         JobPhase::Verdict => String::new(),
     };
+    let packaged_only_if_able = if packages {
+        String::new()
+    } else {
+        format!(
+            " AND NOT EXISTS (SELECT 1 FROM submissions s JOIN kata_versions v
+                 ON v.slug = s.kata AND v.number = s.kata_version
+               WHERE s.id = jobs.submission_id AND {})",
+            super::kata_packages::PACKAGED
+        )
+    };
     let sql = format!(
         "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
            lease_expires_at = $3, attempts = attempts + 1
          WHERE id = (SELECT id FROM jobs WHERE phase = $6 AND kind IN ({kinds})
              AND (state = 'queued'
-               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5)){verdicts_first}
+               OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))\
+               {verdicts_first}{packaged_only_if_able}
            ORDER BY priority, id LIMIT 1{skip_locked})
          RETURNING id",
         kinds = kinds_list.join(", ")

@@ -17,6 +17,10 @@ pub struct Capabilities {
     // capability, memory, driver).
     #[schema(value_type = Option<Object>)]
     pub gpu: Option<graders::gpu::GpuInfo>,
+    /// Grades stdin/stdout katas published to the service, fetching each version's package by
+    /// hash. Workers from before such katas say nothing (`false`): they are never given one.
+    #[serde(default)]
+    pub packages: bool,
 }
 
 /// A worker seen this recently counts as connected (remote workers long-poll every ≤ 60 s;

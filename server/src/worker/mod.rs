@@ -92,6 +92,7 @@ pub fn capabilities(slot: usize) -> Capabilities {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
         kinds,
         gpu,
+        packages: true,
     }
 }
 
@@ -102,6 +103,7 @@ pub fn measuring_capabilities() -> Capabilities {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
         kinds: vec![JobKind::Cpu],
         gpu: None,
+        packages: true,
     }
 }
 

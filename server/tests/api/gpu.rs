@@ -25,6 +25,7 @@ fn caps(kinds: &[&str]) -> Capabilities {
             memory_bytes: 150_000_000_000,
             driver_version: "13.0".into(),
         }),
+        packages: true,
     }
 }
 

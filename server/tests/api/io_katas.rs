@@ -148,6 +148,23 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
         .unwrap()
         .to_string();
 
+    // Queued before any worker is there; a worker from before published packages (its hello
+    // says nothing of them) is never given it.
+    let learner = app.user("rui").await;
+    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let id = app.submit_id(&learner, SLUG, &reference, "submit").await;
+    let (old, _) = server::db::jobs::claim_for(
+        &app.app.state.db,
+        "old-worker",
+        &[server::domain::JobKind::Cpu],
+        JobPhase::Verdict,
+        60_000,
+        false,
+    )
+    .await
+    .unwrap();
+    assert!(old.is_none(), "{old:?}");
+
     let worker_token = app.app.state.config.worker_token.clone();
     let source = Arc::new(RemoteSource::new(
         &app.url(""),
@@ -160,9 +177,7 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
         },
     ));
     let worker = tokio::spawn(server::worker::run(source, grader));
-    let learner = app.user("rui").await;
-    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
-    let accepted = graded(&app, &learner, &reference).await;
+    let accepted = app.verdict(&learner, id, GRADING).await;
     worker.abort();
     assert_eq!(accepted["verdict"], "accepted", "{accepted}");
 
