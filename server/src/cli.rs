@@ -197,6 +197,11 @@ pub enum KataCommand {
         /// The kata to publish as; defaults to the slug in DIR/kata.toml.
         #[arg(long)]
         slug: Option<String>,
+        /// Publish it unlisted: only instructors and admins see it (a preview, as a learner
+        /// would) until it is listed on `/admin/katas/{slug}`. Otherwise a new version keeps the
+        /// kata's availability, and a new kata is listed.
+        #[arg(long)]
+        unlisted: bool,
         /// The language of the report: `en` or `zh`.
         #[arg(long, default_value = "en", value_parser = parse_lang)]
         lang: katas::Lang,

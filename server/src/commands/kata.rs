@@ -49,8 +49,9 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             server,
             token,
             slug,
+            unlisted,
             lang,
-        } => super::publish::run(&dir, &server, &token, slug, lang),
+        } => super::publish::run(&dir, &server, &token, slug, unlisted, lang),
     }
 }
 

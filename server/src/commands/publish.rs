@@ -31,6 +31,7 @@ pub fn run(
     server: &str,
     token: &str,
     slug: Option<String>,
+    unlisted: bool,
     lang: Lang,
 ) -> anyhow::Result<ExitCode> {
     // The widest bounds (a stdin/stdout package's): the service holds each kind to its own.
@@ -47,7 +48,10 @@ pub fn run(
             katas::KataMeta::parse(toml, Path::new(katas::layout::META_FILE))?.slug
         }
     };
-    let url = format!("{}/api/katas/{slug}/versions", server.trim_end_matches('/'));
+    let mut url = format!("{}/api/katas/{slug}/versions", server.trim_end_matches('/'));
+    if unlisted {
+        url.push_str("?unlisted=true");
+    }
     let archive = files.to_tar_gz();
     let base = server.trim_end_matches('/').to_string();
     let response = super::runtime()?.block_on(async {

@@ -25,6 +25,22 @@ pub async fn of(db: &Db, slug: &str) -> Result<Availability, sqlx::Error> {
         .map_or(Availability::Listed, |s| s.status))
 }
 
+/// Sets the availability of version `number` of `slug` (a new version published unlisted).
+pub async fn set_in(
+    tx: &mut super::Tx<'_>,
+    slug: &str,
+    number: i64,
+    status: Availability,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE kata_versions SET status = $1 WHERE slug = $2 AND number = $3")
+        .bind(Stored(status))
+        .bind(slug)
+        .bind(number)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Sets the availability of the version of `slug` this replica serves; `false` when it has
 /// no published version.
 pub async fn set(db: &Db, slug: &str, status: Availability) -> Result<bool, sqlx::Error> {

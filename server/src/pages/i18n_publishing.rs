@@ -32,6 +32,7 @@ pub struct Publishing {
     pub new_kata_slug: &'static str,
     pub checking: &'static str,
     pub checking_link: &'static str,
+    pub start_unlisted: &'static str,
 }
 
 impl Publishing {
@@ -84,6 +85,7 @@ pub static EN: Publishing = Publishing {
     checking: "Still checking: the package's programs are running in the sandbox. This page \
                reloads until the report is ready; nothing goes live unless every check passes.",
     checking_link: "Reload the report",
+    start_unlisted: "Start unlisted: only instructors and admins see it until you list it",
 };
 
 pub static ZH: Publishing = Publishing {
@@ -116,4 +118,5 @@ pub static ZH: Publishing = Publishing {
     checking: "仍在检查：题目包中的程序正在沙箱中运行。本页会自动刷新，直到报告生成；只有全部检查\
                通过才会上线。",
     checking_link: "刷新报告",
+    start_unlisted: "先不公开：在你公开之前，只有教师和管理员能看到它",
 };

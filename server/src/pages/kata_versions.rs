@@ -74,7 +74,7 @@ pub async fn upload(
     form: Multipart,
 ) -> Result<Response, AppError> {
     let upload = read_upload(&viewer, form).await?;
-    publish_upload(&state, &viewer, slug, &upload.archive).await
+    publish_upload(&state, &viewer, slug, &upload).await
 }
 
 /// The upload of a new kata from the admin page: `csrf`, `slug`, then the `package` file.
@@ -84,12 +84,14 @@ pub async fn upload_new(
     form: Multipart,
 ) -> Result<Response, AppError> {
     let upload = read_upload(&viewer, form).await?;
-    let slug = upload.slug.unwrap_or_default().trim().to_string();
-    publish_upload(&state, &viewer, slug, &upload.archive).await
+    let slug = upload.slug.clone().unwrap_or_default().trim().to_string();
+    publish_upload(&state, &viewer, slug, &upload).await
 }
 
 struct Upload {
     slug: Option<String>,
+    /// Ticked "start unlisted" (the new kata form).
+    unlisted: bool,
     archive: axum::body::Bytes,
 }
 
@@ -102,11 +104,12 @@ async fn read_upload(
         AppError::BadRequest(format!("the upload could not be read: {}", e.body_text()))
             .zh("无法读取上传的内容")
     };
-    let (mut csrf, mut slug, mut archive) = (None, None, None);
+    let (mut csrf, mut slug, mut archive, mut unlisted) = (None, None, None, false);
     while let Some(field) = form.next_field().await.map_err(unreadable)? {
         match field.name() {
             Some("csrf") => csrf = Some(field.text().await.map_err(unreadable)?),
             Some("slug") => slug = Some(field.text().await.map_err(unreadable)?),
+            Some("unlisted") => unlisted = true,
             Some("package") => archive = Some(field.bytes().await.map_err(unreadable)?),
             _ => {}
         }
@@ -116,19 +119,30 @@ async fn read_upload(
     let archive = archive
         .filter(|a| !a.is_empty())
         .ok_or_else(|| AppError::BadRequest(EN_NO_FILE.into()).zh(t.publishing.no_file))?;
-    Ok(Upload { slug, archive })
+    Ok(Upload {
+        slug,
+        unlisted,
+        archive,
+    })
 }
 
 async fn publish_upload(
     state: &AppState,
     viewer: &crate::auth::Viewer,
     slug: String,
-    archive: &[u8],
+    upload: &Upload,
 ) -> Result<Response, AppError> {
     let user = viewer.require()?.clone();
     // A new stdin/stdout kata is published under a slug not served yet: publishing decides.
     crate::domain::Slug::parse(&slug).map_err(|_| unknown_kata(&slug))?;
-    let outcome = uploads::publish(state, &user, &slug, archive.to_vec()).await?;
+    let outcome = uploads::publish(
+        state,
+        &user,
+        &slug,
+        upload.archive.to_vec(),
+        upload.unlisted,
+    )
+    .await?;
     render(&report_page(viewer, slug, outcome))
 }
 

@@ -13,7 +13,7 @@ use crate::state::AppState;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, JsonRejection};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -45,12 +45,13 @@ pub async fn list(
 }
 
 /// Instructors and admins: publish a package (the kata's folder as a .tar.gz or .zip, at most
-/// 4 MiB; `infrakata kata publish` sends one). It is verified first — archive safety,
-/// kata.toml, the lint in both languages, and (on this build) that only the statements differ
-/// from the version it grades with — and goes live only when every check passes. The report
-/// lists each check in English and 中文.
+/// 4 MiB for a function kata and 64 MiB for a stdin/stdout one; `infrakata kata publish` sends
+/// one). It is verified first — archive safety, kata.toml, the lint in both languages, then for
+/// a function kata that only the statements differ from the version this build grades with,
+/// and for a stdin/stdout package (a new kata too) every program of it run in the sandbox —
+/// and goes live only when every check passes. The report lists each check in English and 中文.
 #[utoipa::path(post, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
-    params(("slug" = String, Path)),
+    params(("slug" = String, Path), PublishQuery),
     request_body(content(
         (crate::routes::openapi::PackageArchive = "application/gzip"),
         (crate::routes::openapi::PackageArchive = "application/zip"),
@@ -73,6 +74,7 @@ pub async fn publish(
     State(state): State<AppState>,
     StaffUser(user): StaffUser,
     Path(slug): Path<String>,
+    Query(query): Query<PublishQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let archive = body.map_err(|_| {
@@ -80,8 +82,17 @@ pub async fn publish(
         AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
             .zh(format!("题目包压缩文件最多 {limit} 字节"))
     })?;
-    let outcome = uploads::publish(&state, &user, &slug, archive.to_vec()).await?;
+    let outcome = uploads::publish(&state, &user, &slug, archive.to_vec(), query.unlisted).await?;
     answer(&slug, outcome, StatusCode::CREATED)
+}
+
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PublishQuery {
+    /// Publish unlisted: only instructors and admins see the version until it is listed.
+    /// Without it a new version keeps the kata's availability, and a new kata is listed.
+    #[serde(default)]
+    pub unlisted: bool,
 }
 
 /// An upload's report as JSON: `done` with the checks (`created` when a version went live, 422

@@ -17,8 +17,9 @@
 use crate::db::allowance::Write;
 use crate::db::kata_packages;
 use crate::db::kata_versions::{self, Published, Statements};
-use crate::db::served;
 use crate::db::users::User;
+use crate::db::{kata_availability, served};
+use crate::domain::Availability;
 use crate::domain::VersionSource;
 use crate::error::AppError;
 use crate::services::write_budget;
@@ -84,6 +85,7 @@ pub async fn verify_and_publish(
     user: &User,
     slug: &str,
     archive: &[u8],
+    unlisted: bool,
 ) -> Result<Report, AppError> {
     let mut checks = Vec::new();
     let verified = match unpack(archive, &mut checks) {
@@ -114,6 +116,10 @@ pub async fn verify_and_publish(
     served::lock_kata(&mut tx, slug).await?;
     let publication = kata_versions::publish(&mut tx, slug, &version).await?;
     served::set_live(&mut tx, slug, publication.number).await?;
+    if unlisted {
+        kata_availability::set_in(&mut tx, slug, publication.number, Availability::Unlisted)
+            .await?;
+    }
     tx.commit().await?;
     report.version = Some(publication.number);
     report.new = publication.new;

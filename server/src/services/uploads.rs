@@ -33,12 +33,13 @@ pub async fn publish(
     user: &User,
     slug: &str,
     archive: Vec<u8>,
+    unlisted: bool,
 ) -> Result<Outcome, AppError> {
     publishing::spend_upload(state, user).await?;
     let id = kata_uploads::start(&state.db, slug, user.id).await?;
     let task = {
         let (state, user, slug) = (state.clone(), user.clone(), slug.to_string());
-        tokio::spawn(async move { check(&state, &user, &slug, &archive, id).await })
+        tokio::spawn(async move { check(&state, &user, &slug, &archive, unlisted, id).await })
     };
     if state.config.publish_wait.is_zero() {
         // No wait: the answer is always "checking" (the task runs on regardless).
@@ -58,9 +59,10 @@ async fn check(
     user: &User,
     slug: &str,
     archive: &[u8],
+    unlisted: bool,
     id: i64,
 ) -> Result<Report, AppError> {
-    let checked = publishing::verify_and_publish(state, user, slug, archive).await;
+    let checked = publishing::verify_and_publish(state, user, slug, archive, unlisted).await;
     let report = match &checked {
         Ok(report) => report.clone(),
         Err(e) => {

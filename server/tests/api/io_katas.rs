@@ -233,7 +233,7 @@ async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
     let resp = staff
         .post_upload(
             "/admin/katas",
-            &[("csrf", csrf.as_str()), ("slug", SLUG)],
+            &[("csrf", csrf.as_str()), ("slug", SLUG), ("unlisted", "1")],
             ("package", "pair-sums.tar.gz", &archive),
         )
         .await;
@@ -245,6 +245,15 @@ async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
     assert!(page.contains("href=\"/admin/katas/pair-sums\""), "{page}");
     let versions = staff.page("/admin/katas/pair-sums").await;
     assert!(versions.contains("uploaded by ines"), "{versions}");
+    // Published unlisted: a preview for staff, unknown to learners until listed.
+    assert!(staff.page("/katas/pair-sums").await.contains("Pair sums"));
+    let learner = app.user("lea").await;
+    let listed = json(&app, &learner, "/api/katas").await;
+    assert!(!listed.to_string().contains("\"pair-sums\""), "{listed}");
+    assert_eq!(
+        app.get(&learner, "/api/katas/pair-sums").await.status(),
+        404
+    );
 }
 
 #[tokio::test]

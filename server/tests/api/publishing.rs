@@ -599,3 +599,32 @@ async fn an_upload_that_outlasts_its_request_is_checked_to_the_end_and_reported_
     let learner = app.user("lea").await;
     assert_eq!(replica.get(&learner, &at).await.status(), 403);
 }
+
+#[tokio::test]
+async fn a_version_published_unlisted_is_a_preview_for_staff_only() {
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let package = copy_of_fast_power();
+    fix_statement(package.path());
+    let (ok, out) = publish(&app, package.path(), &staff, &["--unlisted"]).await;
+    assert!(ok, "{out}");
+    let learner = app.user("lea").await;
+    assert_eq!(
+        app.get(&learner, "/api/katas/fast-power").await.status(),
+        404
+    );
+    let listed: Value = app.get(&learner, "/api/katas").await.json().await.unwrap();
+    assert!(!listed.to_string().contains("\"fast-power\""), "{listed}");
+    let versions: Value = app
+        .get(&staff, "/api/katas/fast-power/versions")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let newest = &versions["versions"][0];
+    assert_eq!(newest["number"], 2, "{versions}");
+    assert_eq!(newest["status"], "unlisted", "{versions}");
+    assert_eq!(newest["live"], true, "{versions}");
+}
