@@ -88,14 +88,14 @@ pub struct ShowQuery {
     from: Option<SubmissionId>,
 }
 
-/// The first kata after `slug` in catalogue order that the learner has not solved (wrapping
-/// around), if any is left.
+/// The first kata after `slug` in catalogue order (`all`, the viewer's listing) that the learner
+/// has not solved (wrapping around), if any is left.
 fn next_kata(
     slug: &str,
     solved: &std::collections::HashSet<crate::domain::Slug>,
     titles: &crate::services::catalogue::Titles,
+    all: &[&'static dyn Kata],
 ) -> Option<NextKata> {
-    let all = katas::catalogue::all();
     let at = all.iter().position(|k| k.meta().slug == slug)?;
     all.iter()
         .cycle()
@@ -203,6 +203,11 @@ pub async fn show(
             &slug,
             &solved_set,
             &crate::services::catalogue::served_titles(&state, viewer.lang).await?,
+            &crate::services::catalogue::listing(&state, staff)
+                .await?
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect::<Vec<_>>(),
         ),
         gpu_waiting,
         max_wait_minutes: state.config.max_queue_wait.as_secs().div_ceil(60),

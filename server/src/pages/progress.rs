@@ -47,8 +47,19 @@ pub async fn show(State(state): State<AppState>, viewer: Viewer) -> Result<Respo
     let now = now_ms();
     let t = Text::of(viewer.lang);
     let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
-    let rows: Vec<Row> = katas::catalogue::all()
-        .iter()
+    // Every kata served, published ones included; an unlisted one (a staff preview) only for
+    // staff or a learner who has worked on it.
+    let staff = user.role.is_staff();
+    let availability = crate::db::kata_availability::all(&state.db).await?;
+    let rows: Vec<Row> = crate::services::catalogue::every_kata(&state)
+        .await?
+        .into_iter()
+        .filter(|k| {
+            let slug = &k.meta().slug;
+            staff
+                || mine.contains_key(slug)
+                || availability.get(slug) != Some(&crate::domain::Availability::Unlisted)
+        })
         .map(|k| {
             let m = k.meta();
             let p = mine.get(&m.slug);

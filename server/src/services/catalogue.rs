@@ -44,7 +44,7 @@ pub async fn listing(
 }
 
 /// Every kata served, whatever its availability: the build's, then the published packages.
-async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
+pub async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut all = katas::catalogue::all().to_vec();
     all.extend(super::packages::live_katas(&state.db).await?);
     Ok(all)

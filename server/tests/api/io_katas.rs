@@ -104,6 +104,11 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
     assert!(page.text().await.unwrap().contains("Pair sums"));
 
     // A learner submits through the replica; the built-in worker loads the package by hash.
+    let hash = server::password::hash("long enough pw").unwrap();
+    let lea = users::create(&app.app.state.db, "lea-browser", Role::Learner, Some(&hash))
+        .await
+        .unwrap();
+    let learner = users::issue_token(&app.app.state.db, lea.id).await.unwrap();
     let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
     let accepted = graded(&replica, &learner, &reference).await;
     assert_eq!(accepted["verdict"], "accepted", "{accepted}");
@@ -111,6 +116,11 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
     let overflow = std::fs::read_to_string(package.path().join("wrong/overflow.rs")).unwrap();
     let wrong = graded(&replica, &learner, &overflow).await;
     assert_eq!(wrong["verdict"], "wrong_answer", "{wrong}");
+    // Their progress page counts it with the build's katas.
+    let browser = crate::browser::Browser::new(&replica);
+    browser.login("lea-browser", "long enough pw").await;
+    let progress = browser.page("/progress").await;
+    assert!(progress.contains("href=\"/katas/pair-sums\""), "{progress}");
 
     // A version whose reference is wrong is refused by the sandbox's verdicts; nothing changes.
     std::fs::write(package.path().join("reference.rs"), &overflow).unwrap();
