@@ -51,7 +51,11 @@ pub async fn load(db: &Db, content_hash: &str) -> Result<IoPackage, AppError> {
     let archive = kata_packages::archive(db, content_hash)
         .await?
         .ok_or_else(|| PackageError::Missing(content_hash.to_string()))?;
-    Ok(unpack(content_hash, &archive)?)
+    // Up to 256 MiB to inflate and hash: off the request threads.
+    let hash = content_hash.to_string();
+    Ok(tokio::task::spawn_blocking(move || unpack(&hash, &archive))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))??)
 }
 
 /// The learner-facing view of version `content_hash`, read once per process.

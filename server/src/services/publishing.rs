@@ -84,17 +84,32 @@ pub async fn verify_and_publish(
     state: &AppState,
     user: &User,
     slug: &str,
-    archive: &[u8],
+    archive: Vec<u8>,
     unlisted: bool,
 ) -> Result<Report, AppError> {
-    let mut checks = Vec::new();
-    let verified = match unpack(archive, &mut checks) {
-        Some(files) if is_io(&files) => {
-            super::publishing_io::verify(state, slug, &files, &mut checks).await?
-        }
-        Some(files) => verify(slug, &files, &mut checks).map(|v| (v, None)),
-        None => None,
-    };
+    // One upload is checked at a time on a replica: unpacking, packing and hashing up to 256 MiB
+    // and running every program of a package in the sandbox are bounded by one such job, off the
+    // request threads, whatever an instructor sends.
+    static CHECKING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+    let _turn = CHECKING
+        .acquire()
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let (grader, owned_slug) = (state.grader.clone(), slug.to_string());
+    let (checks, verified) = tokio::task::spawn_blocking(move || {
+        let (slug, mut checks) = (owned_slug, Vec::new());
+        let verified = match unpack(&archive, &mut checks) {
+            Some(files) if is_io(&files) => {
+                super::publishing_io::verify(grader.as_deref(), &slug, &files, &mut checks)?
+            }
+            Some(files) => verify(&slug, &files, &mut checks).map(|v| (v, None)),
+            None => None,
+        };
+        Ok::<_, graders::GradeError>((checks, verified))
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.into()))?
+    .map_err(|e| AppError::Internal(e.into()))?;
     let mut report = Report {
         slug: slug.to_string(),
         checks,

@@ -6,21 +6,21 @@
 use super::publishing::{Check, StoredPackage, check_lint, check_meta, fail, pass};
 use crate::db::kata_versions::{Published, Statements};
 use crate::domain::VersionSource;
-use crate::error::AppError;
-use crate::state::AppState;
+use graders::{Grade, GradeError};
 use katas::archive::PackageFiles;
 use katas::io::IoPackage;
 use katas::layout;
 use katas::learner_api::LearnerApi;
 
 /// The checks of a stdin/stdout package, recorded in `checks`; the version to publish and the
-/// files to store when all passed. `Err` only when our side fails.
-pub(super) async fn verify(
-    state: &AppState,
+/// files to store when all passed. `Err` only when our side fails. Blocking: it runs the
+/// package's programs through `grader`, the replica's.
+pub(super) fn verify(
+    grader: Option<&dyn Grade>,
     slug: &str,
     files: &PackageFiles,
     checks: &mut Vec<Check>,
-) -> Result<Option<(Published, Option<StoredPackage>)>, AppError> {
+) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
     if katas::catalogue::find(slug).is_some() {
         checks.push(fail(
             "kind",
@@ -53,25 +53,20 @@ pub(super) async fn verify(
             return Ok(None);
         }
     };
-    let Some(grader) = state.grader.clone() else {
+    let Some(grader) = grader else {
         checks.push(fail(
             "sandbox",
-            "this replica runs no grader, so it cannot run the package's programs in the \
-             sandbox before it goes live: publish through a replica that runs built-in workers"
+            "this replica runs no grader (the sandbox is not available here), so it cannot run \
+             the package's programs in the sandbox before it goes live: publish through a \
+             replica where the sandbox is available"
                 .into(),
-            "这个副本没有评测器，无法在上线前于沙箱中运行题目包里的程序：请通过运行内置评测\
-             进程的副本发布"
+            "这个副本没有评测器（这里无法使用沙箱），无法在上线前于沙箱中运行题目包里的程序：\
+             请通过可以使用沙箱的副本发布"
                 .into(),
         ));
         return Ok(None);
     };
-    let verified = {
-        let package = package.clone();
-        tokio::task::spawn_blocking(move || grader.verify_io(&package))
-            .await
-            .map_err(|e| AppError::Internal(e.into()))?
-            .map_err(|e| AppError::Internal(e.into()))?
-    };
+    let verified = grader.verify_io(&package)?;
     let mut passed = true;
     for row in verified {
         passed &= row.ok;

@@ -39,7 +39,7 @@ pub async fn publish(
     let id = kata_uploads::start(&state.db, slug, user.id).await?;
     let task = {
         let (state, user, slug) = (state.clone(), user.clone(), slug.to_string());
-        tokio::spawn(async move { check(&state, &user, &slug, &archive, unlisted, id).await })
+        tokio::spawn(async move { check(&state, &user, &slug, archive, unlisted, id).await })
     };
     if state.config.publish_wait.is_zero() {
         // No wait: the answer is always "checking" (the task runs on regardless).
@@ -58,7 +58,7 @@ async fn check(
     state: &AppState,
     user: &User,
     slug: &str,
-    archive: &[u8],
+    archive: Vec<u8>,
     unlisted: bool,
     id: i64,
 ) -> Result<Report, AppError> {
