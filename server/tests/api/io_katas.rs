@@ -314,3 +314,82 @@ async fn an_imported_kattis_package_publishes_and_grades_through_its_own_validat
         assert_eq!(graded["verdict"], verdict, "{file}: {graded}");
     }
 }
+
+/// `text` with `from` replaced by `to`, asserting it was there.
+fn edited(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{}: no `{from}`", path.display());
+    std::fs::write(path, text.replace(from, to)).unwrap();
+}
+
+#[tokio::test]
+async fn a_package_larger_than_a_function_katas_bound_publishes_and_a_crashing_validator_is_reported()
+ {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let staff = staff_token(&app).await;
+
+    // A new secret group, and an attachment of 4.5 MiB that does not compress: the archive is
+    // over a function kata's 4 MiB bound.
+    let package = fresh_copy("With more cases and an attachment.");
+    let more = package.path().join("data/secret/more");
+    std::fs::create_dir_all(&more).unwrap();
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut input, mut answer) = (String::from("2000\n"), String::new());
+    for _ in 0..2000 {
+        let a = (next() % 2_000_000_000) as i64 - 1_000_000_000;
+        let b = (next() % 2_000_000_000) as i64 - 1_000_000_000;
+        input.push_str(&format!("{a} {b}\n"));
+        answer.push_str(&format!("{}\n", a + b));
+    }
+    std::fs::write(more.join("1.in"), input).unwrap();
+    std::fs::write(more.join("1.ans"), answer).unwrap();
+    let noise: Vec<u8> = (0..(9 << 19) / 8)
+        .flat_map(|_| next().to_le_bytes())
+        .collect();
+    std::fs::create_dir_all(package.path().join("attachments")).unwrap();
+    std::fs::write(package.path().join("attachments/noise.bin"), noise).unwrap();
+    let archive = katas::archive::PackageFiles::read_dir(package.path(), &katas::io::limits())
+        .unwrap()
+        .to_tar_gz();
+    assert!(archive.len() > 4 << 20, "{} bytes", archive.len());
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    let learner = app.user("lea").await;
+    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let accepted = graded(&app, &learner, &reference).await;
+    assert_eq!(accepted["verdict"], "accepted", "{accepted}");
+
+    // An instructor's output validator that crashes: every program's run is the kata's failure,
+    // the report says so, and nothing changes.
+    let hostile = fresh_copy("Judged by a validator that crashes.");
+    edited(
+        &hostile.path().join("kata.toml"),
+        "validator = \"default\"",
+        "validator = \"custom\"\nvalidator_language = \"python3\"\n\
+         validator_files = [\"output_validator/validate.py\"]",
+    );
+    std::fs::create_dir_all(hostile.path().join("output_validator")).unwrap();
+    std::fs::write(
+        hostile.path().join("output_validator/validate.py"),
+        "import sys\nraise SystemExit(3)\n",
+    )
+    .unwrap();
+    let (ok, out) = publish(&app, hostile.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("reference.rs") && out.contains("internal_error"),
+        "{out}"
+    );
+    assert_eq!(versions(&app, &staff).await.len(), 1);
+    let health = app.client.get(app.url("/api/health")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+}
