@@ -6,6 +6,7 @@ pub mod drills;
 pub mod interviews;
 pub mod packages;
 pub mod publishing;
+pub mod publishing_function;
 pub mod publishing_io;
 pub mod submissions;
 pub mod uploads;
