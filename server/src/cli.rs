@@ -202,6 +202,10 @@ pub enum KataCommand {
         /// kata's availability, and a new kata is listed.
         #[arg(long)]
         unlisted: bool,
+        /// Publish it as a candidate: stored but not live, to rejudge past submissions against
+        /// (`POST /api/katas/{slug}/rejudges`) or make live later.
+        #[arg(long)]
+        candidate: bool,
         /// The language of the report: `en` or `zh`.
         #[arg(long, default_value = "en", value_parser = parse_lang)]
         lang: katas::Lang,

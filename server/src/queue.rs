@@ -56,8 +56,11 @@ pub async fn claim(
             state.publish(id, State::Done);
         }
         if let Some(job) = job {
-            submissions::set_state(&state.db, job.submission_id, State::Compiling).await?;
-            state.publish(job.submission_id, State::Compiling);
+            // A rejudge's job is no news to the learner: their submission stays as it is.
+            if job.rejudge.is_none() {
+                submissions::set_state(&state.db, job.submission_id, State::Compiling).await?;
+                state.publish(job.submission_id, State::Compiling);
+            }
             if job.phase == JobPhase::Verdict {
                 // Perhaps the last verdict that was waiting: measuring loops may go on now.
                 state.jobs_waiting.notify_waiters();
@@ -86,6 +89,9 @@ pub async fn heartbeat(
         return Ok(false);
     }
     if let Some(stage) = stage.filter(|s| *s != State::Done && *s != State::Queued) {
+        if jobs::is_rejudge(&state.db, job_id).await? {
+            return Ok(true);
+        }
         submissions::set_state(&state.db, submission_id, stage).await?;
         state.publish(submission_id, stage);
     }
@@ -99,8 +105,9 @@ pub async fn finish(
     token: &str,
     report: &GradeReport,
 ) -> Result<bool, sqlx::Error> {
+    // A rejudge's result is no news to the learner.
     let submission_id: Option<SubmissionId> =
-        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
+        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1 AND rejudge_id IS NULL")
             .bind(job_id)
             .fetch_optional(&state.db)
             .await?;

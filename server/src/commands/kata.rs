@@ -50,8 +50,19 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             token,
             slug,
             unlisted,
+            candidate,
             lang,
-        } => super::publish::run(&dir, &server, &token, slug, unlisted, lang),
+        } => super::publish::run(
+            &dir,
+            &server,
+            &token,
+            slug,
+            crate::services::publishing::Placement {
+                unlisted,
+                candidate,
+            },
+            lang,
+        ),
     }
 }
 

@@ -3,6 +3,7 @@
 //! and prints the service's verification table. The service verifies; this command only packs
 //! and reports, so what it prints is exactly what the upload page shows.
 
+use crate::services::publishing::Placement;
 use crate::table;
 use anyhow::{Context as _, bail};
 use katas::Lang;
@@ -16,6 +17,12 @@ struct Report {
     checks: Vec<Check>,
     version: Option<i64>,
     new: bool,
+    #[serde(default = "yes")]
+    live: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Deserialize)]
@@ -31,7 +38,7 @@ pub fn run(
     server: &str,
     token: &str,
     slug: Option<String>,
-    unlisted: bool,
+    placement: Placement,
     lang: Lang,
 ) -> anyhow::Result<ExitCode> {
     // The widest bounds (a stdin/stdout package's): the service holds each kind to its own.
@@ -49,8 +56,16 @@ pub fn run(
         }
     };
     let mut url = format!("{}/api/katas/{slug}/versions", server.trim_end_matches('/'));
-    if unlisted {
-        url.push_str("?unlisted=true");
+    let query: Vec<&str> = [
+        (placement.unlisted, "unlisted=true"),
+        (placement.candidate, "candidate=true"),
+    ]
+    .into_iter()
+    .filter_map(|(on, word)| on.then_some(word))
+    .collect();
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
     }
     let archive = files.to_tar_gz();
     let base = server.trim_end_matches('/').to_string();
@@ -112,6 +127,12 @@ pub fn run(
     };
     print!("{}", table::render(&header, &rows));
     match (report.version, lang) {
+        (Some(v), Lang::Zh) if !report.live => {
+            println!("{slug} 第 {v} 版已发布为候选版本（尚未上线）")
+        }
+        (Some(v), _) if !report.live => {
+            println!("{slug} version {v} published as a candidate (not live)")
+        }
         (Some(v), Lang::Zh) if report.new => println!("{slug} 第 {v} 版已发布并上线"),
         (Some(v), Lang::Zh) => println!("{slug} 的这份文件已是第 {v} 版，现已上线"),
         (Some(v), _) if report.new => println!("{slug} version {v} published and live"),

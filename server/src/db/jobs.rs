@@ -36,14 +36,26 @@ pub struct Claimed {
     /// by hash. `None` for a kata compiled into the build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
+    /// A rejudge's job (`db::rejudges`): the submission graded again against the rejudge's
+    /// candidate version (`package` names it); its result goes to the rejudge, never to the
+    /// submission or its learner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejudge: Option<i64>,
 }
 
 /// Submissions whose jobs ran out of attempts; returned so the caller can publish events.
 async fn fail_exhausted(db: &Db) -> Result<Vec<SubmissionId>, sqlx::Error> {
     let now = now_ms();
-    type Exhausted = (i64, SubmissionId, Slug, Stored<Mode>, Option<String>);
+    type Exhausted = (
+        i64,
+        SubmissionId,
+        Slug,
+        Stored<Mode>,
+        Option<String>,
+        Option<i64>,
+    );
     let rows: Vec<Exhausted> = sqlx::query_as(
-        "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error FROM jobs j
+        "SELECT j.id, j.submission_id, s.kata, s.mode, j.last_error, j.rejudge_id FROM jobs j
          JOIN submissions s ON s.id = j.submission_id
          WHERE j.state = 'leased' AND j.lease_expires_at < $1 AND j.attempts >= $2",
     )
@@ -52,7 +64,7 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<SubmissionId>, sqlx::Error> {
     .fetch_all(db)
     .await?;
     let mut failed = Vec::new();
-    for (job_id, submission_id, kata, mode, last_error) in rows {
+    for (job_id, submission_id, kata, mode, last_error, rejudge) in rows {
         let why = last_error.unwrap_or_else(|| "its worker stopped answering".into());
         let message = katas::Message::new(
             format!("grading failed {MAX_ATTEMPTS} times on our side: {why}"),
@@ -65,6 +77,8 @@ async fn fail_exhausted(db: &Db) -> Result<Vec<SubmissionId>, sqlx::Error> {
             &GradeReport::internal_error(&kata, mode.0, message),
         )
         .await?
+            // A rejudge's failure is recorded in the rejudge; the learner's submission is done.
+            && rejudge.is_none()
         {
             failed.push(submission_id);
         }
@@ -81,8 +95,18 @@ pub fn priority(mode: Mode) -> i64 {
     }
 }
 
-/// The priority of a job a staff member queued again (none do yet; the order is reserved).
+/// The priority of a rejudge's jobs (`db::rejudges`): after every run and submit.
 pub const REJUDGE_PRIORITY: i64 = 2;
+
+/// Whether job `job_id` is a rejudge's (whose progress is no learner's business).
+pub async fn is_rejudge(db: &Db, job_id: i64) -> Result<bool, sqlx::Error> {
+    let rejudge: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT rejudge_id FROM jobs WHERE id = $1")
+            .bind(job_id)
+            .fetch_optional(db)
+            .await?;
+    Ok(matches!(rejudge, Some(Some(_))))
+}
 /// A measurement comes after every verdict (and is claimed by measuring loops only).
 pub const MEASURE_PRIORITY: i64 = 3;
 
@@ -131,12 +155,13 @@ pub async fn claim_for(
         ),
         JobPhase::Verdict => String::new(),
     };
+    // Rejudges are of published packages only.
     let packaged_only_if_able = if packages {
         String::new()
     } else {
         format!(
-            " AND NOT EXISTS (SELECT 1 FROM submissions s JOIN kata_versions v
-                 ON v.slug = s.kata AND v.number = s.kata_version
+            " AND rejudge_id IS NULL AND NOT EXISTS (SELECT 1 FROM submissions s
+               JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
                WHERE s.id = jobs.submission_id AND {})",
             super::kata_packages::PACKAGED
         )
@@ -175,14 +200,24 @@ pub async fn claim_for(
         i64,
         Option<String>,
         Option<String>,
+        Option<i64>,
     );
-    let (submission_id, kata, mode, source, attempt, custom_input, package): Job =
+    // A submission is graded against the version it was written for; a rejudge's job against
+    // the rejudge's candidate.
+    let (submission_id, kata, mode, source, attempt, custom_input, package, rejudge): Job =
         sqlx::query_as(&format!(
             "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input,
-                (SELECT v.content_hash FROM kata_versions v
-                  WHERE v.slug = s.kata AND v.number = s.kata_version AND {})
+                CASE WHEN j.rejudge_id IS NULL THEN
+                  (SELECT v.content_hash FROM kata_versions v
+                    WHERE v.slug = s.kata AND v.number = s.kata_version AND {packaged})
+                ELSE
+                  (SELECT v.content_hash FROM rejudges r JOIN kata_versions v
+                      ON v.slug = r.slug AND v.number = r.version
+                    WHERE r.id = j.rejudge_id AND {packaged})
+                END,
+                j.rejudge_id
                FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
-            super::kata_packages::PACKAGED
+            packaged = super::kata_packages::PACKAGED
         ))
         .bind(job_id)
         .fetch_one(db)
@@ -199,6 +234,7 @@ pub async fn claim_for(
         custom_input,
         phase,
         package,
+        rejudge,
     };
     Ok((Some(claimed), exhausted))
 }
@@ -254,11 +290,16 @@ pub async fn finish_with(
     if done != 1 {
         return Ok(false);
     }
-    let submission_id: SubmissionId =
-        sqlx::query_scalar("SELECT submission_id FROM jobs WHERE id = $1")
+    let (submission_id, rejudge): (SubmissionId, Option<i64>) =
+        sqlx::query_as("SELECT submission_id, rejudge_id FROM jobs WHERE id = $1")
             .bind(job_id)
             .fetch_one(&mut *tx)
             .await?;
+    if let Some(rejudge) = rejudge {
+        super::rejudges::record(&mut tx, rejudge, submission_id, report).await?;
+        tx.commit().await?;
+        return Ok(true);
+    }
     // A published verdict is final: when measuring then fails on our side, the learner keeps
     // it and learns why there is no figure.
     let report = match submissions::published_verdict(&mut tx, submission_id).await? {
@@ -381,11 +422,13 @@ pub async fn release(db: &Db, job_id: i64, token: &str, error: &str) -> Result<b
 
 /// How many jobs of the same kind wait ahead of this submission's (0 = next); `None` once leased.
 pub async fn position(db: &Db, submission_id: SubmissionId) -> Result<Option<i64>, sqlx::Error> {
-    let row: Option<(i64, Stored<JobKind>, Stored<JobState>, i64)> =
-        sqlx::query_as("SELECT id, kind, state, priority FROM jobs WHERE submission_id = $1")
-            .bind(submission_id)
-            .fetch_optional(db)
-            .await?;
+    let row: Option<(i64, Stored<JobKind>, Stored<JobState>, i64)> = sqlx::query_as(
+        "SELECT id, kind, state, priority FROM jobs
+              WHERE submission_id = $1 AND rejudge_id IS NULL",
+    )
+    .bind(submission_id)
+    .fetch_optional(db)
+    .await?;
     let Some((id, kind, state, priority)) = row else {
         return Ok(None);
     };
@@ -410,11 +453,13 @@ pub async fn waiting_for(
     db: &Db,
     submission_id: SubmissionId,
 ) -> Result<Option<String>, sqlx::Error> {
-    let kind: Option<Stored<JobKind>> =
-        sqlx::query_scalar("SELECT kind FROM jobs WHERE submission_id = $1 AND state = 'queued'")
-            .bind(submission_id)
-            .fetch_optional(db)
-            .await?;
+    let kind: Option<Stored<JobKind>> = sqlx::query_scalar(
+        "SELECT kind FROM jobs
+              WHERE submission_id = $1 AND state = 'queued' AND rejudge_id IS NULL",
+    )
+    .bind(submission_id)
+    .fetch_optional(db)
+    .await?;
     let Some(kind) = kind else {
         return Ok(None);
     };
@@ -485,7 +530,7 @@ pub async fn withdraw(
     let mut tx = db.begin().await?;
     let ended = sqlx::query(
         "UPDATE jobs SET state = 'done' WHERE submission_id = $1 AND phase = 'verdict'
-           AND (state = 'queued' OR (state = 'leased' AND NOT $2))",
+           AND rejudge_id IS NULL AND (state = 'queued' OR (state = 'leased' AND NOT $2))",
     )
     .bind(submission_id)
     .bind(only_queued)
@@ -517,7 +562,7 @@ pub async fn waited_too_long(db: &Db, max_wait_ms: i64) -> Result<Vec<Submission
     // A measurement waits behind every verdict by design, and its verdict is already out.
     sqlx::query_scalar(
         "SELECT submission_id FROM jobs WHERE state = 'queued' AND phase = 'verdict'
-           AND created_at < $1",
+           AND rejudge_id IS NULL AND created_at < $1",
     )
     .bind(now_ms() - max_wait_ms)
     .fetch_all(db)
@@ -531,7 +576,7 @@ pub async fn requeue(db: &Db, submission_id: SubmissionId) -> Result<bool, sqlx:
     let again = sqlx::query(
         "UPDATE jobs SET state = 'queued', worker_id = NULL, lease_token = NULL,
            lease_expires_at = NULL, attempts = 0, last_error = NULL, created_at = $1
-         WHERE submission_id = $2 AND state != 'done'",
+         WHERE submission_id = $2 AND state != 'done' AND rejudge_id IS NULL",
     )
     .bind(now_ms())
     .bind(submission_id)
@@ -568,7 +613,7 @@ pub async fn pending(db: &Db, limit: i64) -> Result<Vec<Pending>, sqlx::Error> {
         "SELECT j.submission_id, s.kata, j.kind, j.state, u.name AS user_name, j.attempts,
            j.created_at
          FROM jobs j JOIN submissions s ON s.id = j.submission_id JOIN users u ON u.id = s.user_id
-         WHERE j.state != 'done' ORDER BY j.id LIMIT $1",
+         WHERE j.state != 'done' AND j.rejudge_id IS NULL ORDER BY j.id LIMIT $1",
     )
     .bind(limit)
     .fetch_all(db)

@@ -18,6 +18,7 @@ pub mod kata_versions;
 pub mod katas;
 pub mod login_failures;
 pub mod progress;
+pub mod rejudges;
 pub mod review;
 pub mod served;
 pub mod sessions;

@@ -43,6 +43,17 @@ impl Publishing {
         }
     }
 
+    pub fn candidate(&self, version: i64) -> String {
+        match self.lang {
+            Lang::Zh => {
+                format!("已发布为第 {version} 版候选版本，尚未上线：可以用它重新评测，或让它上线。")
+            }
+            Lang::En => format!(
+                "Published as version {version}, a candidate: not live yet. Rejudge against it or make it live."
+            ),
+        }
+    }
+
     pub fn published(&self, version: i64, new: bool) -> String {
         match (self.lang, new) {
             (Lang::Zh, true) => format!("已发布第 {version} 版，现已上线。"),

@@ -140,7 +140,10 @@ async fn publish_upload(
         &user,
         &slug,
         upload.archive.to_vec(),
-        upload.unlisted,
+        crate::services::publishing::Placement {
+            unlisted: upload.unlisted,
+            candidate: false,
+        },
     )
     .await?;
     render(&report_page(viewer, slug, outcome))
@@ -177,6 +180,7 @@ fn report_page(viewer: &crate::auth::Viewer, slug: String, outcome: Outcome) -> 
         }
     };
     let outcome = match report.version {
+        Some(v) if !report.live => p.candidate(v),
         Some(v) => p.published(v, report.new),
         None => p.refused_note.to_string(),
     };

@@ -5,9 +5,11 @@
 //! version). Instructors and admins only.
 
 use crate::auth::StaffUser;
+use crate::db::rejudges::Scope;
 use crate::db::{kata_versions, served};
 use crate::error::{AppError, ErrorBody};
-use crate::services::publishing;
+use crate::services::publishing::{self, Placement};
+use crate::services::rejudges;
 use crate::services::uploads::{self, Outcome};
 use crate::state::AppState;
 use axum::Json;
@@ -51,7 +53,7 @@ pub async fn list(
 /// and for a stdin/stdout package (a new kata too) every program of it run in the sandbox —
 /// and goes live only when every check passes. The report lists each check in English and 中文.
 #[utoipa::path(post, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
-    params(("slug" = String, Path), PublishQuery),
+    params(("slug" = String, Path), Placement),
     request_body(content(
         (crate::routes::openapi::PackageArchive = "application/gzip"),
         (crate::routes::openapi::PackageArchive = "application/zip"),
@@ -60,7 +62,7 @@ pub async fn list(
         (status = 202, description = "Still being checked (a stdin/stdout package runs its \
             programs in the sandbox first): `state` `checking`, `report` (where its report will \
             be: `GET /api/katas/{slug}/uploads/{id}`).", body = Object),
-        (status = 201, description = "Published and live: `version`, `new` (false when the same \
+        (status = 201, description = "Published: `version`, `live` (false for a candidate), `new` (false when the same \
             files were already a version), `checks`.", body = Object),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
         (status = 413, description = "The archive is over 64 MiB (a stdin/stdout package's \
@@ -74,7 +76,7 @@ pub async fn publish(
     State(state): State<AppState>,
     StaffUser(user): StaffUser,
     Path(slug): Path<String>,
-    Query(query): Query<PublishQuery>,
+    Query(placement): Query<Placement>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let archive = body.map_err(|_| {
@@ -82,17 +84,8 @@ pub async fn publish(
         AppError::TooLarge(format!("a package archive may be at most {limit} bytes"))
             .zh(format!("题目包压缩文件最多 {limit} 字节"))
     })?;
-    let outcome = uploads::publish(&state, &user, &slug, archive.to_vec(), query.unlisted).await?;
+    let outcome = uploads::publish(&state, &user, &slug, archive.to_vec(), placement).await?;
     answer(&slug, outcome, StatusCode::CREATED)
-}
-
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PublishQuery {
-    /// Publish unlisted: only instructors and admins see the version until it is listed.
-    /// Without it a new version keeps the kata's availability, and a new kata is listed.
-    #[serde(default)]
-    pub unlisted: bool,
 }
 
 /// An upload's report as JSON: `done` with the checks (`created` when a version went live, 422
@@ -195,4 +188,65 @@ pub async fn make_live(
             "`{slug}` 的第 {version} 版与本服务运行的构建评测方式不同：只能在它所属的构建上上线"
         ))),
     }
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartRejudge {
+    /// The candidate version: one whose package is stored on the service (a stdin/stdout kata).
+    pub version: i64,
+    pub scope: Scope,
+}
+
+/// Instructors and admins: grade the kata's submits again against a candidate version, without
+/// touching them (`accepted`: the accepted ones; `all`: every graded one; the newest 5,000).
+/// The jobs run below every run and submit; the answer says where the difference will be.
+#[utoipa::path(post, path = "/api/katas/{slug}/rejudges", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path)),
+    request_body = StartRejudge,
+    responses(
+        (status = 201, description = "Queued: `id`, `submissions` (how many), `rejudge` (where \
+            its difference is).", body = Object),
+        (status = 400, description = "Malformed request body.", body = ErrorBody),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 404, description = "Unknown kata or version.", body = ErrorBody),
+        (status = 409, description = "That version is graded by the build's own code: only a \
+            stored stdin/stdout version can be a candidate.", body = ErrorBody),
+    ))]
+pub async fn start_rejudge(
+    State(state): State<AppState>,
+    StaffUser(user): StaffUser,
+    Path(slug): Path<String>,
+    body: Result<Json<StartRejudge>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let StartRejudge { version, scope } = super::json_body(body, "request")?;
+    let (id, submissions) = rejudges::start(&state, &user, &slug, version, scope).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": id,
+            "slug": slug,
+            "version": version,
+            "submissions": submissions,
+            "rejudge": format!("/api/katas/{slug}/rejudges/{id}"),
+        })),
+    ))
+}
+
+/// Instructors and admins: a rejudge's difference — every submission's verdict and first
+/// failing case as stored and against the candidate (`after` is null while it is being graded
+/// again), and how many changed.
+#[utoipa::path(get, path = "/api/katas/{slug}/rejudges/{id}", tag = "publishing", security(("bearer" = []), ("session" = [])),
+    params(("slug" = String, Path), ("id" = i64, Path)),
+    responses(
+        (status = 200, description = "`version`, `scope`, `total`, `done`, `changed`, `rows`.", body = Object),
+        (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Not an instructor or admin, or a session cookie without its CSRF token.", body = ErrorBody),
+        (status = 404, description = "No such rejudge of this kata.", body = ErrorBody),
+    ))]
+pub async fn rejudge(
+    State(state): State<AppState>,
+    _: StaffUser,
+    Path((slug, id)): Path<(String, i64)>,
+) -> Result<Json<rejudges::View>, AppError> {
+    Ok(Json(rejudges::view(&state, &slug, id).await?))
 }

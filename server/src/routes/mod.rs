@@ -40,6 +40,8 @@ fn api() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(kata_versions::make_live))
         .routes(routes!(kata_versions::upload))
+        .routes(routes!(kata_versions::start_rejudge))
+        .routes(routes!(kata_versions::rejudge))
         .routes(routes!(drills::list))
         .routes(routes!(drills::show))
         .routes(routes!(drills::start))

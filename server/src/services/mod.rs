@@ -8,6 +8,7 @@ pub mod packages;
 pub mod publishing;
 pub mod publishing_function;
 pub mod publishing_io;
+pub mod rejudges;
 pub mod submissions;
 pub mod uploads;
 pub mod write_budget;

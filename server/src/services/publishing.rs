@@ -44,6 +44,27 @@ pub struct Report {
     pub version: Option<i64>,
     /// `false` when the same files were already a version (made live again).
     pub new: bool,
+    /// Whether the version went live: `false` for a candidate, published to be rejudged
+    /// against or made live later.
+    #[serde(default = "live_by_default")]
+    pub live: bool,
+}
+
+fn live_by_default() -> bool {
+    true
+}
+
+/// How a version that passes every check is published.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Placement {
+    /// Unlisted: only instructors and admins see it until it is listed. Without it a new
+    /// version keeps the kata's availability, and a new kata is listed.
+    #[serde(default)]
+    pub unlisted: bool,
+    /// A candidate: stored but not live, to rejudge submissions against or make live later.
+    #[serde(default)]
+    pub candidate: bool,
 }
 
 impl Report {
@@ -83,7 +104,7 @@ pub async fn verify_and_publish(
     user: &User,
     slug: &str,
     archive: Vec<u8>,
-    unlisted: bool,
+    placement: Placement,
 ) -> Result<Report, AppError> {
     // One upload is checked at a time on a replica: unpacking, packing and hashing up to 256 MiB
     // and running every program of a package in the sandbox are bounded by one such job, off the
@@ -115,6 +136,7 @@ pub async fn verify_and_publish(
         checks,
         version: None,
         new: false,
+        live: false,
     };
     let Some((version, stored)) = verified else {
         return Ok(report);
@@ -130,14 +152,17 @@ pub async fn verify_and_publish(
     }
     served::lock_kata(&mut tx, slug).await?;
     let publication = kata_versions::publish(&mut tx, slug, &version).await?;
-    served::set_live(&mut tx, slug, publication.number).await?;
-    if unlisted {
+    if !placement.candidate {
+        served::set_live(&mut tx, slug, publication.number).await?;
+    }
+    if placement.unlisted {
         kata_availability::set_in(&mut tx, slug, publication.number, Availability::Unlisted)
             .await?;
     }
     tx.commit().await?;
     report.version = Some(publication.number);
     report.new = publication.new;
+    report.live = !placement.candidate;
     Ok(report)
 }
 

@@ -6,7 +6,7 @@
 //! report any replica then serves (`GET /api/katas/{slug}/uploads/{id}`, the page
 //! `/admin/katas/{slug}/uploads/{id}`). The check finishes whether or not anyone still waits.
 
-use super::publishing::{self, Check, Report};
+use super::publishing::{self, Check, Placement, Report};
 use crate::db::kata_uploads;
 use crate::db::users::User;
 use crate::error::AppError;
@@ -33,13 +33,13 @@ pub async fn publish(
     user: &User,
     slug: &str,
     archive: Vec<u8>,
-    unlisted: bool,
+    placement: Placement,
 ) -> Result<Outcome, AppError> {
     publishing::spend_upload(state, user).await?;
     let id = kata_uploads::start(&state.db, slug, user.id).await?;
     let task = {
         let (state, user, slug) = (state.clone(), user.clone(), slug.to_string());
-        tokio::spawn(async move { check(&state, &user, &slug, archive, unlisted, id).await })
+        tokio::spawn(async move { check(&state, &user, &slug, archive, placement, id).await })
     };
     if state.config.publish_wait.is_zero() {
         // No wait: the answer is always "checking" (the task runs on regardless).
@@ -59,10 +59,10 @@ async fn check(
     user: &User,
     slug: &str,
     archive: Vec<u8>,
-    unlisted: bool,
+    placement: Placement,
     id: i64,
 ) -> Result<Report, AppError> {
-    let checked = publishing::verify_and_publish(state, user, slug, archive, unlisted).await;
+    let checked = publishing::verify_and_publish(state, user, slug, archive, placement).await;
     let report = match &checked {
         Ok(report) => report.clone(),
         Err(e) => {
@@ -93,6 +93,7 @@ fn refused(slug: &str, check: &str, en: &str, zh: &str) -> Report {
         }],
         version: None,
         new: false,
+        live: false,
     }
 }
 

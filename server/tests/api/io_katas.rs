@@ -393,3 +393,127 @@ async fn a_package_larger_than_a_function_katas_bound_publishes_and_a_crashing_v
     let health = app.client.get(app.url("/api/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
 }
+
+#[tokio::test]
+async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_it_goes_live() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let staff = staff_token(&app).await;
+    let package = fresh_copy("Before a rejudge.");
+    let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+
+    // Three submits on version 1: the reference, a program that is wrong only for five pairs
+    // (no case of version 1 has five), and one that is wrong already.
+    let learner = app.user("lea").await;
+    let reference = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let quirky = reference.replace(
+        "let n = numbers.next().expect(\"n\");",
+        "let n = numbers.next().expect(\"n\");\n    if n == 5 {\n        println!(\"0\");\n        return;\n    }",
+    );
+    assert_ne!(quirky, reference);
+    let overflow = std::fs::read_to_string(package.path().join("wrong/overflow.rs")).unwrap();
+    let mut ids = Vec::new();
+    for (source, verdict) in [
+        (&reference, "accepted"),
+        (&quirky, "accepted"),
+        (&overflow, "wrong_answer"),
+    ] {
+        let id = app.submit_id(&learner, SLUG, source, "submit").await;
+        let graded = app.verdict(&learner, id, GRADING).await;
+        assert_eq!(graded["verdict"], verdict, "{graded}");
+        ids.push(id);
+    }
+
+    // Version 2 adds a case of five pairs, published as a candidate: not live.
+    let extra = package.path().join("data/secret/extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(extra.join("1.in"), "5\n1 2\n3 4\n5 6\n7 8\n9 10\n").unwrap();
+    std::fs::write(extra.join("1.ans"), "3\n7\n11\n15\n19\n").unwrap();
+    let (ok, out) = publish(&app, package.path(), &staff, &["--candidate"]).await;
+    assert!(
+        ok && out.contains("version 2 published as a candidate"),
+        "{out}"
+    );
+    let shown = json(&app, &learner, &format!("/api/katas/{SLUG}")).await;
+    assert_eq!(shown["version"]["number"], 1);
+
+    // Rejudge the accepted submits against it: the difference, by learner and by case.
+    let resp = app
+        .client
+        .post(app.url(&format!("/api/katas/{SLUG}/rejudges")))
+        .bearer_auth(&staff)
+        .json(&serde_json::json!({ "version": 2, "scope": "accepted" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 201);
+    let started: Value = resp.json().await.unwrap();
+    assert_eq!(started["submissions"], 2, "{started}");
+    let at = started["rejudge"].as_str().unwrap().to_string();
+    let deadline = tokio::time::Instant::now() + GRADING;
+    let diff = loop {
+        let diff = json(&app, &staff, &at).await;
+        if diff["done"] == diff["total"] {
+            break diff;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{diff}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(diff["changed"], 1, "{diff}");
+    let row = |id: &server::domain::SubmissionId| {
+        diff["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["submission"] == id.0)
+            .cloned()
+            .unwrap_or_else(|| panic!("no row for {id}: {diff}"))
+    };
+    let same = row(&ids[0]);
+    assert_eq!(
+        (same["before"].as_str(), same["after"].as_str()),
+        (Some("accepted"), Some("accepted"))
+    );
+    assert_eq!(same["changed"], false);
+    let changed = row(&ids[1]);
+    assert_eq!(changed["after"], "wrong_answer", "{changed}");
+    assert!(
+        changed["first_failed_after"]
+            .as_str()
+            .unwrap()
+            .contains("extra"),
+        "{changed}"
+    );
+    assert_eq!(changed["learner"], "lea");
+
+    // The submissions themselves are untouched, and the candidate goes live when asked.
+    let kept = json(&app, &learner, &format!("/api/submissions/{}", ids[1])).await;
+    assert_eq!(kept["verdict"], "accepted");
+    let live = app
+        .client
+        .post(app.url(&format!("/api/katas/{SLUG}/live")))
+        .bearer_auth(&staff)
+        .json(&serde_json::json!({ "version": 2 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), 200);
+    assert_eq!(
+        json(&app, &learner, &format!("/api/katas/{SLUG}")).await["version"]["number"],
+        2
+    );
+
+    // A function kata's versions all grade as the build does: no candidate to rejudge against.
+    let refused = app
+        .client
+        .post(app.url("/api/katas/fast-power/rejudges"))
+        .bearer_auth(&staff)
+        .json(&serde_json::json!({ "version": 1, "scope": "all" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 409);
+}

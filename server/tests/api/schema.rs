@@ -46,7 +46,8 @@ async fn sqlite_schema(path: &std::path::Path) -> (Columns, Indexes) {
         }
     }
     let mut indexes = Indexes::new();
-    // Named indexes only: PostgreSQL's primary keys and UNIQUE constraints have their own.
+    // Named indexes only (unique ones included): PostgreSQL's primary keys and UNIQUE
+    // constraints have their own.
     for row in sqlx::query(
         "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL",
     )
@@ -91,7 +92,7 @@ async fn postgres_schema(url: &str) -> (Columns, Indexes) {
          JOIN pg_class t ON t.oid = x.indrelid
          JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = ANY (x.indkey::int2[])
          WHERE t.relnamespace = 'public'::regnamespace AND NOT x.indisprimary
-           AND NOT x.indisunique
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
          GROUP BY i.relname, t.relname",
     )
     .fetch_all(&pool)
