@@ -33,6 +33,17 @@ pub struct Publishing {
     pub checking: &'static str,
     pub checking_link: &'static str,
     pub start_unlisted: &'static str,
+    pub rejudge_heading: &'static str,
+    pub rejudge_lead: &'static str,
+    pub rejudge_version: &'static str,
+    /// The scopes: (stored word, label).
+    pub rejudge_scopes: [(&'static str, &'static str); 2],
+    pub rejudge_button: &'static str,
+    /// Submission, learner, written for, before, against the candidate, changed.
+    pub rejudge_columns: [&'static str; 6],
+    pub rejudge_changed: &'static str,
+    pub rejudge_same: &'static str,
+    pub rejudge_grading: &'static str,
 }
 
 impl Publishing {
@@ -40,6 +51,24 @@ impl Publishing {
         match self.lang {
             Lang::Zh => format!("让第 {version} 版上线？学习者会立即看到它。"),
             Lang::En => format!("Make version {version} live? Learners see it at once."),
+        }
+    }
+
+    pub fn rejudge_title(&self, version: i64) -> String {
+        match self.lang {
+            Lang::Zh => format!("以第 {version} 版重新评测"),
+            Lang::En => format!("Rejudged against version {version}"),
+        }
+    }
+
+    pub fn rejudge_progress(&self, done: usize, total: usize, changed: usize) -> String {
+        match self.lang {
+            Lang::Zh => format!(
+                "已重新评测 {done}/{total} 份提交，其中 {changed} 份的结果或首个未通过的用例会改变。提交本身不会被修改。"
+            ),
+            Lang::En => format!(
+                "{done} of {total} submissions graded again; {changed} would change verdict or first failing case. The submissions themselves are not touched."
+            ),
         }
     }
 
@@ -97,6 +126,28 @@ pub static EN: Publishing = Publishing {
                reloads until the report is ready; nothing goes live unless every check passes.",
     checking_link: "Reload the report",
     start_unlisted: "Start unlisted: only instructors and admins see it until you list it",
+    rejudge_heading: "Rejudge against a version",
+    rejudge_lead: "Grade this kata's submits again against a version stored on the service (a \
+                   candidate published with `kata publish --candidate`, or any other), below \
+                   every learner's run and submit, and see which verdicts would change. Nothing \
+                   a learner sees changes.",
+    rejudge_version: "Version",
+    rejudge_scopes: [
+        ("accepted", "accepted submits"),
+        ("all", "every graded submit"),
+    ],
+    rejudge_button: "Rejudge",
+    rejudge_columns: [
+        "Submission",
+        "Learner",
+        "Written for",
+        "Before",
+        "Against the candidate",
+        "Changed",
+    ],
+    rejudge_changed: "changed",
+    rejudge_same: "same",
+    rejudge_grading: "being graded",
 };
 
 pub static ZH: Publishing = Publishing {
@@ -130,4 +181,22 @@ pub static ZH: Publishing = Publishing {
                通过才会上线。",
     checking_link: "刷新报告",
     start_unlisted: "先不公开：在你公开之前，只有教师和管理员能看到它",
+    rejudge_heading: "用某个版本重新评测",
+    rejudge_lead: "用存储在服务上的某个版本（用 `kata publish --candidate` 发布的候选版本，或其他版本）\
+                   重新评测这道题的提交，优先级低于所有学习者的运行和提交，并查看哪些结果会改变。\
+                   学习者看到的内容不会有任何改变。",
+    rejudge_version: "版本",
+    rejudge_scopes: [("accepted", "已通过的提交"), ("all", "所有已评测的提交")],
+    rejudge_button: "重新评测",
+    rejudge_columns: [
+        "提交",
+        "学习者",
+        "所用版本",
+        "之前",
+        "候选版本下",
+        "是否改变",
+    ],
+    rejudge_changed: "改变",
+    rejudge_same: "不变",
+    rejudge_grading: "评测中",
 };

@@ -47,6 +47,8 @@ struct KataStatsPage {
     /// The served version's availability, as stored.
     availability: &'static str,
     versions: Vec<super::kata_versions::VersionRow>,
+    /// A kata published to the service (not compiled in): its versions can be rejudged against.
+    rejudgeable: bool,
     p: &'static super::i18n_publishing::Publishing,
 }
 
@@ -105,6 +107,7 @@ pub async fn show(
         availability_words: t.availability_words(),
         availability: kata_availability::of(&state.db, &slug).await?.name(),
         versions: super::kata_versions::rows(&state, &slug, t).await?,
+        rejudgeable: katas::catalogue::find(&slug).is_none(),
         p: t.publishing,
         slug,
         rows,

@@ -20,6 +20,7 @@ mod language;
 pub mod markdown;
 pub mod next;
 mod progress;
+mod rejudges;
 mod submissions;
 pub mod view;
 
@@ -91,6 +92,8 @@ pub fn router() -> Router<AppState> {
             "/admin/katas/{slug}/uploads/{id}",
             get(kata_versions::upload_report),
         )
+        .route("/admin/katas/{slug}/rejudges", post(rejudges::start))
+        .route("/admin/katas/{slug}/rejudges/{id}", get(rejudges::show))
         .route("/admin/katas/{slug}/live", post(kata_versions::make_live))
         .route(
             "/admin/katas/{slug}/availability",

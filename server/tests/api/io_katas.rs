@@ -506,6 +506,30 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
         2
     );
 
+    // From the pages: the kata's page offers the rejudge, and its difference has a page.
+    let hash = server::password::hash("long enough pw").unwrap();
+    users::create(&app.app.state.db, "ina", Role::Instructor, Some(&hash))
+        .await
+        .unwrap();
+    let browser = crate::browser::Browser::new(&app);
+    browser.login("ina", "long enough pw").await;
+    let page = browser.page(&format!("/admin/katas/{SLUG}")).await;
+    assert!(page.contains("Rejudge against a version"), "{page}");
+    let csrf = crate::browser::csrf_of(&page);
+    let resp = browser
+        .post_form(
+            &format!("/admin/katas/{SLUG}/rejudges"),
+            &[("csrf", csrf.as_str()), ("version", "2"), ("scope", "all")],
+        )
+        .await;
+    assert!(resp.status().is_redirection(), "{}", resp.status());
+    let to = resp.headers()["location"].to_str().unwrap().to_string();
+    let page = browser.page(&to).await;
+    assert!(
+        page.contains("Rejudged against version 2") && page.contains("id=\"rejudge\""),
+        "{page}"
+    );
+
     // A function kata's versions all grade as the build does: no candidate to rejudge against.
     let refused = app
         .client
