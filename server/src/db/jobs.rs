@@ -145,12 +145,13 @@ pub async fn claim_for(
         Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
         Dialect::Sqlite => "",
     };
-    // A measurement is taken only while no verdict of the kinds this loop serves waits: in a
-    // burst the cores go to verdicts, and the figures follow once the queue is clear.
+    // A measurement is taken only while no learner's verdict of the kinds this loop serves
+    // waits: in a burst the cores go to verdicts, and the figures follow once the queue is
+    // clear. A rejudge's jobs do not hold figures back (an instructor's 5,000 would).
     let verdicts_first = match phase {
         JobPhase::Measure => format!(
             " AND NOT EXISTS (SELECT 1 FROM jobs w WHERE w.phase = 'verdict'
-                 AND w.state = 'queued' AND w.kind IN ({kinds}))",
+                 AND w.state = 'queued' AND w.rejudge_id IS NULL AND w.kind IN ({kinds}))",
             kinds = kinds_list.join(", ")
         ),
         JobPhase::Verdict => String::new(),

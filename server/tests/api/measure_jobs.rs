@@ -164,3 +164,45 @@ async fn the_built_in_measuring_loop_adds_the_figure() {
     assert_eq!(phase, "measure");
     assert!(worker.ends_with("-measuring"), "{worker}");
 }
+
+#[tokio::test]
+async fn a_queued_rejudge_does_not_hold_a_measurement_back() {
+    let app = spawn_idle().await;
+    let token = app.user("ada").await;
+    let db = &app.app.state.db;
+    let first = app.submit_id(&token, "fast-power", "// a", "submit").await;
+    let job = claim(db, "verdicts", JobPhase::Verdict, 60_000)
+        .await
+        .unwrap();
+    assert!(
+        jobs::hand_over_to_measure(db, job.job_id, &job.lease_token, &accepted())
+            .await
+            .unwrap()
+            .is_some()
+    );
+    // An instructor's rejudge of the kata's accepted submits waits in the queue.
+    let staff = server::db::users::create(db, "ines", server::db::users::Role::Admin, None)
+        .await
+        .unwrap();
+    let (_, queued) = server::db::rejudges::start(
+        db,
+        "fast-power",
+        1,
+        server::db::rejudges::Scope::Accepted,
+        staff.id,
+    )
+    .await
+    .unwrap();
+    assert_eq!(queued, 1);
+    let measuring = claim(db, "measuring", JobPhase::Measure, 60_000)
+        .await
+        .expect("the measurement is claimed while the rejudge waits");
+    assert_eq!(measuring.submission_id, first);
+    assert_eq!(measuring.rejudge, None);
+    // The rejudge's job is a verdict loop's, after it.
+    let rejudged = claim(db, "verdicts", JobPhase::Verdict, 60_000)
+        .await
+        .unwrap();
+    assert_eq!(rejudged.submission_id, first);
+    assert!(rejudged.rejudge.is_some());
+}
