@@ -32,6 +32,8 @@ pub struct ServerConfig {
     pub interview_budget: Budget,
     /// Kata packages a staff member may upload: 10 at once, then 30 an hour.
     pub kata_upload_budget: Budget,
+    /// Rejudges a staff member may start (each up to 5,000 jobs): 3 at once, then 10 an hour.
+    pub rejudge_budget: Budget,
     /// Live event streams (SSE) one user may hold at once…
     pub event_streams_per_user: usize,
     /// …and one client address (an IPv6 /64), whatever accounts it uses. In all, streams may
@@ -66,6 +68,7 @@ impl Default for ServerConfig {
             drill_attempt_budget: Budget::per_minute(non_zero(60), non_zero(20)),
             interview_budget: Budget::per_hour(non_zero(10), non_zero(3)),
             kata_upload_budget: Budget::per_hour(non_zero(30), non_zero(10)),
+            rejudge_budget: Budget::per_hour(non_zero(10), non_zero(3)),
             event_streams_per_user: 8,
             event_streams_per_address: 32,
             login_failures_per_account: FailureQuota {

@@ -21,6 +21,8 @@ pub enum Write {
     /// A kata package uploaded by staff: unpacked and linted before anything is stored, and
     /// stored as a version when it passes.
     KataUpload,
+    /// A rejudge started by staff: up to 5,000 jobs graded again.
+    Rejudge,
 }
 
 impl Write {
@@ -31,6 +33,7 @@ impl Write {
             Self::DrillAttempt => "drill_attempt",
             Self::Interview => "interview",
             Self::KataUpload => "kata_upload",
+            Self::Rejudge => "rejudge",
         }
     }
 }

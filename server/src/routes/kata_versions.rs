@@ -212,6 +212,8 @@ pub struct StartRejudge {
         (status = 404, description = "Unknown kata or version.", body = ErrorBody),
         (status = 409, description = "That version is graded by the build's own code: only a \
             stored stdin/stdout version can be a candidate.", body = ErrorBody),
+        (status = 429, description = "The staff member's rejudge budget is spent (3 at once, \
+            then 10 an hour); `Retry-After` says when to try again.", body = ErrorBody),
     ))]
 pub async fn start_rejudge(
     State(state): State<AppState>,

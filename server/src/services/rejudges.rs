@@ -3,6 +3,7 @@
 //! version whose package is stored on the service (a stdin/stdout kata): a function kata's
 //! versions all grade as the build does, so rejudging against one could change nothing.
 
+use crate::db::allowance::Write;
 use crate::db::rejudges::{self, Rejudge, Row, Scope};
 use crate::db::users::User;
 use crate::error::AppError;
@@ -55,6 +56,9 @@ pub async fn start(
              服务上的标准输入输出题版本才能用来重新评测"
         ))),
         Some(_) => {
+            let mut tx = state.db.begin().await?;
+            super::write_budget::spend(&mut tx, &state.config, user.id, Write::Rejudge).await?;
+            tx.commit().await?;
             let started = rejudges::start(&state.db, slug, version, scope, user.id).await?;
             state.jobs_waiting.notify_waiters();
             Ok(started)

@@ -8,7 +8,8 @@
 //! log-in beyond a user's 20 sessions ends the oldest (`db::sessions`). Sign-ups are throttled
 //! per address (`login_throttle`). Staff are budgeted where a write costs the service work: a
 //! kata upload is unpacked and linted whether or not it passes, so its unit is spent before
-//! that work, in a transaction of its own. Workers are not budgeted.
+//! that work, in a transaction of its own; so is a rejudge, whose jobs the workers then grade.
+//! Workers are not budgeted.
 
 use crate::db::Tx;
 use crate::db::allowance::{self, Budget, Write};
@@ -25,6 +26,7 @@ pub fn budget(config: &ServerConfig, kind: Write) -> Budget {
         Write::DrillAttempt => config.drill_attempt_budget,
         Write::Interview => config.interview_budget,
         Write::KataUpload => config.kata_upload_budget,
+        Write::Rejudge => config.rejudge_budget,
     }
 }
 
@@ -61,6 +63,7 @@ fn refusal(config: &ServerConfig, kind: Write, budget: Budget) -> AppError {
         Write::DrillAttempt => ("drill attempts started", "开始概念题作答"),
         Write::Interview => ("interviews started", "开始面试"),
         Write::KataUpload => ("kata packages uploaded", "上传题目包"),
+        Write::Rejudge => ("rejudges started", "开始重新评测"),
     };
     let (rate_en, rate_zh) = rate(budget);
     AppError::TooManyRequests(format!(

@@ -530,6 +530,21 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
         "{page}"
     );
 
+    // A staff member's rejudges are budgeted: 3 at once (ines has started one).
+    let again = || async {
+        app.client
+            .post(app.url(&format!("/api/katas/{SLUG}/rejudges")))
+            .bearer_auth(&staff)
+            .json(&serde_json::json!({ "version": 2, "scope": "accepted" }))
+            .send()
+            .await
+            .unwrap()
+            .status()
+    };
+    assert_eq!(again().await, 201);
+    assert_eq!(again().await, 201);
+    assert_eq!(again().await, 429);
+
     // A function kata's versions all grade as the build does: no candidate to rejudge against.
     let refused = app
         .client
