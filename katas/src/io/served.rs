@@ -90,6 +90,16 @@ pub fn interned(content_hash: &str) -> Option<&'static dyn Kata> {
     seen().get(content_hash).map(|k| *k as &'static dyn Kata)
 }
 
+/// A topic's display name in `lang`, as a published package this process has read names it.
+pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
+    seen().values().find_map(|k| {
+        k.meta.topic_names.get(topic).map(|n| match lang {
+            crate::Lang::En => n.en.as_str(),
+            crate::Lang::Zh => n.zh.as_str(),
+        })
+    })
+}
+
 /// The view of the published version `package`, parsed once per process by content hash.
 pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
     let hash = package.files.content_hash();
@@ -172,6 +182,9 @@ mod tests {
         let found = interned(&package.files.content_hash()).expect("found by hash");
         assert!(std::ptr::addr_eq(first, found));
         assert!(interned("not a hash").is_none());
+        for (topic, name) in &first.meta().topic_names {
+            assert_eq!(topic_name(topic, crate::Lang::Zh), Some(name.zh.as_str()));
+        }
         assert_eq!(first.meta().kind, crate::KataKind::Io);
         assert_eq!(first.package().content_hash, package.files.content_hash());
         assert_eq!(first.package().starter, package.starter().unwrap());

@@ -254,6 +254,8 @@ pub struct Text {
     pub custom_format: &'static str,
     pub use_example: &'static str,
     pub custom_none: &'static str,
+    /// The same, for a stdin/stdout kata.
+    pub custom_none_io: &'static str,
     pub custom_log_in: &'static str,
     pub custom_your_answer: &'static str,
     pub custom_reference_answer: &'static str,
@@ -751,10 +753,13 @@ impl Text {
     }
 
     /// A topic tag as the learner reads it. Tags are `kata.toml` keys (they stay in URLs and
-    /// filters); the packages that list a topic name it (`[topic_names]`), so a new topic
-    /// needs no change here. A tag no package names is shown as written.
+    /// filters); the packages that list a topic name it (`[topic_names]`), the build's or a
+    /// published one, so a new topic needs no change here. A tag no package names is shown as
+    /// written.
     pub fn topic_name<'a>(&self, topic: &'a str) -> &'a str {
-        katas::catalogue::topic_name(topic, self.lang).unwrap_or(topic)
+        katas::catalogue::topic_name(topic, self.lang)
+            .or_else(|| katas::io::served::topic_name(topic, self.lang))
+            .unwrap_or(topic)
     }
 
     pub fn verdict_label(&self, v: Verdict) -> &'static str {
@@ -1059,6 +1064,7 @@ pub const EN: Text = Text {
     custom_format: "Input format: an example for each entry point",
     use_example: "Use this example",
     custom_none: "GPU katas offer no custom input: Run and Submit show their cases.",
+    custom_none_io: "A stdin/stdout kata offers no custom input: Run judges your program on the samples, Submit on every case.",
     custom_log_in: "Log in to run your own input",
     custom_your_answer: "Your answer",
     custom_reference_answer: "Reference's answer",
@@ -1276,6 +1282,7 @@ pub const ZH: Text = Text {
     custom_format: "输入格式：每个入口函数各一个示例",
     use_example: "用这个示例",
     custom_none: "GPU 题目不提供自定义输入：运行和提交会显示它的用例。",
+    custom_none_io: "标准输入输出题不提供自定义输入：运行会用样例评测你的程序，提交会用全部用例。",
     custom_log_in: "登录后即可运行自己的输入",
     custom_your_answer: "你的输出",
     custom_reference_answer: "参考实现的输出",

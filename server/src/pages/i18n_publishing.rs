@@ -17,6 +17,8 @@ pub struct Publishing {
     pub other_build: &'static str,
     pub upload_heading: &'static str,
     pub upload_lead: &'static str,
+    /// The same, for a stdin/stdout kata published to the service.
+    pub upload_lead_io: &'static str,
     pub upload_file: &'static str,
     pub upload_button: &'static str,
     pub report_heading: &'static str,
@@ -106,6 +108,9 @@ pub static EN: Publishing = Publishing {
     upload_lead: "Upload the kata's folder as a .tar.gz or .zip (at most 4 MiB). It is checked first \
                   and goes live only if every check passes. On this build only the statements \
                   (README.md, README.zh.md) may differ from the version being graded.",
+    upload_lead_io: "Upload the kata's folder as a .tar.gz or .zip (at most 64 MiB). Its programs \
+                     and validators run in the sandbox first, and it goes live only if every \
+                     check passes; anything in it may change (cases, limits, statements).",
     upload_file: "Package archive",
     upload_button: "Check and publish",
     report_heading: "Publishing report",
@@ -116,8 +121,8 @@ pub static EN: Publishing = Publishing {
     back: "Back to the kata's page",
     no_file: "choose a package archive to upload",
     new_kata_heading: "Publish a new stdin/stdout kata",
-    new_kata_lead: "A stdin/stdout package (kind = \"io\" in kata.toml; `infrakata kata new SLUG --io` \
-                    or `infrakata kata import` makes one) holds no code of ours, so it goes live \
+    new_kata_lead: "A stdin/stdout package (kind = \"io\" in kata.toml; \"infrakata kata new SLUG --io\" \
+                    or \"infrakata kata import\" makes one) holds no code of ours, so it goes live \
                     on this service without a build: the archive (at most 64 MiB) is checked in \
                     the sandbox — reference, starter, every wrong/ program, input validators — \
                     and goes live only if every check passes.",
@@ -128,7 +133,7 @@ pub static EN: Publishing = Publishing {
     start_unlisted: "Start unlisted: only instructors and admins see it until you list it",
     rejudge_heading: "Rejudge against a version",
     rejudge_lead: "Grade this kata's submits again against a version stored on the service (a \
-                   candidate published with `kata publish --candidate`, or any other), below \
+                   candidate published with \"kata publish --candidate\", or any other), below \
                    every learner's run and submit, and see which verdicts would change. Nothing \
                    a learner sees changes.",
     rejudge_version: "Version",
@@ -162,6 +167,8 @@ pub static ZH: Publishing = Publishing {
     upload_heading: "发布新版本",
     upload_lead: "把题目文件夹打包成 .tar.gz 或 .zip 上传（最多 4 MiB）。上传后先检查，全部通过才会\
                   上线。在当前构建上，只有题面（README.md、README.zh.md）可以与评测所用的版本不同。",
+    upload_lead_io: "把题目文件夹打包成 .tar.gz 或 .zip 上传（最多 64 MiB）。其中的程序和校验器会先在\
+                     沙箱中运行，全部检查通过才会上线；包里的任何内容（用例、限制、题面）都可以修改。",
     upload_file: "题目包",
     upload_button: "检查并发布",
     report_heading: "发布报告",
@@ -172,8 +179,8 @@ pub static ZH: Publishing = Publishing {
     back: "返回题目页面",
     no_file: "请选择要上传的题目包",
     new_kata_heading: "发布新的标准输入输出题",
-    new_kata_lead: "标准输入输出题目包（kata.toml 中 kind = \"io\"；可用 `infrakata kata new SLUG --io` \
-                    或 `infrakata kata import` 生成）不含需要编译进服务的代码，因此无需重新构建即可在本\
+    new_kata_lead: "标准输入输出题目包（kata.toml 中 kind = \"io\"；可用 \"infrakata kata new SLUG --io\" \
+                    或 \"infrakata kata import\" 生成）不含需要编译进服务的代码，因此无需重新构建即可在本\
                     服务上线：压缩包（最多 64 MiB）会先在沙箱中检查——参考解、初始代码、每个 wrong/ \
                     程序和输入校验器——全部通过才会上线。",
     new_kata_slug: "Slug（与 kata.toml 中的一致）",
@@ -182,7 +189,7 @@ pub static ZH: Publishing = Publishing {
     checking_link: "刷新报告",
     start_unlisted: "先不公开：在你公开之前，只有教师和管理员能看到它",
     rejudge_heading: "用某个版本重新评测",
-    rejudge_lead: "用存储在服务上的某个版本（用 `kata publish --candidate` 发布的候选版本，或其他版本）\
+    rejudge_lead: "用存储在服务上的某个版本（用 \"kata publish --candidate\" 发布的候选版本，或其他版本）\
                    重新评测这道题的提交，优先级低于所有学习者的运行和提交，并查看哪些结果会改变。\
                    学习者看到的内容不会有任何改变。",
     rejudge_version: "版本",

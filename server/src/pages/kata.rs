@@ -68,6 +68,8 @@ struct KataPage {
     custom_sample: Option<String>,
     /// The input's format: an example for each entry point, `(entry point, JSON)`.
     custom_examples: Vec<(String, String)>,
+    /// A stdin/stdout kata: the learner writes a whole program.
+    io: bool,
     /// The code shown was written for a version whose API differs from the one served.
     api_changed: Option<kata_versions::ApiChanged>,
 }
@@ -215,6 +217,7 @@ pub async fn show(
         codemirror: super::assets::HAS_EDITOR,
         custom_sample: kata.sample_input(),
         custom_examples: kata.input_examples(),
+        io: meta.kind == KataKind::Io,
         api_changed,
         availability_note: Text::of(viewer.lang).availability_note(availability),
         retired: availability == crate::domain::Availability::Retired,

@@ -25,7 +25,7 @@ fn pair_sums() -> PathBuf {
 
 /// pair-sums copied outside the checkout, its statement ending with `note`: a version no other
 /// test in this process has published (so no worker has it cached).
-fn fresh_copy(note: &str) -> tempfile::TempDir {
+pub(crate) fn fresh_copy(note: &str) -> tempfile::TempDir {
     let dir = copy_dir(&pair_sums());
     let readme = dir.path().join("README.md");
     let text = std::fs::read_to_string(&readme).unwrap();

@@ -104,6 +104,60 @@ fn log_in(b: &mut Chromium, base: &str) {
     b.wait_for("!!document.querySelector('.who')", WAIT);
 }
 
+/// A stdin/stdout kata published through the API with a learner's accepted submit, a candidate
+/// version of it with one more case, and a rejudge against the candidate, graded to its end:
+/// the pages of these (the same in both languages' sweeps).
+async fn published_io_pages(app: &TestApp) -> Vec<(&'static str, String)> {
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let package = crate::io_katas::fresh_copy("Shown in the page sweep.");
+    let (ok, out) = crate::publishing::publish(app, package.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    let learner = app.user("lea").await;
+    let source = std::fs::read_to_string(package.path().join("reference.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "pair-sums", &source, "submit")
+        .await;
+    app.verdict(&learner, id, WAIT).await;
+    let extra = package.path().join("data/secret/extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(extra.join("1.in"), "1\n5 6\n").unwrap();
+    std::fs::write(extra.join("1.ans"), "11\n").unwrap();
+    let (ok, out) = crate::publishing::publish(app, package.path(), &staff, &["--candidate"]).await;
+    assert!(ok, "{out}");
+    let started: serde_json::Value = app
+        .client
+        .post(app.url("/api/katas/pair-sums/rejudges"))
+        .bearer_auth(&staff)
+        .json(&serde_json::json!({ "version": 2, "scope": "all" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let at = started["rejudge"].as_str().unwrap().to_string();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let diff: serde_json::Value = app.get(&staff, &at).await.json().await.unwrap();
+        if diff["done"] == diff["total"] {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{diff}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let base = app.app.url();
+    vec![
+        ("kata-io", format!("{base}/katas/pair-sums")),
+        ("admin-kata-io", format!("{base}/admin/katas/pair-sums")),
+        (
+            "rejudge",
+            format!("{base}{}", at.replace("/api/katas", "/admin/katas")),
+        ),
+    ]
+}
+
 /// The pages a signed-in admin sees beside the kata and its submissions (the same in both
 /// languages' sweeps).
 fn account_pages(base: &str, interview: &str) -> Vec<(&'static str, String)> {
@@ -132,6 +186,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
     let Some(axe_js) = axe() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
     admin(&app).await;
+    let io_pages = published_io_pages(&app).await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
         let mut b = Chromium::launch(binary);
@@ -198,6 +253,7 @@ async fn every_page_fits_a_phone_and_a_desktop_and_passes_axe() {
             ]
             .into_iter()
             .chain(account_pages(&base, &interview))
+            .chain(io_pages)
             .collect::<Vec<_>>(),
         );
         // The compile error's card carries rustc's label, and its line link lands on a line.
@@ -440,6 +496,7 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
     let Some(axe_js) = axe() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
     admin(&app).await;
+    let io_pages = published_io_pages(&app).await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
         let mut b = Chromium::launch(binary);
@@ -517,6 +574,7 @@ async fn every_page_in_chinese_fits_and_passes_axe() {
             ]
             .into_iter()
             .chain(account_pages(&base, &interview))
+            .chain(io_pages)
             .collect::<Vec<_>>(),
         );
     })
