@@ -33,21 +33,12 @@ pub async fn start(
     scope: Scope,
 ) -> Result<(i64, i64), AppError> {
     super::catalogue::find(state, slug).await?;
-    let packaged: Option<i64> = sqlx::query_scalar(&format!(
-        "SELECT CASE WHEN {} THEN 1 ELSE 0 END FROM kata_versions v
-          WHERE v.slug = $1 AND v.number = $2",
-        crate::db::kata_packages::PACKAGED
-    ))
-    .bind(slug)
-    .bind(version)
-    .fetch_optional(&state.db)
-    .await?;
-    match packaged {
+    match crate::db::kata_packages::version_packaged(&state.db, slug, version).await? {
         None => Err(
             AppError::NotFound(format!("`{slug}` has no version {version}"))
                 .zh(format!("`{slug}` 没有第 {version} 版")),
         ),
-        Some(0) => Err(AppError::Conflict(format!(
+        Some(false) => Err(AppError::Conflict(format!(
             "version {version} of `{slug}` is graded by this build's own code, as every version \
              of it is: only a stdin/stdout version stored on the service can be rejudged against"
         ))
@@ -55,7 +46,7 @@ pub async fn start(
             "`{slug}` 的第 {version} 版由本构建自身的代码评测（它的每个版本都是如此）：只有存储在\
              服务上的标准输入输出题版本才能用来重新评测"
         ))),
-        Some(_) => {
+        Some(true) => {
             let mut tx = state.db.begin().await?;
             super::write_budget::spend(&mut tx, &state.config, user.id, Write::Rejudge).await?;
             tx.commit().await?;

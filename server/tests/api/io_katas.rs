@@ -33,6 +33,14 @@ pub(crate) fn fresh_copy(note: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A replica that verifies uploads with its grader but grades no submission itself.
+fn no_workers() -> Options {
+    Options {
+        workers: 0,
+        ..Options::default()
+    }
+}
+
 async fn staff_token(app: &TestApp) -> String {
     let db = &app.app.state.db;
     let ines = users::create(db, "ines", Role::Admin, None).await.unwrap();
@@ -63,11 +71,8 @@ async fn a_published_stdin_stdout_kata_is_served_by_every_replica_and_graded_in_
         return;
     };
     let app = spawn_app(Options::default(), Some(grader)).await;
-    let no_workers = Options {
-        workers: 0,
-        ..Options::default()
-    };
-    let replica = spawn_replica(&app, no_workers, None).await;
+
+    let replica = spawn_replica(&app, no_workers(), None).await;
     let staff = staff_token(&app).await;
     let package = fresh_copy("Published while the service runs.");
 
@@ -141,14 +146,7 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
         return;
     };
     // This replica verifies uploads but grades nothing itself: only the remote worker does.
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        Some(Arc::clone(&grader)),
-    )
-    .await;
+    let app = spawn_app(no_workers(), Some(Arc::clone(&grader))).await;
     let staff = staff_token(&app).await;
     let package = fresh_copy("Graded by a worker that had never seen it.");
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
@@ -219,14 +217,7 @@ async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
     let Some(grader) = helpers::grader() else {
         return;
     };
-    let app = spawn_app(
-        Options {
-            workers: 0,
-            ..Options::default()
-        },
-        Some(grader),
-    )
-    .await;
+    let app = spawn_app(no_workers(), Some(grader)).await;
     let hash = server::password::hash("long enough pw").unwrap();
     users::create(&app.app.state.db, "ines", Role::Instructor, Some(&hash))
         .await
