@@ -53,7 +53,8 @@ struct Found {
     meta: meta::KataMeta,
     /// `kata.rs`, or the one generated into `OUT_DIR` for a data-only package.
     logic: PathBuf,
-    wrong: Vec<(String, PathBuf, verdict::Verdict)>,
+    /// Name, file, verdict in-process, verdict in the sandbox.
+    wrong: Vec<(String, PathBuf, verdict::Verdict, verdict::Verdict)>,
 }
 
 fn main() {
@@ -216,6 +217,10 @@ fn load(dir: &Path, out: &Path) -> Option<Found> {
             });
             let v = verdict::Verdict::parse(&marker)
                 .unwrap_or_else(|| fail(&w.path, &format!("unknown verdict `{marker}`")));
+            let sandboxed = w.sandboxed.as_deref().map_or(v, |m| {
+                verdict::Verdict::parse(m)
+                    .unwrap_or_else(|| fail(&w.path, &format!("unknown sandboxed verdict `{m}`")))
+            });
             let ident = w.name.replace('-', "_");
             if !ident
                 .chars()
@@ -227,7 +232,7 @@ fn load(dir: &Path, out: &Path) -> Option<Found> {
                     "wrong/ file names must be snake_case Rust identifiers",
                 );
             }
-            (w.name, w.path, v)
+            (w.name, w.path, v, sandboxed)
         })
         .collect();
     Some(Found {
@@ -310,7 +315,7 @@ fn package_module(k: &Found) -> String {
     s.push_str(
         "    /// Known-wrong solutions, each with the verdict it must get.\n    #[cfg(feature = \"solutions\")]\n    pub mod wrong {\n",
     );
-    for (name, path, _) in &k.wrong {
+    for (name, path, _, _) in &k.wrong {
         let _ = writeln!(
             s,
             "        #[path = {:?}]\n        pub mod {};",
@@ -350,10 +355,10 @@ fn package_module(k: &Found) -> String {
         s.push_str("        data_cases: \"\",\n");
     }
     s.push_str("        wrong: &[\n");
-    for (name, path, v) in &k.wrong {
+    for (name, path, v, sandboxed) in &k.wrong {
         let _ = writeln!(
             s,
-            "            crate::WrongSource {{ name: {name:?}, source: include_str!({:?}), expected: crate::Verdict::{v:?} }},",
+            "            crate::WrongSource {{ name: {name:?}, source: include_str!({:?}), expected: crate::Verdict::{v:?}, sandboxed: crate::Verdict::{sandboxed:?} }},",
             path.display().to_string()
         );
     }
@@ -361,7 +366,7 @@ fn package_module(k: &Found) -> String {
     let wrong: Vec<String> = k
         .wrong
         .iter()
-        .map(|(name, _, _)| bind(&k.meta, &format!("wrong::{}", name.replace('-', "_"))))
+        .map(|(name, _, _, _)| bind(&k.meta, &format!("wrong::{}", name.replace('-', "_"))))
         .collect();
     let _ = writeln!(
         s,

@@ -615,8 +615,8 @@ impl Grader {
         let banked = self.reference_bank.take(&kata.meta().slug, &cases);
         let seed = banked.map_or_else(fresh_seed, |(seed, _)| seed);
         let program = self.measured_program(kata, source, "an accepted submission")?;
-        let learner = match self.count(kata, &program, &cases, seed, tool)? {
-            Ok(n) => n,
+        let (learner, processes) = match self.count(kata, &program, &cases, seed, tool)? {
+            Ok(counted) => counted,
             Err(why) => return Ok(Err(why)),
         };
         let reference_program =
@@ -628,14 +628,16 @@ impl Grader {
         let reference = match banked {
             Some((_, reference)) => reference,
             None => match self.count(kata, &reference_program, &cases, seed, tool)? {
-                Ok(n) => n,
+                Ok((n, _)) => n,
                 Err(why) => {
                     return Ok(Err(format!("the reference could not be measured: {why}")));
                 }
             },
         };
-        let instructions = learner.saturating_sub(harness);
-        let reference_instructions = reference.saturating_sub(harness);
+        // Each process of a rank kata starts up like the empty harness; the same cases make the
+        // same processes for the reference.
+        let instructions = learner.saturating_sub(harness * processes);
+        let reference_instructions = reference.saturating_sub(harness * processes);
         if reference_instructions == 0 {
             return Ok(Err(
                 "the reference's count was no more than the empty harness's".into(),
@@ -695,6 +697,7 @@ impl Grader {
         }
         let measured = self
             .count(kata, reference_program, &[], fresh_seed(), tool)?
+            .map(|(n, _)| n)
             .map_err(|why| format!("the empty harness could not be measured: {why}"));
         self.harness_cost
             .lock()
@@ -704,7 +707,8 @@ impl Grader {
     }
 
     /// The instruction count of `binary` on `cases` made from `seed` on the trusted side (the
-    /// program is sent the inputs), measured in the sandbox.
+    /// program is sent the inputs), measured in the sandbox, and how many processes it ran as
+    /// (one per rank for a rank kata).
     fn count(
         &self,
         kata: &dyn Kata,
@@ -712,7 +716,7 @@ impl Grader {
         cases: &[CaseInfo],
         seed: u64,
         tool: &Path,
-    ) -> Result<Result<u64, String>, GradeError> {
+    ) -> Result<Result<(u64, u64), String>, GradeError> {
         let judging = kata
             .prepare(seed)
             .map_err(GradeError::kata(&kata.meta().slug))?;
@@ -726,9 +730,11 @@ impl Grader {
             &self.gpu_host,
             Purpose::Measure { tool },
         )?;
+        let processes = ran.processes;
         Ok(ran
             .instructions
-            .unwrap_or_else(|| Err("the run was not measured".into())))
+            .unwrap_or_else(|| Err("the run was not measured".into()))
+            .map(|n| (n, processes)))
     }
 }
 

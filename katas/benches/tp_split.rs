@@ -2,26 +2,31 @@
 //! one unsharded matmul chain, on the kata's performance shapes (X 64×512, A 512×2048,
 //! B 2048×512), in the same run. The ratio is the cost of splitting on this machine: the
 //! per-rank work is 1/4, but the ranks share the cores, and the split adds thread start-up,
-//! one all-reduce and the rendezvous.
+//! cutting and copying each rank's shard, one all-reduce and the rendezvous.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use katas::problems::tp_split::{
-    Input, Matrix, Spec, gelu, reference, simulate, split_columns, split_rows, split_vec,
-};
+use katas::problems::tp_split::{Input, Matrix, Solution, Spec, gelu, reference};
 use katas::{Group, KataSpec};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 const RANKS: usize = 4;
 
-fn performance_mlp() -> (Matrix, Matrix, Vec<f32>, Matrix, Vec<f32>) {
+fn performance_mlp() -> Input {
     Spec::cases(katas::DEFAULT_SEED)
         .into_iter()
         .filter(|c| c.group == Group::Performance)
         .find_map(|c| match c.input {
             Input::Mlp {
                 x, a, b1, b, b2, ..
-            } => Some((x, a, b1, b, b2)),
+            } => Some(Input::Mlp {
+                ranks: RANKS,
+                x,
+                a,
+                b1,
+                b,
+                b2,
+            }),
             _ => None,
         })
         .expect("the kata has a performance mlp case")
@@ -37,20 +42,20 @@ fn unsharded(x: &Matrix, a: &Matrix, b1: &[f32], b: &Matrix, b2: &[f32]) -> Matr
 }
 
 fn bench(c: &mut Criterion) {
-    let (x, a, b1, b, b2) = performance_mlp();
-    // Sharding is the kata's setup, not the layer's work: done once, outside the timing.
-    let (a_r, b1_r, b_r) = (
-        split_columns(&a, RANKS),
-        split_vec(&b1, RANKS),
-        split_rows(&b, RANKS),
-    );
-    let tp = || {
-        simulate(RANKS, |r, comm| {
-            reference::mlp(comm, &x, &a_r[r], &b1_r[r], &b_r[r], &b2)
-        })
-        .expect("the reference runs")
+    let input = performance_mlp();
+    let Input::Mlp {
+        x, a, b1, b, b2, ..
+    } = &input
+    else {
+        unreachable!("performance_mlp returns an mlp")
     };
-    let full = || unsharded(&x, &a, &b1, &b, &b2);
+    let solution = Solution {
+        column_parallel: reference::column_parallel,
+        row_parallel: reference::row_parallel,
+        mlp: reference::mlp,
+    };
+    let tp = || katas::ranks::simulate::<Spec>(solution, &input).expect("the reference runs");
+    let full = || unsharded(x, a, b1, b, b2);
 
     let mut group = c.benchmark_group("tp_split mlp 64x512x2048x512");
     group

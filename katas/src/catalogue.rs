@@ -60,6 +60,9 @@ pub struct WrongSource {
     pub name: &'static str,
     pub source: &'static str,
     pub expected: Verdict,
+    /// The verdict in the sandbox (see `layout::SANDBOXED_VERDICT_MARKER`); `expected` unless
+    /// the file says otherwise.
+    pub sandboxed: Verdict,
 }
 
 /// Which of a package's own solutions to run.
@@ -104,6 +107,11 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     /// ([`crate::custom::examples`]); empty when the kata offers no custom input.
     #[cfg(feature = "solutions")]
     fn input_examples(&self) -> Vec<(String, String)>;
+    /// A rank kata's face ([`crate::spec::KataSpec::ranked`]): its ranks run as processes of
+    /// their own in the sandbox.
+    fn ranked(&self) -> Option<&'static dyn crate::ranks::RankedKata> {
+        None
+    }
     /// The package folder on disk, where the checkout it was built from still exists.
     fn dir(&self) -> &Path {
         Path::new(self.package().dir)
@@ -217,6 +225,10 @@ impl<S: KataSpec> Entry<S> {
 
 #[cfg(feature = "solutions")]
 impl<S: KataSpec> Kata for Entry<S> {
+    fn ranked(&self) -> Option<&'static dyn crate::ranks::RankedKata> {
+        S::ranked()
+    }
+
     fn meta(&self) -> &KataMeta {
         self.meta.get_or_init(|| {
             let path = Path::new(self.package.dir).join(crate::layout::META_FILE);

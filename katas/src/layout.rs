@@ -16,6 +16,11 @@ pub const DATA_CASES_FILE: &str = "data/cases.toml";
 pub const WRONG_DIR: &str = "wrong";
 /// First-lines marker in a `wrong/*.rs` file naming the verdict it must get.
 pub const VERDICT_MARKER: &str = "//! expected-verdict:";
+/// First-lines marker naming the verdict a `wrong/*.rs` file gets in the sandbox where that
+/// differs: a rank kata's ranks are threads of one process in-process and processes of their
+/// own in the sandbox, so a solution that passes data through memory the ranks share fails
+/// one way in each.
+pub const SANDBOXED_VERDICT_MARKER: &str = "//! sandboxed-verdict:";
 
 /// A known-wrong solution file and the verdict its marker names (as written).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +29,8 @@ pub struct WrongFile {
     pub name: String,
     pub path: PathBuf,
     pub marker: Option<String>,
+    /// [`SANDBOXED_VERDICT_MARKER`]'s verdict, as written, where the file has one.
+    pub sandboxed: Option<String>,
 }
 
 /// The `wrong/*.rs` files of a package, sorted by name. A missing folder is an empty list.
@@ -44,6 +51,7 @@ pub fn wrong_files(package_dir: &Path) -> std::io::Result<Vec<WrongFile>> {
             out.push(WrongFile {
                 name: stem.replace('_', "-"),
                 marker: verdict_marker(&text),
+                sandboxed: marker_value(&text, SANDBOXED_VERDICT_MARKER),
                 path,
             });
         }
@@ -54,10 +62,15 @@ pub fn wrong_files(package_dir: &Path) -> std::io::Result<Vec<WrongFile>> {
 
 /// The verdict named by the marker line, if the file has one among its leading comment lines.
 pub fn verdict_marker(source: &str) -> Option<String> {
+    marker_value(source, VERDICT_MARKER)
+}
+
+/// What follows `marker` on its line among the file's leading comment lines.
+pub fn marker_value(source: &str, marker: &str) -> Option<String> {
     source
         .lines()
         .take_while(|l| l.trim_start().starts_with("//"))
-        .find_map(|l| l.trim().strip_prefix(VERDICT_MARKER))
+        .find_map(|l| l.trim().strip_prefix(marker))
         .map(|v| v.trim().to_string())
 }
 

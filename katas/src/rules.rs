@@ -13,6 +13,9 @@ pub struct Rule {
     pub part: Part,
     pub modes: &'static [Mode],
     pub expected: Verdict,
+    /// What the part gets when graded in the sandbox, where that differs from in-process
+    /// (see `layout::SANDBOXED_VERDICT_MARKER`).
+    pub sandboxed: Verdict,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,22 +35,33 @@ pub fn rules(kata: &dyn Kata) -> Vec<Rule> {
             part: Part::Reference,
             modes: &[Mode::Run, Mode::Submit],
             expected: Verdict::Accepted,
+            sandboxed: Verdict::Accepted,
         },
         Rule {
             part: Part::Starter,
             modes: &[Mode::Run],
             expected: Verdict::RuntimeError,
+            sandboxed: Verdict::RuntimeError,
         },
     ];
     rules.extend(kata.package().wrong.iter().map(|w| Rule {
         part: Part::Wrong(w.name),
         modes: &[Mode::Submit],
         expected: w.expected,
+        sandboxed: w.sandboxed,
     }));
     rules
 }
 
 impl Rule {
+    /// The rule as it holds for a grading in the sandbox.
+    pub fn in_sandbox(self) -> Rule {
+        Rule {
+            expected: self.sandboxed,
+            ..self
+        }
+    }
+
     /// `reference`, `starter`, `wrong::linear-loop`: the test name after the kata's slug.
     pub fn test_name(&self) -> String {
         match self.part {
@@ -211,6 +225,7 @@ mod tests {
             part: Part::Reference,
             modes: &[Mode::Submit],
             expected: Verdict::Accepted,
+            sandboxed: Verdict::Accepted,
         };
         assert!(matches!(
             rule.check(Mode::Submit, &observed(Verdict::Accepted, None)),

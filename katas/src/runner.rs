@@ -1,8 +1,12 @@
 //! The protocol between the grader (trusted) and a compiled submission (untrusted, sandboxed).
 //!
-//! The grader writes a [`RunRequest`] to the submission's stdin. The submission's generated
-//! `main` calls `katas::problems::<slug>::serve`, which regenerates the requested cases from the
-//! seed, runs the learner's functions on each and writes one [`Frame`] per case to stdout.
+//! The grader writes a [`RunRequest`] to the submission's stdin, as one message (a
+//! little-endian `u32` length, then the bytes). The submission's generated `main` calls
+//! `katas::problems::<slug>::serve`, which regenerates the requested cases from the seed, runs
+//! the learner's functions on each and writes one [`Frame`] per case to stdout. A rank of a
+//! rank kata ([`RunRequest::rank`]) runs as its own process instead: its requests to the
+//! network are [`Frame::Request`]s, and the grader's replies follow the request on stdin as
+//! further messages (see [`crate::ranks`]).
 //! The learner's own prints share stdout; frames are found by a per-run nonce, and bytes
 //! outside frames are the learner's output.
 //!
@@ -37,6 +41,55 @@ pub struct RunRequest {
     /// inputs and no seed, so the program holds nothing it could use to know its inputs ahead
     /// of time (and generates no case, so its count is its own work).
     pub inputs: Option<Vec<Vec<u8>>>,
+    /// Set for one rank's process of a rank kata: the cases it takes part in, each with only
+    /// its own start. `cases`, `inputs` and `custom` are then empty and the seed unused.
+    pub rank: Option<RankRole>,
+}
+
+impl RunRequest {
+    /// The request as the program's stdin reads it: one message.
+    pub fn to_stdin(&self) -> Result<Vec<u8>, postcard::Error> {
+        Ok(message(&postcard::to_stdvec(self)?))
+    }
+}
+
+/// One rank's part of a run (see [`RunRequest::rank`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankRole {
+    pub rank: u32,
+    pub cases: Vec<RankCase>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankCase {
+    /// The case's index, as in [`RunRequest::cases`].
+    pub case: u32,
+    /// How many ranks the case has.
+    pub ranks: u32,
+    /// This rank's start, in the wire format.
+    pub input: Vec<u8>,
+}
+
+/// `bytes` as one message on a program's stdin: its length as a little-endian `u32`, then it.
+pub fn message(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + bytes.len());
+    out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// Reads the next message from stdin (see [`message`]).
+pub(crate) fn read_message() -> std::io::Result<Vec<u8>> {
+    let mut stdin = std::io::stdin().lock();
+    let mut len = [0u8; 4];
+    stdin.read_exact(&mut len)?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > MAX_PAYLOAD {
+        return Err(std::io::Error::other("message too long"));
+    }
+    let mut bytes = vec![0u8; len];
+    stdin.read_exact(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The name of a custom run's one case.
@@ -59,6 +112,11 @@ pub enum Frame {
         case: u32,
         message: String,
     },
+    /// A rank's request to the network during `case` (rank processes only).
+    Request {
+        case: u32,
+        bytes: Vec<u8>,
+    },
 }
 
 impl Frame {
@@ -67,13 +125,14 @@ impl Frame {
             Self::Ready { .. } => 0,
             Self::Output { .. } => 1,
             Self::Panicked { .. } => 2,
+            Self::Request { .. } => 3,
         }
     }
 
     pub fn encode(&self, nonce: &[u8; 16]) -> Vec<u8> {
         let (case, payload): (u32, &[u8]) = match self {
             Self::Ready { catalogue } => (u32::MAX, catalogue.as_bytes()),
-            Self::Output { case, bytes } => (*case, bytes),
+            Self::Output { case, bytes } | Self::Request { case, bytes } => (*case, bytes),
             Self::Panicked { case, message } => (*case, message.as_bytes()),
         };
         let mut out = Vec::with_capacity(HEADER + payload.len());
@@ -155,7 +214,7 @@ impl FrameReader {
                     let kind = self.buf[28];
                     let len =
                         u32::from_le_bytes(self.buf[29..33].try_into().expect("4 bytes")) as usize;
-                    if len > MAX_PAYLOAD || kind > 2 {
+                    if len > MAX_PAYLOAD || kind > 3 {
                         // Not one of ours: count the marker as printed bytes and move on.
                         self.other(marker.len());
                         continue;
@@ -183,6 +242,10 @@ impl FrameReader {
                             case,
                             bytes: payload,
                         },
+                        3 => Frame::Request {
+                            case,
+                            bytes: payload,
+                        },
                         _ => Frame::Panicked {
                             case,
                             message: String::from_utf8_lossy(&payload).into_owned(),
@@ -205,6 +268,12 @@ impl FrameReader {
         &self.frames
     }
 
+    /// Takes the frames read so far, so that a reader of a long stream (a rank's requests)
+    /// holds none it has passed on.
+    pub fn take_frames(&mut self) -> Vec<Frame> {
+        std::mem::take(&mut self.frames)
+    }
+
     /// Ends the stream: whatever is left unparsed was the learner's.
     pub fn finish(mut self) -> (Vec<Frame>, usize, Vec<u8>) {
         let rest = self.buf.len();
@@ -224,24 +293,27 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// harness), measured on the reference's program.
 pub fn serve<S: KataSpec>(solution: S::Solution) {
     std::panic::set_hook(Box::new(note_panic_location));
-    let mut raw = Vec::new();
-    if std::io::stdin().read_to_end(&mut raw).is_err() {
+    let Ok(raw) = read_message() else {
         std::process::exit(3);
-    }
+    };
     let Ok(request) = postcard::from_bytes::<RunRequest>(&raw) else {
         std::process::exit(3);
     };
     drop(raw);
-    let Some(cases) = cases_of::<S>(&request) else {
-        std::process::exit(3);
-    };
-    let Ok(mut frames) = FrameOut::open() else {
-        std::process::exit(3);
-    };
     let ready = Frame::Ready {
         catalogue: crate::CATALOGUE_HASH.to_string(),
     };
-    frames.emit(&ready, &request.nonce);
+    if let Some(role) = &request.rank {
+        emit(&ready, &request.nonce);
+        if !S::serve_rank(solution, role, &request.nonce) {
+            std::process::exit(3);
+        }
+        return;
+    }
+    let Some(cases) = cases_of::<S>(&request) else {
+        std::process::exit(3);
+    };
+    emit(&ready, &request.nonce);
     for (i, case) in cases {
         let solved = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             S::solve(solution, &case.input)
@@ -259,7 +331,7 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
                 message: cut(learner_panic_message(payload.as_ref()), PANIC_MESSAGE_BYTES),
             },
         };
-        frames.emit(&frame, &request.nonce);
+        emit(&frame, &request.nonce);
     }
 }
 
@@ -299,7 +371,7 @@ fn cases_of<S: KataSpec>(request: &RunRequest) -> Option<Vec<(u32, crate::spec::
 }
 
 /// `text` cut to at most `max` bytes, on a character boundary.
-fn cut(mut text: String, max: usize) -> String {
+pub(crate) fn cut(mut text: String, max: usize) -> String {
     if text.len() > max {
         let mut end = max;
         while !text.is_char_boundary(end) {
@@ -310,28 +382,31 @@ fn cut(mut text: String, max: usize) -> String {
     text
 }
 
-/// Where frames go: stdout's descriptor, written to directly. `Stdout`'s line buffer searches
-/// each write for its last newline, and every frame carries the run's random nonce, so through
-/// it a measured run would count a few instructions more or less from one run to the next.
-struct FrameOut(std::fs::File);
-
-impl FrameOut {
-    fn open() -> std::io::Result<FrameOut> {
+/// Writes `frame` to stdout's descriptor directly, after the solution's own buffered prints.
+/// `Stdout`'s line buffer searches each write for its last newline, and every frame carries the
+/// run's random nonce, so through it a measured run would count a few instructions more or
+/// less from one run to the next.
+pub(crate) fn emit(frame: &Frame, nonce: &[u8; 16]) {
+    static OUT: std::sync::Mutex<Option<std::fs::File>> = std::sync::Mutex::new(None);
+    let mut out = OUT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if out.is_none() {
         use std::os::fd::AsFd;
-        let fd = std::io::stdout().as_fd().try_clone_to_owned()?;
-        Ok(FrameOut(std::fs::File::from(fd)))
-    }
-
-    fn emit(&mut self, frame: &Frame, nonce: &[u8; 16]) {
-        // The solution's own prints go first, in the order they were made.
-        let flushed = std::io::stdout().lock().flush();
-        // A closed stdout means the grader has stopped listening; nothing useful is left to do.
-        if flushed
-            .and_then(|()| self.0.write_all(&frame.encode(nonce)))
-            .is_err()
-        {
-            std::process::exit(3);
+        match std::io::stdout().as_fd().try_clone_to_owned() {
+            Ok(fd) => *out = Some(std::fs::File::from(fd)),
+            Err(_) => std::process::exit(3),
         }
+    }
+    let file = out.as_mut().expect("opened above");
+    // The solution's own prints go first, in the order they were made.
+    let flushed = std::io::stdout().lock().flush();
+    // A closed stdout means the grader has stopped listening; nothing useful is left to do.
+    if flushed
+        .and_then(|()| file.write_all(&frame.encode(nonce)))
+        .is_err()
+    {
+        std::process::exit(3);
     }
 }
 
@@ -457,6 +532,7 @@ mod tests {
             nonce: [0; 16],
             custom: None,
             inputs: Some(inputs.clone()),
+            rank: None,
         };
         let cases = cases_of::<Spec>(&request).unwrap();
         assert_eq!(cases.len(), 2);

@@ -42,6 +42,23 @@ pub trait KataSpec: 'static {
     fn admit(_input: &Self::Input) -> Result<(), Refusal> {
         Err(Refusal::not_offered())
     }
+
+    /// A rank kata's face for the grader, which then runs every rank as its own sandboxed
+    /// process and routes their traffic (`Some(&katas::ranks::Ranked::<Self>::FACE)`; see
+    /// [`crate::ranks`]). `None`: the whole case runs in one process.
+    fn ranked() -> Option<&'static dyn crate::ranks::RankedKata> {
+        None
+    }
+
+    /// One rank's process of a rank kata (`katas::ranks::serve_rank::<Self>`); `false` for a
+    /// kata that has no ranks.
+    fn serve_rank(
+        _solution: Self::Solution,
+        _role: &crate::runner::RankRole,
+        _nonce: &[u8; 16],
+    ) -> bool {
+        false
+    }
 }
 
 /// Words we show a learner, in every language we write statements in: a checker's

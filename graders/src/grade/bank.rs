@@ -93,7 +93,7 @@ impl Grader {
         let seed = fresh_seed();
         // A count that fails here is tried again, unbanked, by the next figure, which then says
         // why; nothing is banked.
-        if let Ok(reference) = self.count(kata, &program, &cases, seed, tool)? {
+        if let Ok((reference, _)) = self.count(kata, &program, &cases, seed, tool)? {
             let indices = cases.iter().map(|c| c.index).collect();
             self.reference_bank.put(
                 slug,

@@ -66,6 +66,13 @@ pub trait Watch {
     fn keeps_stdout(&self) -> bool {
         true
     }
+    /// More bytes for the program's stdin while it runs, after `Job::stdin`, until every
+    /// sender is dropped or the program ends. Asked once, before the job starts; `Some` leaves
+    /// the program's stdin a pipe it reads as the grader writes (the replies to a rank's
+    /// requests), where otherwise it is `Job::stdin` sealed into a file.
+    fn feed(&mut self) -> Option<std::sync::mpsc::Receiver<Vec<u8>>> {
+        None
+    }
 }
 
 /// A [`Watch`] that looks at nothing and sets no deadline.

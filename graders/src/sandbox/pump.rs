@@ -1,11 +1,13 @@
 //! The supervisor's loop while a job runs: feeds stdin, streams capped stdout/stderr (stdout
 //! through the caller's [`Watch`]), and stops the job the moment a limit it polices is
 //! reached (wall, caller deadline, group CPU, output caps). All on the calling thread except
-//! the stdin writer, so `Watch` need not be `Send`.
+//! the stdin writer (which also passes on a watch's feed), so `Watch` need not be `Send`.
 
 use std::io::{Read, Write};
 use std::os::fd::AsFd;
 use std::process::{Child, ChildStderr, ChildStdout};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -60,6 +62,15 @@ impl Capped {
     }
 }
 
+/// Sets its flag when dropped: the pump's loop has ended, however it ended.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// SIGKILLs the first helper (in case it has not joined the group yet) and the whole group.
 pub(crate) fn stop(child: &mut Child, group: &dyn Group) -> Result<(), SandboxError> {
     let _ = child.kill();
@@ -69,6 +80,7 @@ pub(crate) fn stop(child: &mut Child, group: &dyn Group) -> Result<(), SandboxEr
 pub(crate) fn pump(
     child: &mut Child,
     stdin: &[u8],
+    feed: Option<Receiver<Vec<u8>>>,
     limits: &Limits,
     group: &dyn Group,
     cpu_before: Duration,
@@ -84,14 +96,33 @@ pub(crate) fn pump(
     let mut stdout = child.stdout.take();
     let mut stderr = child.stderr.take();
     let stdin_pipe = child.stdin.take();
+    let over = AtomicBool::new(false);
+    let over = &over;
     thread::scope(|s| {
         if let Some(mut pipe) = stdin_pipe {
             // Ends when all is written or, if the program does not read it all, with EPIPE
-            // once every process holding the read end is gone.
+            // once every process holding the read end is gone; a feed also ends when its
+            // senders are gone or the job is over.
             s.spawn(move || {
-                let _ = pipe.write_all(stdin);
+                if pipe.write_all(stdin).is_err() {
+                    return;
+                }
+                let Some(feed) = feed else { return };
+                while !over.load(Ordering::Relaxed) {
+                    match feed.recv_timeout(TICK) {
+                        Ok(bytes) => {
+                            if pipe.write_all(&bytes).is_err() {
+                                return;
+                            }
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
             });
         }
+        // However the loop below ends, the feeding thread must see it, or the scope waits.
+        let _over = SetOnDrop(over);
         loop {
             let now = Instant::now();
             if limit.is_none() {

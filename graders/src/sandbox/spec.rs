@@ -36,6 +36,10 @@ pub(crate) struct StageSpec {
     /// when it runs, so it only takes CPU no verdict wants). It can never lower it again.
     #[serde(default)]
     pub niceness: i32,
+    /// Leave stdin the supervisor's pipe, which it keeps writing to while the program runs
+    /// (a rank's replies), instead of the request sealed into a file.
+    #[serde(default)]
+    pub interactive: bool,
     pub cwd: PathBuf,
     pub argv: Vec<String>,
     pub env: Vec<(String, String)>,
@@ -205,6 +209,7 @@ mod tests {
                 processes: 4,
             },
             niceness: 19,
+            interactive: true,
             cwd: "/tmp".into(),
             argv: vec!["/prog".into(), "a b\u{1f}c".into()],
             env: vec![("K".into(), "v=w".into())],

@@ -4,7 +4,7 @@
 use std::fs::{self, DirBuilder};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt, lchown};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use nix::libc;
 
@@ -123,6 +123,15 @@ impl Sandbox {
         let mut slot = self.slots.acquire()?;
         self.clean(&mut slot)?;
         Ok(slot)
+    }
+
+    /// `n` slots at once, for jobs that must run side by side (the ranks of a rank kata).
+    /// Callers in this process take their sets one at a time, so two of them never each hold
+    /// part of a set while waiting for the rest.
+    pub fn slots(&self, n: usize) -> Result<Vec<Slot<'_>>, SandboxError> {
+        static TAKING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = TAKING.lock().unwrap_or_else(PoisonError::into_inner);
+        (0..n).map(|_| self.slot()).collect()
     }
 
     /// Starts the helpers of a job to come in a free slot and keeps both, unless one is kept
@@ -253,6 +262,7 @@ impl Sandbox {
         })?;
         // What the helpers used while they waited is not the job's.
         let cpu_before = group.cpu();
+        let feed = watch.feed();
         let spec = StageSpec {
             root_dir: self.config.state_dir.join("root"),
             mounts: layout.mounts,
@@ -274,6 +284,7 @@ impl Sandbox {
                 Profile::Measure { .. } => MEASURE_NICENESS,
                 _ => 0,
             },
+            interactive: feed.is_some(),
             cwd: job.cwd.clone(),
             argv: job.argv.clone(),
             env: job.env.iter().cloned().chain(layout.env).collect(),
@@ -285,7 +296,7 @@ impl Sandbox {
         // The next job's helpers start beside this one, off its path.
         let pumped = std::thread::scope(|s| {
             s.spawn(|| self.warm_up());
-            pump(child, &stdin, limits, group, cpu_before, watch)
+            pump(child, &stdin, feed, limits, group, cpu_before, watch)
         });
         let pumped = match pumped {
             Ok(p) => p,

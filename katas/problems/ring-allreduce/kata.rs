@@ -1,23 +1,24 @@
 //! Cases and checker for `ring-allreduce`: N simulated ranks on a one-way ring sum their vectors.
 //!
-//! The ranks are threads. Each gets a [`RingComm`] that can only send to its right neighbour and
-//! receive from its left one, and that counts every message and element it sends and receives.
-//! A message is an owned buffer that moves from sender to receiver, as a zero-copy transport
-//! hands over registered buffers: the communicator itself never copies a byte.
-//! The checker judges the final vectors against an exact integer oracle, and the counters against
-//! the volume a ring all-reduce needs: at most what the ring sends, and at least what a rank must
-//! receive to know the sum at all.
+//! Each rank gets a [`RingComm`] that can only send to its right neighbour and receive from its
+//! left one. The ring itself ([`Wires`]) is the kata's trusted side: it carries the messages and
+//! counts every message and element each rank sends and receives. On the service every rank is
+//! its own sandboxed process holding only its own vector, and the ring lives in the grader
+//! (see `katas::ranks`): a rank can know only what reached it in messages, and the counts are
+//! the grader's. Under `cargo test -p katas` the ranks are threads of one process and a message
+//! is an owned buffer that moves from sender to receiver, as a zero-copy transport hands over
+//! registered buffers.
 //!
-//! Rank threads share one process, so nothing stops a solution from passing data behind the
-//! communicator's back (a `static`, an `Arc` in a `OnceLock`, channels of its own). The checker
-//! cannot see that memory; it can prove that a rank received too little to have computed its
-//! result from its messages, which is what such a solution shows.
+//! The checker judges the final vectors against an exact integer oracle, and the counters
+//! against the volume a ring all-reduce needs: at most what the ring sends, and at least what a
+//! rank must receive to know the sum at all. The lower bound is what catches, among threads, a
+//! solution that passes data behind the communicator's back; among processes there is no back
+//! to pass it behind.
 
-use katas::ranks::{FinishGuard, World, run_ranks};
+use katas::ranks::{Link, Network, Ranked, RankedKata, RankedSpec, Wake};
 use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, PoisonError};
 
 /// The learner's function: all-reduce (sum) `data` across the ring, in place.
 #[derive(Debug, Clone, Copy)]
@@ -34,9 +35,9 @@ pub const MAX_ABS_VALUE: i32 = 1000;
 /// The most ranks any case uses.
 pub const MAX_RANKS: usize = 16;
 
-/// The messages in flight on the ring and what each rank has sent and received so far.
+/// The ring: the messages in flight and what each rank has sent and received so far. Trusted.
 #[derive(Debug)]
-struct Wires {
+pub struct Wires {
     /// `inbox[r]`: messages from rank `r - 1` that rank `r` has not received yet, oldest first.
     inbox: Vec<VecDeque<Vec<f32>>>,
     messages_sent: Vec<u64>,
@@ -45,18 +46,70 @@ struct Wires {
     elements_received: Vec<u64>,
 }
 
+impl Wires {
+    fn new(n: usize) -> Self {
+        Self {
+            inbox: vec![VecDeque::new(); n],
+            messages_sent: vec![0; n],
+            elements_sent: vec![0; n],
+            messages_received: vec![0; n],
+            elements_received: vec![0; n],
+        }
+    }
+}
+
+/// What a rank asks of the ring.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum RingRequest {
+    /// Send this buffer to the right neighbour.
+    Send(Vec<f32>),
+    /// Take the oldest message from the left neighbour, waiting for one.
+    Recv,
+}
+
+impl Network for Wires {
+    type Request = RingRequest;
+    type Reply = Vec<f32>;
+
+    fn awaits(request: &RingRequest) -> bool {
+        matches!(request, RingRequest::Recv)
+    }
+
+    fn waits_to(&self, _: &RingRequest, rank: usize) -> String {
+        let size = self.inbox.len();
+        format!("receive from rank {}", (rank + size - 1) % size)
+    }
+
+    fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {
+        let RingRequest::Send(message) = request else {
+            return Ok(Wake::Nobody);
+        };
+        let right = (rank + 1) % self.inbox.len();
+        self.messages_sent[rank] += 1;
+        self.elements_sent[rank] += message.len() as u64;
+        self.inbox[right].push_back(message);
+        // Only `right`'s receive can have become ready.
+        Ok(Wake::Rank(right))
+    }
+
+    fn reply(&mut self, rank: usize) -> Option<Result<Vec<f32>, String>> {
+        let message = self.inbox[rank].pop_front()?;
+        self.messages_received[rank] += 1;
+        self.elements_received[rank] += message.len() as u64;
+        Some(Ok(message))
+    }
+}
+
 /// One rank's end of the ring: it sends to rank `(r + 1) % N` and receives from `(r + N - 1) % N`.
 pub struct RingComm {
-    rank: usize,
-    size: usize,
-    world: Arc<World<Wires>>,
+    link: Link<Wires>,
 }
 
 impl std::fmt::Debug for RingComm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RingComm")
-            .field("rank", &self.rank)
-            .field("size", &self.size)
+            .field("rank", &self.link.rank())
+            .field("size", &self.link.size())
             .finish_non_exhaustive()
     }
 }
@@ -64,26 +117,20 @@ impl std::fmt::Debug for RingComm {
 impl RingComm {
     /// This rank's index, `0..size()`.
     pub fn rank(&self) -> usize {
-        self.rank
+        self.link.rank()
     }
 
     /// The number of ranks N on the ring.
     pub fn size(&self) -> usize {
-        self.size
+        self.link.size()
     }
 
     /// Sends `message` to the right neighbour, rank `(rank + 1) % size`. The buffer itself
-    /// travels: nothing is copied, and the receiver owns it from then on (it may add into it and
-    /// send it on). Never blocks; messages arrive in the order they were sent. With one rank,
-    /// the right neighbour is itself.
+    /// travels: the receiver owns it from then on (it may add into it and send it on). Never
+    /// blocks; messages arrive in the order they were sent. With one rank, the right neighbour
+    /// is itself.
     pub fn send(&mut self, message: Vec<f32>) {
-        let (rank, right) = (self.rank, (self.rank + 1) % self.size);
-        // Only `right`'s receive can become ready: wake it alone.
-        self.world.update_for(right, move |w| {
-            w.messages_sent[rank] += 1;
-            w.elements_sent[rank] += message.len() as u64;
-            w.inbox[right].push_back(message);
-        });
+        self.link.call(RingRequest::Send(message));
     }
 
     /// Takes the oldest message not yet received from the left neighbour,
@@ -91,15 +138,9 @@ impl RingComm {
     /// If every rank is waiting or finished, no message can ever come: the run stops with a
     /// deadlock error.
     pub fn recv(&mut self) -> Vec<f32> {
-        let rank = self.rank;
-        let left = (rank + self.size - 1) % self.size;
-        self.world
-            .wait_for_own(rank, format_args!("receive from rank {left}"), |w| {
-                let message = w.inbox[rank].pop_front()?;
-                w.messages_received[rank] += 1;
-                w.elements_received[rank] += message.len() as u64;
-                Some(message)
-            })
+        self.link
+            .call(RingRequest::Recv)
+            .expect("a receive always has a reply")
     }
 }
 
@@ -175,43 +216,11 @@ pub fn simulate(
     vectors: Vec<Vec<f32>>,
     allreduce: fn(&mut RingComm, &mut [f32]),
 ) -> Result<Vec<RankResult>, String> {
-    let n = vectors.len();
-    let wires = Wires {
-        inbox: vec![VecDeque::new(); n],
-        messages_sent: vec![0; n],
-        elements_sent: vec![0; n],
-        messages_received: vec![0; n],
-        elements_received: vec![0; n],
+    let input = Input::listed(vectors);
+    let solution = Solution {
+        ring_allreduce: allreduce,
     };
-    let world = Arc::new(World::new(n, wires));
-    let starts: Vec<Mutex<Vec<f32>>> = vectors.into_iter().map(Mutex::new).collect();
-    let finals = run_ranks(n, |rank| {
-        let _done = FinishGuard::new(&*world, rank);
-        let mut data =
-            std::mem::take(&mut *starts[rank].lock().unwrap_or_else(PoisonError::into_inner));
-        let mut comm = RingComm {
-            rank,
-            size: n,
-            world: Arc::clone(&world),
-        };
-        allreduce(&mut comm, &mut data);
-        data
-    })?;
-    Ok(world.read(|w| {
-        finals
-            .into_iter()
-            .enumerate()
-            .map(|(r, data)| RankResult {
-                data,
-                messages_sent: w.messages_sent[r],
-                elements_sent: w.elements_sent[r],
-                messages_received: w.messages_received[r],
-                elements_received: w.elements_received[r],
-                unreceived_messages: w.inbox[r].len() as u64,
-                unreceived_elements: w.inbox[r].iter().map(|m| m.len() as u64).sum(),
-            })
-            .collect()
-    }))
+    katas::ranks::simulate::<Spec>(solution, &input).map(|out| out.ranks)
 }
 
 /// The most elements one rank may send: 2·ceil(M/N)·(N−1) — N−1 chunks in each phase, no chunk
@@ -474,10 +483,16 @@ impl KataSpec for Spec {
     }
 
     fn solve(solution: Solution, input: &Input) -> Output {
-        match simulate(input.vectors(), solution.ring_allreduce) {
-            Ok(ranks) => Output { ranks },
-            Err(message) => panic!("{message}"),
-        }
+        katas::ranks::simulate::<Self>(solution, input).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn ranked() -> Option<&'static dyn RankedKata> {
+        Some(&Ranked::<Self>::FACE)
+    }
+
+    fn serve_rank(solution: Solution, role: &katas::runner::RankRole, nonce: &[u8; 16]) -> bool {
+        katas::ranks::serve_rank::<Self>(solution, role, nonce);
+        true
     }
 
     fn check(input: &Input, _expected: &Output, got: &Output) -> Check {
@@ -758,5 +773,48 @@ impl KataSpec for Spec {
                 ),
             ),
         }
+    }
+}
+
+impl RankedSpec for Spec {
+    type Net = Wires;
+    type RankInput = Vec<f32>;
+    type RankOutput = Vec<f32>;
+
+    fn network(input: &Input) -> Wires {
+        Wires::new(input.ranks)
+    }
+
+    fn rank_inputs(input: &Input) -> Vec<Vec<f32>> {
+        input.vectors()
+    }
+
+    /// Every rank sending its whole vector round the ring, and more: a solution that sends too
+    /// much is told so by the checker, from the counts.
+    fn traffic_bound(input: &Input) -> usize {
+        4 * (input.ranks + 2) * input.len + (1 << 20)
+    }
+
+    fn run_rank(solution: Solution, link: Link<Wires>, mut data: Vec<f32>) -> Vec<f32> {
+        let mut comm = RingComm { link };
+        (solution.ring_allreduce)(&mut comm, &mut data);
+        data
+    }
+
+    fn assemble(_: &Input, w: &Wires, finals: Vec<Vec<f32>>) -> Output {
+        let ranks = finals
+            .into_iter()
+            .enumerate()
+            .map(|(r, data)| RankResult {
+                data,
+                messages_sent: w.messages_sent[r],
+                elements_sent: w.elements_sent[r],
+                messages_received: w.messages_received[r],
+                elements_received: w.elements_received[r],
+                unreceived_messages: w.inbox[r].len() as u64,
+                unreceived_elements: w.inbox[r].iter().map(|m| m.len() as u64).sum(),
+            })
+            .collect();
+        Output { ranks }
     }
 }

@@ -1,13 +1,18 @@
 //! Cases and checker for `tp-split`: Megatron-style tensor-parallel linear layers on simulated
 //! ranks. The kata provides the matrix type, the communicator and the sharding; the learner
 //! writes what one rank does with its shard.
+//!
+//! The collectives ([`Collectives`]) are the kata's trusted side: they sum and gather, check
+//! that every rank called the same collective with a fitting shape, and count what each rank
+//! exchanged. On the service every rank is its own sandboxed process holding only its shard,
+//! and the collectives run in the grader (see `katas::ranks`); under `cargo test -p katas` the
+//! ranks are threads of one process.
 
-use katas::ranks::{FinishGuard, World, run_ranks};
+use katas::ranks::{Link, Network, Ranked, RankedKata, RankedSpec, Wake};
 use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
-use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------------
 // Learner-facing types
@@ -200,22 +205,18 @@ pub struct CommStats {
 /// the same order; each call blocks until all ranks have made it.
 #[derive(Debug)]
 pub struct TpComm {
-    rank: usize,
-    ranks: usize,
-    world: Arc<World<Collectives>>,
-    calls: usize,
-    stats: CommStats,
+    link: Link<Collectives>,
 }
 
 impl TpComm {
     /// This rank's index, `0..world_size()`.
     pub fn rank(&self) -> usize {
-        self.rank
+        self.link.rank()
     }
 
     /// How many ranks share the layer.
     pub fn world_size(&self) -> usize {
-        self.ranks
+        self.link.size()
     }
 
     /// Concatenates every rank's `block` along the columns, in rank order, and returns the
@@ -223,44 +224,24 @@ impl TpComm {
     /// including 0).
     pub fn all_gather(&mut self, block: &Matrix) -> Matrix {
         block.assert_consistent("all_gather");
-        let out = self.collective(Op::AllGather, block.clone());
-        self.stats.all_gather_calls += 1;
-        self.stats.all_gather_elements += out.data.len() as u64;
-        out
+        self.collective(Op::AllGather, block.clone())
     }
 
     /// Replaces `m` on every rank with the element-wise sum of every rank's `m` (summed in rank
     /// order, so every rank gets the same bits). All ranks must pass the same shape.
     pub fn all_reduce(&mut self, m: &mut Matrix) {
         m.assert_consistent("all_reduce");
-        let elements = m.data.len() as u64;
         *m = self.collective(Op::AllReduce, std::mem::replace(m, Matrix::zeros(0, 0)));
-        self.stats.all_reduce_calls += 1;
-        self.stats.all_reduce_elements += elements;
     }
 
     fn collective(&mut self, op: Op, block: Matrix) -> Matrix {
-        let seq = self.calls;
-        self.calls += 1;
-        let (rank, ranks) = (self.rank, self.ranks);
-        if let Err(msg) = self
-            .world
-            .update(|s| s.deposit(seq, op, rank, ranks, block))
-        {
-            panic!("{msg}");
-        }
-        let what = format!(
-            "finish {op} (its collective #{}), which every rank must call",
-            seq + 1
-        );
-        match self.world.wait_for(rank, &what, |s| s.collect(seq, ranks)) {
-            Ok(m) => m,
-            Err(msg) => panic!("{msg}"),
-        }
+        self.link
+            .call(Collective { op, block })
+            .expect("a collective always has a reply")
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 enum Op {
     AllGather,
     AllReduce,
@@ -275,10 +256,22 @@ impl fmt::Display for Op {
     }
 }
 
-/// The shared state behind every rank's `TpComm`: one round per collective, in call order.
-#[derive(Debug, Default)]
-struct Collectives {
+/// A rank's part of its next collective.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Collective {
+    op: Op,
+    block: Matrix,
+}
+
+/// The group's collectives, one round per collective in call order, and what each rank
+/// exchanged. Trusted.
+#[derive(Debug)]
+pub struct Collectives {
+    ranks: usize,
     rounds: Vec<Round>,
+    /// How many collectives each rank has called.
+    calls: Vec<usize>,
+    stats: Vec<CommStats>,
     failure: Option<String>,
 }
 
@@ -294,17 +287,21 @@ struct Round {
 }
 
 impl Collectives {
-    fn deposit(
-        &mut self,
-        seq: usize,
-        op: Op,
-        rank: usize,
-        ranks: usize,
-        block: Matrix,
-    ) -> Result<(), String> {
+    fn new(ranks: usize) -> Self {
+        Self {
+            ranks,
+            rounds: Vec::new(),
+            calls: vec![0; ranks],
+            stats: vec![CommStats::default(); ranks],
+            failure: None,
+        }
+    }
+
+    fn deposit(&mut self, seq: usize, op: Op, rank: usize, block: Matrix) -> Result<(), String> {
         if let Some(f) = &self.failure {
             return Err(f.clone());
         }
+        let ranks = self.ranks;
         // A rank at collective `seq` has seen every earlier round complete, so this round is
         // either the next one to open or already open.
         if seq == self.rounds.len() {
@@ -320,7 +317,14 @@ impl Collectives {
         }
         let round = &mut self.rounds[seq];
         let k = seq + 1;
-        let mismatch = if round.op != op {
+        let mismatch = if block.data.len() != block.rows * block.cols {
+            Some(format!(
+                "{op} #{k}: rank {rank}'s matrix says {}×{} but holds {} values",
+                block.rows,
+                block.cols,
+                block.data.len()
+            ))
+        } else if round.op != op {
             Some(format!(
                 "collective mismatch: rank {rank} called {op} as its collective #{k}, but rank {} called {}",
                 round.first_rank, round.op
@@ -360,16 +364,53 @@ impl Collectives {
         }
         Ok(())
     }
+}
 
-    fn collect(&mut self, seq: usize, ranks: usize) -> Option<Result<Matrix, String>> {
+impl Network for Collectives {
+    type Request = Collective;
+    type Reply = Matrix;
+
+    fn awaits(_: &Collective) -> bool {
+        true
+    }
+
+    fn waits_to(&self, request: &Collective, rank: usize) -> String {
+        format!(
+            "finish {} (its collective #{}), which every rank must call",
+            request.op,
+            self.calls[rank] + 1
+        )
+    }
+
+    fn post(&mut self, rank: usize, request: Collective) -> Result<Wake, String> {
+        let seq = self.calls[rank];
+        self.calls[rank] += 1;
+        self.deposit(seq, request.op, rank, request.block)?;
+        Ok(Wake::Everyone)
+    }
+
+    fn reply(&mut self, rank: usize) -> Option<Result<Matrix, String>> {
         if let Some(f) = &self.failure {
             return Some(Err(f.clone()));
         }
+        let seq = self.calls[rank].checked_sub(1)?;
+        let ranks = self.ranks;
         let round = &mut self.rounds[seq];
         let out = round.result.as_ref()?.clone();
         round.taken += 1;
         if round.taken == ranks {
             round.result = None;
+        }
+        let stats = &mut self.stats[rank];
+        match round.op {
+            Op::AllGather => {
+                stats.all_gather_calls += 1;
+                stats.all_gather_elements += out.data.len() as u64;
+            }
+            Op::AllReduce => {
+                stats.all_reduce_calls += 1;
+                stats.all_reduce_elements += out.data.len() as u64;
+            }
         }
         Some(Ok(out))
     }
@@ -399,7 +440,7 @@ fn sum(parts: Vec<Matrix>) -> Matrix {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sharding and the simulated group (the kata's side, not the learner's)
+// Sharding (the kata's side, not the learner's)
 // ---------------------------------------------------------------------------------------------
 
 /// Column blocks of `m` for every rank, cut by [`shard_range`].
@@ -423,32 +464,27 @@ pub fn split_vec(v: &[f32], ranks: usize) -> Vec<Vec<f32>> {
         .collect()
 }
 
-/// Runs `body(rank, comm)` on `ranks` threads sharing one group and collects every rank's
-/// result and counters. `Err` carries the first rank's panic (a mismatch, a deadlock, a bug).
-pub fn simulate(
-    ranks: usize,
-    body: impl Fn(usize, &mut TpComm) -> Matrix + Sync,
-) -> Result<Output, String> {
-    let world = Arc::new(World::new(ranks, Collectives::default()));
-    let per_rank = run_ranks(ranks, |rank| {
-        let _done = FinishGuard::new(&*world, rank);
-        let mut comm = TpComm {
-            rank,
-            ranks,
-            world: Arc::clone(&world),
-            calls: 0,
-            stats: CommStats::default(),
-        };
-        let y = body(rank, &mut comm);
-        (y, comm.stats)
-    })?;
-    let (results, stats) = per_rank.into_iter().unzip();
-    Ok(Output { results, stats })
+/// What one rank is given: its shard of the problem, and nothing of the others'.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Shard {
+    Column {
+        x: Matrix,
+        w: Matrix,
+        bias: Vec<f32>,
+    },
+    Row {
+        x: Matrix,
+        w: Matrix,
+        bias: Vec<f32>,
+    },
+    Mlp {
+        x: Matrix,
+        a: Matrix,
+        b1: Vec<f32>,
+        b: Matrix,
+        b2: Vec<f32>,
+    },
 }
-
-// ---------------------------------------------------------------------------------------------
-// The kata
-// ---------------------------------------------------------------------------------------------
 
 /// The shape of `mlp`: `(comm, x, w1_shard, b1_shard, w2_shard, b2) -> Y`.
 pub type MlpFn = fn(&mut TpComm, &Matrix, &Matrix, &[f32], &Matrix, &[f32]) -> Matrix;
@@ -1078,34 +1114,16 @@ impl KataSpec for Spec {
     }
 
     fn solve(solution: Solution, input: &Input) -> Output {
-        let ranks = input.ranks();
-        let out = match input {
-            Input::Column { x, w, bias, .. } => {
-                let (w, b) = (split_columns(w, ranks), split_vec(bias, ranks));
-                simulate(ranks, |r, comm| {
-                    (solution.column_parallel)(comm, x, &w[r], &b[r])
-                })
-            }
-            Input::Row { x, w, bias, .. } => {
-                let (x, w) = (split_columns(x, ranks), split_rows(w, ranks));
-                simulate(ranks, |r, comm| {
-                    (solution.row_parallel)(comm, &x[r], &w[r], bias)
-                })
-            }
-            Input::Mlp {
-                x, a, b1, b, b2, ..
-            } => {
-                let (a, b1, b) = (
-                    split_columns(a, ranks),
-                    split_vec(b1, ranks),
-                    split_rows(b, ranks),
-                );
-                simulate(ranks, |r, comm| {
-                    (solution.mlp)(comm, x, &a[r], &b1[r], &b[r], b2)
-                })
-            }
-        };
-        out.unwrap_or_else(|e| panic!("{e}"))
+        katas::ranks::simulate::<Self>(solution, input).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn ranked() -> Option<&'static dyn RankedKata> {
+        Some(&Ranked::<Self>::FACE)
+    }
+
+    fn serve_rank(solution: Solution, role: &katas::runner::RankRole, nonce: &[u8; 16]) -> bool {
+        katas::ranks::serve_rank::<Self>(solution, role, nonce);
+        true
     }
 
     fn check(input: &Input, _expected: &Output, got: &Output) -> Check {
@@ -1385,5 +1403,79 @@ fn admit_values(name: &str, v: &[f32]) -> Result<(), Refusal> {
             format!("{name} holds {x}: values must be finite, at most 1000 in magnitude"),
             format!("{name} 含有 {x}：取值须为有限数，绝对值不超过 1000"),
         )),
+    }
+}
+
+impl RankedSpec for Spec {
+    type Net = Collectives;
+    type RankInput = Shard;
+    type RankOutput = Matrix;
+
+    fn network(input: &Input) -> Collectives {
+        Collectives::new(input.ranks())
+    }
+
+    fn rank_inputs(input: &Input) -> Vec<Shard> {
+        let ranks = input.ranks();
+        match input {
+            Input::Column { x, w, bias, .. } => split_columns(w, ranks)
+                .into_iter()
+                .zip(split_vec(bias, ranks))
+                .map(|(w, bias)| Shard::Column {
+                    x: x.clone(),
+                    w,
+                    bias,
+                })
+                .collect(),
+            Input::Row { x, w, bias, .. } => split_columns(x, ranks)
+                .into_iter()
+                .zip(split_rows(w, ranks))
+                .map(|(x, w)| Shard::Row {
+                    x,
+                    w,
+                    bias: bias.clone(),
+                })
+                .collect(),
+            Input::Mlp {
+                x, a, b1, b, b2, ..
+            } => split_columns(a, ranks)
+                .into_iter()
+                .zip(split_vec(b1, ranks))
+                .zip(split_rows(b, ranks))
+                .map(|((a, b1), b)| Shard::Mlp {
+                    x: x.clone(),
+                    a,
+                    b1,
+                    b,
+                    b2: b2.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Every rank's part of a few collectives the size of the whole output, and of the input:
+    /// a solution that exchanges more is told so by the checker, from the counts.
+    fn traffic_bound(input: &Input) -> usize {
+        let (rows, cols, inner) = match input {
+            Input::Column { x, w, .. } | Input::Row { x, w, .. } => (x.rows, w.cols, x.cols),
+            Input::Mlp { x, a, b, .. } => (x.rows, b.cols.max(a.cols), x.cols.max(a.cols)),
+        };
+        16 * rows * (cols + inner) + (1 << 20)
+    }
+
+    fn run_rank(solution: Solution, link: Link<Collectives>, shard: Shard) -> Matrix {
+        let mut comm = TpComm { link };
+        match shard {
+            Shard::Column { x, w, bias } => (solution.column_parallel)(&mut comm, &x, &w, &bias),
+            Shard::Row { x, w, bias } => (solution.row_parallel)(&mut comm, &x, &w, &bias),
+            Shard::Mlp { x, a, b1, b, b2 } => (solution.mlp)(&mut comm, &x, &a, &b1, &b, &b2),
+        }
+    }
+
+    fn assemble(_: &Input, net: &Collectives, results: Vec<Matrix>) -> Output {
+        Output {
+            results,
+            stats: net.stats.clone(),
+        }
     }
 }

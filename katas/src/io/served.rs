@@ -42,6 +42,7 @@ impl IoKata {
                 name: leak(&w.name),
                 source: leak(&w.source),
                 expected: w.expected,
+                sandboxed: w.expected,
             })
             .collect();
         let package_files = Package {

@@ -25,7 +25,9 @@ pub(super) fn run(_: &HelperSpec, _: &str, status: &mut StatusWriter) -> Result<
         nix::unistd::read(stdin.as_fd(), buf).map_err(|e| format!("read the job's spec: {e}"))
     })?;
     let spec = &spec;
-    request_as_sealed_file()?;
+    if !spec.interactive {
+        request_as_sealed_file()?;
+    }
     // Undo the helpers' OOM exemption: the program is what the OOM killer should pick.
     // (Raising it needs no privilege; it only fails where lowering it failed too.)
     let _ = fs::write("/proc/self/oom_score_adj", "0");

@@ -21,6 +21,8 @@ use katas::session::{
 };
 use katas::{CaseReport, Kata, KataKind, Outcome};
 use std::path::{Path, PathBuf};
+
+mod ranked;
 use std::time::{Duration, Instant};
 
 /// How much slower a program runs under the instruction counter (measured ~16×, with room):
@@ -64,6 +66,9 @@ pub struct RunResult {
     pub output: Option<String>,
     /// [`Purpose::Measure`]: the count, or why there is none.
     pub instructions: Option<Result<u64, String>>,
+    /// Processes the program ran as: one, or one per rank of a rank kata. A measured count
+    /// holds each one's start-up.
+    pub processes: u64,
 }
 
 /// Follows the frame stream: per-case deadlines (the session's) and the printed-output budget.
@@ -128,6 +133,8 @@ struct After {
     printed: usize,
     head: Vec<u8>,
     stderr_bytes: usize,
+    /// Every process's stderr (one, or one per rank), where a measured run's counts are.
+    reports: Vec<Vec<u8>>,
 }
 
 impl Executor for Sandboxed<'_> {
@@ -155,8 +162,10 @@ impl Executor for Sandboxed<'_> {
             nonce,
             custom: plan.custom.map(<[u8]>::to_vec),
             inputs,
+            rank: None,
         };
-        let stdin = postcard::to_stdvec(&request)
+        let stdin = request
+            .to_stdin()
             .map_err(|e| GradeError::Internal(format!("encoding the request: {e}")))?;
         let output_budget = (limits.output_kb as usize) << 10;
         let answer_bound = plan
@@ -172,42 +181,15 @@ impl Executor for Sandboxed<'_> {
             .map(|c| self.judging.answer_bound(c.index))
             .sum::<usize>()
             + output_budget;
-        // The program's own pages are file-backed and may sit in the page cache uncharged (the
-        // grader wrote the file): the limit counts them as if they were the program's memory.
-        let binary_bytes = std::fs::metadata(self.binary)
-            .map_err(|e| GradeError::io("reading the compiled program's size", e))?
-            .len();
-        let memory_bytes = (limits.memory_mb << 20)
-            .saturating_sub(binary_bytes)
-            .max(8 << 20);
         let is_gpu = meta.kind == KataKind::Gpu;
-        let (profile, env, argv) = self.profile(is_gpu);
+        let (profile, env, argv) = profile(self.purpose, self.binary, self.gpu, is_gpu);
         let job = Job {
             profile,
             argv,
             env,
             cwd: PathBuf::from("/tmp"),
             stdin,
-            limits: sandbox::Limits {
-                wall: plan.setup() + plan.case_limit() * (plan.selected.len() as u32 + 1),
-                cpu: (Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE)
-                    * if measured {
-                        MEASURE_SLOWDOWN
-                    } else {
-                        plan.slowdown
-                    },
-                memory_bytes: memory_bytes + if measured { MEASURE_MEMORY_BYTES } else { 0 },
-                // The CUDA driver reserves address space for the device's whole memory, and so
-                // does valgrind for its own.
-                address_space_bytes: (!is_gpu && !measured)
-                    .then(|| (limits.memory_mb << 20) * 4 + (1 << 30)),
-                pids: limits.max_threads + 2 + THREAD_HEADROOM,
-                stdout_bytes: frame_budget + output_budget + (64 << 10),
-                // valgrind's own report shares stderr.
-                stderr_bytes: output_budget + if measured { 64 << 10 } else { 0 },
-                file_bytes: 16 << 20,
-                open_files: 64,
-            },
+            limits: job_limits(plan, self.binary, is_gpu, measured, frame_budget)?,
         };
         let mut clock = CaseClock {
             plan,
@@ -242,6 +224,7 @@ impl Executor for Sandboxed<'_> {
             stop_of(&outcome)
         };
         self.after = Some(After {
+            reports: vec![outcome.stderr.clone()],
             outcome,
             stop: stop.clone(),
             printed,
@@ -256,51 +239,96 @@ impl Executor for Sandboxed<'_> {
     }
 }
 
-impl Sandboxed<'_> {
-    /// The profile, environment and command line: chosen once from the kata's kind and purpose.
-    fn profile(&self, is_gpu: bool) -> (Profile, Vec<(String, String)>, Vec<String>) {
-        if let Purpose::Measure { tool } = self.purpose {
-            (
-                Profile::Measure {
-                    program: self.binary.to_path_buf(),
-                    tool: tool.to_path_buf(),
-                },
-                // The tool refuses to start without the launcher's variable; nothing reads it.
-                vec![(
-                    "VALGRIND_LAUNCHER".to_string(),
-                    MEASURE_TOOL_INSIDE.to_string(),
-                )],
-                // The whole process on every thread: nothing the program can call, write or
-                // jump to switches the count off.
-                [
-                    MEASURE_TOOL_INSIDE,
-                    "--vgdb=no",
-                    "--cache-sim=no",
-                    "--cachegrind-out-file=/tmp/cachegrind.out",
-                    "/prog",
-                ]
-                .map(String::from)
-                .to_vec(),
-            )
-        } else if is_gpu {
-            (
-                Profile::Gpu {
-                    program: self.binary.to_path_buf(),
-                    libraries: self.gpu.library_mounts(),
-                    devices: self.gpu.devices.clone(),
-                },
-                vec![("LD_LIBRARY_PATH".to_string(), self.gpu.library_path())],
-                vec!["/prog".to_string()],
-            )
-        } else {
-            (
-                Profile::Run {
-                    program: self.binary.to_path_buf(),
-                },
-                Vec::new(),
-                vec!["/prog".to_string()],
-            )
-        }
+/// The sandbox limits of one program of a run: the kata's, stretched for a measurement. Its
+/// stdout holds `frame_budget` bytes of frames beside the learner's own prints.
+fn job_limits(
+    plan: &Plan<'_>,
+    binary: &Path,
+    is_gpu: bool,
+    measured: bool,
+    frame_budget: usize,
+) -> Result<sandbox::Limits, GradeError> {
+    let limits = plan.limits;
+    let output_budget = (limits.output_kb as usize) << 10;
+    // The program's own pages are file-backed and may sit in the page cache uncharged (the
+    // grader wrote the file): the limit counts them as if they were the program's memory.
+    let binary_bytes = std::fs::metadata(binary)
+        .map_err(|e| GradeError::io("reading the compiled program's size", e))?
+        .len();
+    let memory_bytes = (limits.memory_mb << 20)
+        .saturating_sub(binary_bytes)
+        .max(8 << 20);
+    Ok(sandbox::Limits {
+        wall: plan.setup() + plan.case_limit() * (plan.selected.len() as u32 + 1),
+        cpu: (Duration::from_millis(limits.total_time_ms) + SETUP_ALLOWANCE)
+            * if measured {
+                MEASURE_SLOWDOWN
+            } else {
+                plan.slowdown
+            },
+        memory_bytes: memory_bytes + if measured { MEASURE_MEMORY_BYTES } else { 0 },
+        // The CUDA driver reserves address space for the device's whole memory, and so
+        // does valgrind for its own.
+        address_space_bytes: (!is_gpu && !measured)
+            .then(|| (limits.memory_mb << 20) * 4 + (1 << 30)),
+        pids: limits.max_threads + 2 + THREAD_HEADROOM,
+        stdout_bytes: frame_budget + output_budget + (64 << 10),
+        // valgrind's own report shares stderr.
+        stderr_bytes: output_budget + if measured { 64 << 10 } else { 0 },
+        file_bytes: 16 << 20,
+        open_files: 64,
+    })
+}
+
+/// The profile, environment and command line of a run: chosen once from the kata's kind and
+/// the purpose.
+fn profile(
+    purpose: Purpose<'_>,
+    binary: &Path,
+    gpu: &GpuHost,
+    is_gpu: bool,
+) -> (Profile, Vec<(String, String)>, Vec<String>) {
+    if let Purpose::Measure { tool } = purpose {
+        (
+            Profile::Measure {
+                program: binary.to_path_buf(),
+                tool: tool.to_path_buf(),
+            },
+            // The tool refuses to start without the launcher's variable; nothing reads it.
+            vec![(
+                "VALGRIND_LAUNCHER".to_string(),
+                MEASURE_TOOL_INSIDE.to_string(),
+            )],
+            // The whole process on every thread: nothing the program can call, write or
+            // jump to switches the count off.
+            [
+                MEASURE_TOOL_INSIDE,
+                "--vgdb=no",
+                "--cache-sim=no",
+                "--cachegrind-out-file=/tmp/cachegrind.out",
+                "/prog",
+            ]
+            .map(String::from)
+            .to_vec(),
+        )
+    } else if is_gpu {
+        (
+            Profile::Gpu {
+                program: binary.to_path_buf(),
+                libraries: gpu.library_mounts(),
+                devices: gpu.devices.clone(),
+            },
+            vec![("LD_LIBRARY_PATH".to_string(), gpu.library_path())],
+            vec!["/prog".to_string()],
+        )
+    } else {
+        (
+            Profile::Run {
+                program: binary.to_path_buf(),
+            },
+            Vec::new(),
+            vec!["/prog".to_string()],
+        )
     }
 }
 
@@ -346,21 +374,38 @@ pub fn run(
             _ => None,
         },
     };
-    let mut executor = Sandboxed {
-        sandbox,
-        kata,
-        judging,
-        binary,
-        gpu,
-        purpose,
-        after: None,
+    let (judged, after) = if let Some(ranked) = kata.ranked() {
+        let mut executor = ranked::RankedSandboxed {
+            sandbox,
+            kata,
+            judging,
+            ranked,
+            binary,
+            gpu,
+            purpose,
+            after: None,
+        };
+        let judged = session::run(&mut executor, judging, &plan);
+        (judged, executor.after)
+    } else {
+        let mut executor = Sandboxed {
+            sandbox,
+            kata,
+            judging,
+            binary,
+            gpu,
+            purpose,
+            after: None,
+        };
+        let judged = session::run(&mut executor, judging, &plan);
+        (judged, executor.after)
     };
-    let judged = session::run(&mut executor, judging, &plan).map_err(|e| match e {
+    let judged = judged.map_err(|e| match e {
         SessionError::Executor(e) => e,
         SessionError::Judge(f) => failure(f),
         SessionError::Catalogue { .. } => GradeError::Toolchain(e.to_string()),
     })?;
-    let Some(after) = executor.after else {
+    let Some(after) = after else {
         return Err(GradeError::Internal(
             "the sandboxed run left no account".to_string(),
         ));
@@ -379,7 +424,7 @@ pub fn run(
     let instructions = measured.then(|| {
         let ended = after.stop.verdict(plan.limits).1;
         count(
-            &after.outcome.stderr,
+            &after.reports,
             after.outcome.limit,
             after.outcome.status,
             &judged.cases,
@@ -399,6 +444,7 @@ pub fn run(
         wall: after.outcome.wall,
         cpu: after.outcome.cpu,
         peak_memory_bytes: after.outcome.peak_memory_bytes,
+        processes: after.reports.len() as u64,
         output,
         instructions,
     })
@@ -416,7 +462,7 @@ fn failure(f: JudgeFailure) -> GradeError {
 /// process that could print after it (the sandbox allows no `execve` but its own), so the last
 /// `Collected :` line of a run that ended cleanly is the tool's.
 fn count(
-    stderr: &[u8],
+    reports: &[Vec<u8>],
     limit: Option<LimitHit>,
     status: ExitStatus,
     cases: &[CaseReport],
@@ -434,7 +480,11 @@ fn count(
     if limit.is_some() || !status.success() {
         return Err(format!("the measured run did not end cleanly: {ended}"));
     }
-    collected(&String::from_utf8_lossy(stderr))
+    // A rank kata's processes are each counted; the run's count is their sum.
+    reports
+        .iter()
+        .map(|r| collected(&String::from_utf8_lossy(r)))
+        .sum::<Option<u64>>()
         .ok_or_else(|| "the instruction counter reported no count".to_string())
 }
 

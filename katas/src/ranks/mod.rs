@@ -1,10 +1,30 @@
-//! Simulated ranks for the distributed katas: one thread per rank, and a shared [`World`] whose
-//! waits notice a deadlock instead of hanging.
+//! Simulated ranks for the distributed katas.
+//!
+//! A rank kata ([`RankedSpec`]) says what one rank is given, what it may ask of the network and
+//! how the network answers ([`Network`]: the kata's trusted rules, which also count the
+//! traffic). A rank only ever talks to the network through its [`Link`], which runs one of two
+//! ways:
+//!
+//! - **Threads**, for `cargo test -p katas` and the grader's own reference runs: one thread per
+//!   rank and the network in a shared [`World`], whose waits notice a deadlock instead of
+//!   hanging.
+//! - **Processes**, in the sandbox: every rank is its own sandboxed process holding only its
+//!   own input, and the network lives in the grader ([`face::CaseNet`]), which routes each
+//!   request and reply. A rank can then know only what it was sent, and the counts come from
+//!   the trusted side, not from the program's memory.
 //!
 //! A deadlock is declared when every rank is either finished or waiting on a condition that was
 //! false on the current state. Every state change clears the waiting marks, so a rank counts as
 //! waiting only once it has looked at the state as it is now — no false alarms from a wake-up
 //! that has not been scheduled yet.
+
+mod face;
+mod net;
+mod process;
+
+pub use face::{CaseNet, Posted, Ranked, RankedKata, refusal};
+pub use net::{Link, Network, RankedSpec, Wake, simulate};
+pub use process::serve_rank;
 
 use crate::panics::{SOLUTION_THREAD_PREFIX, learner_panic_message};
 use std::fmt::{Display, Write as _};
@@ -121,6 +141,27 @@ impl<T> World<T> {
         inner.waiting[rank] = false;
         drop(inner);
         self.wake[rank].notify_one();
+        out
+    }
+
+    /// Changes the shared state and wakes whom the change says it may concern: [`Wake::Rank`]
+    /// is [`World::update_for`], [`Wake::Everyone`] is [`World::update`].
+    pub fn change<R>(&self, change: impl FnOnce(&mut T) -> (R, Wake)) -> R {
+        let mut inner = lock(&self.inner);
+        let (out, wake) = change(&mut inner.state);
+        match wake {
+            Wake::Nobody => {}
+            Wake::Rank(r) => {
+                inner.waiting[r] = false;
+                drop(inner);
+                self.wake[r].notify_one();
+            }
+            Wake::Everyone => {
+                inner.waiting.iter_mut().for_each(|w| *w = false);
+                drop(inner);
+                self.wake_all();
+            }
+        }
         out
     }
 

@@ -1,0 +1,555 @@
+//! A rank kata's run: every rank its own sandboxed process, in a slot of its own, and each
+//! case's network (`katas::ranks::CaseNet`, trusted) here between them.
+//!
+//! A rank process is sent only its own start of each case it takes part in ([`RankRole`]), so
+//! it can know only what reaches it through the network. Its requests arrive as frames on its
+//! stdout; the [`Router`] posts them to the case's network, writes each reply to the waiting
+//! rank's stdin (the job's feed), declares a deadlock when every rank of a case has finished
+//! or waits with nothing to give it, and once every rank's result is in, makes the case's one
+//! frame for the session, in case order. The counts in that frame are the network's.
+//!
+//! A process that stops early (a limit, a crash, an exit while it still owes a result) stops
+//! the whole run, as the one program of another kata would, and its stop is the run's.
+
+use super::{After, Purpose, READY_BOUND, job_limits, profile, stop_of};
+use crate::GradeError;
+use crate::gpu::GpuHost;
+use crate::sandbox::{self, Job, Sandbox, Watch};
+use katas::judge::Judging;
+use katas::ranks::{CaseNet, Posted, RankedKata, refusal};
+use katas::runner::{self, Frame, FrameReader, RankCase, RankRole, RunRequest};
+use katas::session::{Execution, Executor, Plan, Stop};
+use katas::Kata;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+pub(super) struct RankedSandboxed<'a> {
+    pub sandbox: &'a Sandbox,
+    pub kata: &'a dyn Kata,
+    pub judging: &'a dyn Judging,
+    pub ranked: &'static dyn RankedKata,
+    pub binary: &'a Path,
+    pub gpu: &'a GpuHost,
+    pub purpose: Purpose<'a>,
+    pub after: Option<After>,
+}
+
+/// One rank process's part of the run, and what its stdout may carry.
+struct Part {
+    role: RankRole,
+    /// Bytes of frames (requests and results) it may write.
+    frame_budget: usize,
+    /// The largest one frame may be.
+    frame_bound: usize,
+}
+
+impl Executor for RankedSandboxed<'_> {
+    type Error = GradeError;
+
+    fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
+        let slug = &self.kata.meta().slug;
+        let ours = |what: &str, e: String| GradeError::Internal(format!("{slug}: {what}: {e}"));
+        let mut nets = Vec::with_capacity(plan.selected.len());
+        let mut starts = Vec::with_capacity(plan.selected.len());
+        for c in plan.selected {
+            let input = match plan.custom {
+                Some(bytes) => bytes.to_vec(),
+                None => self
+                    .judging
+                    .input_bytes(c.index)
+                    .map_err(GradeError::kata(slug))?,
+            };
+            let net = self
+                .ranked
+                .open(&input)
+                .map_err(|e| ours("a case's network", e))?;
+            starts.push(net.rank_inputs().map_err(|e| ours("a rank's start", e))?);
+            nets.push(net);
+        }
+        let processes = starts.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let parts: Vec<Part> = (0..processes)
+            .map(|p| self.part(plan, &nets, &starts, p))
+            .collect();
+        drop(starts);
+        let mut nonce = [0u8; 16];
+        getrandom::fill(&mut nonce).expect("the OS random source works");
+        let measured = matches!(self.purpose, Purpose::Measure { .. });
+        let output_budget = (plan.limits.output_kb as usize) << 10;
+        let (feeds, receivers): (Vec<_>, Vec<_>) = (0..processes).map(|_| channel()).unzip();
+        let router = Mutex::new(Router::new(plan, nets, feeds));
+        let slots = self.sandbox.slots(processes)?;
+        let started = Instant::now();
+        let (profile, env, argv) = profile(self.purpose, self.binary, self.gpu, false);
+        let ran: Vec<Result<Ran, GradeError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = slots
+                .into_iter()
+                .zip(parts)
+                .zip(receivers)
+                .enumerate()
+                .map(|(p, ((mut slot, part), feed))| {
+                    let (router, profile, env, argv) = (&router, profile.clone(), &env, &argv);
+                    let sandbox = self.sandbox;
+                    let binary = self.binary;
+                    s.spawn(move || -> Result<Ran, GradeError> {
+                        let request = RunRequest {
+                            seed: 0,
+                            cases: Vec::new(),
+                            nonce,
+                            custom: None,
+                            inputs: None,
+                            rank: Some(part.role),
+                        };
+                        let job = Job {
+                            profile,
+                            argv: argv.clone(),
+                            env: env.clone(),
+                            cwd: PathBuf::from("/tmp"),
+                            stdin: request.to_stdin().map_err(|e| {
+                                GradeError::Internal(format!("encoding the request: {e}"))
+                            })?,
+                            limits: job_limits(
+                                plan,
+                                binary,
+                                false,
+                                measured,
+                                part.frame_budget + output_budget,
+                            )?,
+                        };
+                        let mut watch = RankWatch {
+                            rank: p,
+                            router,
+                            plan,
+                            started,
+                            reader: FrameReader::with_bound(nonce, part.frame_bound),
+                            feed: Some(feed),
+                            output_budget,
+                            printed_too_much: false,
+                        };
+                        let outcome = sandbox.run_in(&mut slot, &job, &mut watch);
+                        let outcome = match outcome {
+                            Ok(o) => o,
+                            Err(e) => {
+                                lock(router).halt = true;
+                                return Err(e.into());
+                            }
+                        };
+                        let oversized = watch.reader.oversized;
+                        let printed_too_much = watch.printed_too_much;
+                        let (_, printed, head) = watch.reader.finish();
+                        let stop = if let Some(case) = oversized {
+                            Stop::Oversized {
+                                case,
+                                bound_bytes: part.frame_bound,
+                            }
+                        } else if printed_too_much {
+                            Stop::Printed
+                        } else {
+                            stop_of(&outcome)
+                        };
+                        lock(router).ended(p, &stop);
+                        Ok(Ran {
+                            outcome,
+                            stop,
+                            printed,
+                            head,
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(GradeError::Internal("a rank's runner thread panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        let ran = ran.into_iter().collect::<Result<Vec<Ran>, GradeError>>()?;
+        let router = router.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let (after, stop) = combine(ran, router.stop, measured, output_budget);
+        self.after = Some(after);
+        Ok(Execution {
+            started,
+            frames: router.frames,
+            stop,
+        })
+    }
+}
+
+impl RankedSandboxed<'_> {
+    /// Rank `p`'s cases and the bounds on what its stdout may carry.
+    fn part(
+        &self,
+        plan: &Plan<'_>,
+        nets: &[Box<dyn CaseNet>],
+        starts: &[Vec<Vec<u8>>],
+        p: usize,
+    ) -> Part {
+        let mut part = Part {
+            role: RankRole {
+                rank: p as u32,
+                cases: Vec::new(),
+            },
+            frame_budget: READY_BOUND,
+            frame_bound: READY_BOUND,
+        };
+        for ((c, net), start) in plan.selected.iter().zip(nets).zip(starts) {
+            let Some(input) = start.get(p) else { continue };
+            part.role.cases.push(RankCase {
+                case: c.index as u32,
+                ranks: start.len() as u32,
+                input: input.clone(),
+            });
+            let (traffic, answer) = (net.traffic_bound(), self.judging.answer_bound(c.index));
+            part.frame_budget += traffic + answer;
+            part.frame_bound = part.frame_bound.max(traffic).max(answer);
+        }
+        part
+    }
+}
+
+/// What one rank process did.
+struct Ran {
+    outcome: sandbox::Outcome,
+    stop: Stop,
+    printed: usize,
+    head: Vec<u8>,
+}
+
+/// The run's account from every process's: the run's stop is the first early one's; CPU adds
+/// up, memory and wall are the largest; every process's stderr is kept for the instruction
+/// counts it carries when measured.
+fn combine(
+    ran: Vec<Ran>,
+    early: Option<Stop>,
+    measured: bool,
+    output_budget: usize,
+) -> (After, Stop) {
+    let printed: usize = ran.iter().map(|r| r.printed).sum();
+    let stderr_bytes: usize = if measured {
+        0
+    } else {
+        ran.iter().map(|r| r.outcome.stderr.len()).sum()
+    };
+    let stop = match early {
+        Some(stop) => stop,
+        None if printed + stderr_bytes > output_budget => Stop::Printed,
+        None => ran.first().map_or(Stop::Exited(0), |r| r.stop.clone()),
+    };
+    let blamed = ran.iter().position(|r| r.stop == stop).unwrap_or(0);
+    let head = ran
+        .iter()
+        .map(|r| r.head.as_slice())
+        .find(|h| !h.is_empty())
+        .unwrap_or_default()
+        .to_vec();
+    let reports: Vec<Vec<u8>> = ran.iter().map(|r| r.outcome.stderr.clone()).collect();
+    let first = &ran[blamed].outcome;
+    let outcome = sandbox::Outcome {
+        status: first.status,
+        wall: ran.iter().map(|r| r.outcome.wall).max().unwrap_or_default(),
+        cpu: ran.iter().map(|r| r.outcome.cpu).sum(),
+        peak_memory_bytes: ran
+            .iter()
+            .map(|r| r.outcome.peak_memory_bytes)
+            .max()
+            .unwrap_or_default(),
+        limit: first.limit,
+        stdout: Vec::new(),
+        stderr: if measured {
+            Vec::new()
+        } else {
+            reports.concat()
+        },
+    };
+    let after = After {
+        outcome,
+        stop: stop.clone(),
+        printed,
+        head,
+        stderr_bytes,
+        reports,
+    };
+    (after, stop)
+}
+
+/// One rank process's watch: its frames go to the router, its replies come from it.
+struct RankWatch<'r, 'p> {
+    rank: usize,
+    router: &'r Mutex<Router>,
+    plan: &'p Plan<'p>,
+    started: Instant,
+    reader: FrameReader,
+    feed: Option<Receiver<Vec<u8>>>,
+    output_budget: usize,
+    printed_too_much: bool,
+}
+
+impl Watch for RankWatch<'_, '_> {
+    fn on_stdout(&mut self, chunk: &[u8]) {
+        self.reader.push(chunk);
+        let frames = self.reader.take_frames();
+        if !frames.is_empty() {
+            let now = Instant::now();
+            let mut router = lock(self.router);
+            for frame in frames {
+                router.take(self.rank, frame, now);
+            }
+        }
+        if self.reader.other_bytes > self.output_budget || self.reader.oversized.is_some() {
+            self.printed_too_much = true;
+        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        if self.printed_too_much {
+            return Some(self.started);
+        }
+        let router = lock(self.router);
+        if router.halt {
+            return Some(self.started);
+        }
+        Some(self.plan.deadline(self.started, router.last_frame))
+    }
+
+    fn keeps_stdout(&self) -> bool {
+        false
+    }
+
+    fn feed(&mut self) -> Option<Receiver<Vec<u8>>> {
+        self.feed.take()
+    }
+}
+
+/// Every case's network and what each rank has done in it; the frames for the session.
+struct Router {
+    cases: Vec<CaseRun>,
+    feeds: Vec<Sender<Vec<u8>>>,
+    /// The catalogue each process said it was built with.
+    ready: Vec<Option<String>>,
+    frames: Vec<(Frame, Instant)>,
+    /// The next case (in plan order) whose frame the session has not had.
+    next: usize,
+    last_frame: Option<Instant>,
+    /// Stop every process now: one has stopped early, or our side failed.
+    halt: bool,
+    /// The stop of the first process that stopped early.
+    stop: Option<Stop>,
+}
+
+struct CaseRun {
+    case: u32,
+    net: Box<dyn CaseNet>,
+    /// What each waiting rank waits to do.
+    waiting: Vec<Option<String>>,
+    /// Each rank's result, or its failure (a panic, a broken rule), prefixed with its rank.
+    results: Vec<Option<Result<Vec<u8>, String>>>,
+    /// The rank failures, in the order they came.
+    failures: Vec<String>,
+    frame: Option<Frame>,
+}
+
+impl Router {
+    fn new(plan: &Plan<'_>, nets: Vec<Box<dyn CaseNet>>, feeds: Vec<Sender<Vec<u8>>>) -> Self {
+        let cases = plan
+            .selected
+            .iter()
+            .zip(nets)
+            .map(|(c, net)| {
+                let ranks = net.ranks();
+                CaseRun {
+                    case: c.index as u32,
+                    net,
+                    waiting: vec![None; ranks],
+                    results: vec![None; ranks],
+                    failures: Vec::new(),
+                    frame: None,
+                }
+            })
+            .collect();
+        Self {
+            cases,
+            ready: vec![None; feeds.len()],
+            feeds,
+            frames: Vec::new(),
+            next: 0,
+            last_frame: None,
+            halt: false,
+            stop: None,
+        }
+    }
+
+    /// A frame from rank process `p`. Frames a rank had no business sending (for a case it is
+    /// not in, or after its result) change nothing.
+    fn take(&mut self, p: usize, frame: Frame, now: Instant) {
+        match frame {
+            Frame::Ready { catalogue } => {
+                if self.ready[p].is_none() {
+                    self.ready[p] = Some(catalogue);
+                    self.all_ready(now);
+                }
+                return;
+            }
+            Frame::Request { case, bytes } => {
+                let Some(run) = self.case_of(case, p) else {
+                    return;
+                };
+                match run.net.post(p, &bytes) {
+                    Ok(Posted::Taken) => {}
+                    Ok(Posted::Waits(what)) => run.waiting[p] = Some(what),
+                    Err(msg) => {
+                        let msg = format!("rank {p} panicked: {msg}");
+                        run.failures.push(msg.clone());
+                        run.results[p] = Some(Err(msg.clone()));
+                        run.waiting[p] = None;
+                        // Its next wait ends at once, so it moves on to its next case.
+                        let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
+                    }
+                }
+            }
+            Frame::Output { case, bytes } => {
+                let Some(run) = self.case_of(case, p) else {
+                    return;
+                };
+                run.results[p] = Some(Ok(bytes));
+                run.waiting[p] = None;
+            }
+            Frame::Panicked { case, message } => {
+                let Some(run) = self.case_of(case, p) else {
+                    return;
+                };
+                let msg = format!("rank {p} {message}");
+                run.failures.push(msg.clone());
+                run.results[p] = Some(Err(msg));
+                run.waiting[p] = None;
+            }
+        }
+        self.settle(now);
+    }
+
+    /// The running case `case` if rank `p` takes part in it and still owes its result.
+    fn case_of(&mut self, case: u32, p: usize) -> Option<&mut CaseRun> {
+        self.cases
+            .iter_mut()
+            .find(|c| c.case == case)
+            .filter(|c| c.frame.is_none() && c.results.get(p).is_some_and(Option::is_none))
+    }
+
+    fn all_ready(&mut self, now: Instant) {
+        if self.ready.iter().any(Option::is_none) {
+            return;
+        }
+        let first = self.ready[0].clone().unwrap_or_default();
+        // A process built from another catalogue is what the session must see.
+        let catalogue = self
+            .ready
+            .iter()
+            .flatten()
+            .find(|c| **c != first)
+            .cloned()
+            .unwrap_or(first);
+        self.frames.push((Frame::Ready { catalogue }, now));
+    }
+
+    /// Gives every reply that can be given, declares deadlocks, finishes the cases whose
+    /// ranks are all done and hands the session their frames in order.
+    fn settle(&mut self, now: Instant) {
+        for run in self.cases.iter_mut().filter(|c| c.frame.is_none()) {
+            for q in 0..run.waiting.len() {
+                if run.waiting[q].is_some()
+                    && let Some(reply) = run.net.reply(q)
+                {
+                    run.waiting[q] = None;
+                    let _ = self.feeds[q].send(runner::message(&reply));
+                }
+            }
+            let done = run.results.iter().all(Option::is_some);
+            let stuck = run
+                .waiting
+                .iter()
+                .zip(&run.results)
+                .all(|(w, r)| w.is_some() || r.is_some());
+            if !done && stuck {
+                let msg = deadlock(run);
+                for q in 0..run.waiting.len() {
+                    if run.waiting[q].take().is_some() {
+                        let _ = self.feeds[q].send(runner::message(&refusal(&msg)));
+                    }
+                }
+            }
+            if done {
+                run.frame = Some(finish(run));
+            }
+        }
+        while let Some(frame) = self.cases.get_mut(self.next).and_then(|c| c.frame.take()) {
+            self.frames.push((frame, now));
+            self.last_frame = Some(now);
+            self.next += 1;
+        }
+    }
+
+    /// Process `p` has ended with `stop`. If it still owed a result, or stopped on a limit,
+    /// the run is over.
+    fn ended(&mut self, p: usize, stop: &Stop) {
+        let owes = self
+            .cases
+            .iter()
+            .skip(self.next)
+            .any(|c| c.results.get(p).is_some_and(Option::is_none));
+        if (owes || *stop != Stop::Exited(0)) && !self.halt {
+            self.halt = true;
+            self.stop = Some(stop.clone());
+        }
+    }
+}
+
+/// The message every waiting rank of a deadlocked case gets, as a deadlock among threads reads.
+fn deadlock(run: &CaseRun) -> String {
+    let blocked: Vec<String> = run
+        .waiting
+        .iter()
+        .enumerate()
+        .filter_map(|(r, w)| w.as_ref().map(|w| format!("rank {r} waits to {w}")))
+        .collect();
+    let finished = run.results.iter().filter(|r| r.is_some()).count();
+    format!(
+        "deadlock: {}; {finished} rank(s) already returned",
+        blocked.join(", ")
+    )
+}
+
+/// The case's frame once every rank is done: the first failure that is not a deadlock (the
+/// cause, not what it caused), else the network's output from every rank's result.
+fn finish(run: &CaseRun) -> Frame {
+    let case = run.case;
+    if let Some(first) = run
+        .failures
+        .iter()
+        .find(|m| !m.contains("deadlock"))
+        .or(run.failures.first())
+    {
+        return Frame::Panicked {
+            case,
+            message: first.clone(),
+        };
+    }
+    let outputs: Vec<Vec<u8>> = run
+        .results
+        .iter()
+        .map(|r| match r {
+            Some(Ok(bytes)) => bytes.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    match run.net.finish(&outputs) {
+        Ok(bytes) => Frame::Output { case, bytes },
+        Err(message) => Frame::Panicked { case, message },
+    }
+}
+
+fn lock(router: &Mutex<Router>) -> MutexGuard<'_, Router> {
+    router.lock().unwrap_or_else(PoisonError::into_inner)
+}
