@@ -21,6 +21,8 @@ struct Submission {
     path: PathBuf,
     expected: Verdict,
     mode: Mode,
+    /// `//! kata:`, optional: the kata the file solves (`fast-power` when absent).
+    kata: String,
     /// `//! expected-message:`, optional: text the report's message or a diagnostic must hold,
     /// so that a verdict reached for another reason does not pass.
     message: Option<String>,
@@ -106,6 +108,11 @@ fn submissions() -> Vec<Submission> {
                 .lines()
                 .find_map(|l| l.strip_prefix("//! performance:"))
                 .map(|m| m.trim().to_string());
+            let kata = text
+                .lines()
+                .find_map(|l| l.strip_prefix("//! kata:"))
+                .map_or("fast-power", str::trim)
+                .to_string();
             let mode = match header("mode").as_str() {
                 "run" => Mode::Run,
                 _ => Mode::Submit,
@@ -119,6 +126,7 @@ fn submissions() -> Vec<Submission> {
                 path,
                 expected,
                 mode,
+                kata,
                 message,
                 performance,
             }
@@ -135,7 +143,7 @@ fn grade_one(s: &Submission) -> Result<(), Failed> {
     // "5" resets the peak resident size, so the peak read afterwards is this grading's.
     std::fs::write("/proc/self/clear_refs", "5")?;
     let report = grader
-        .grade("fast-power", &source, s.mode, &|_| {})
+        .grade(&s.kata, &source, s.mode, &|_| {})
         .map_err(|e| format!("the grader failed (must never happen for a submission): {e}"))?;
     let json = serde_json::to_string(&report)?;
 

@@ -15,11 +15,11 @@ use super::{After, Purpose, READY_BOUND, job_limits, profile, stop_of};
 use crate::GradeError;
 use crate::gpu::GpuHost;
 use crate::sandbox::{self, Job, Sandbox, Watch};
+use katas::Kata;
 use katas::judge::Judging;
 use katas::ranks::{CaseNet, Posted, RankedKata, refusal};
 use katas::runner::{self, Frame, FrameReader, RankCase, RankRole, RunRequest};
 use katas::session::{Execution, Executor, Plan, Stop};
-use katas::Kata;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -78,7 +78,8 @@ impl Executor for RankedSandboxed<'_> {
         let measured = matches!(self.purpose, Purpose::Measure { .. });
         let output_budget = (plan.limits.output_kb as usize) << 10;
         let (feeds, receivers): (Vec<_>, Vec<_>) = (0..processes).map(|_| channel()).unzip();
-        let router = Mutex::new(Router::new(plan, nets, feeds));
+        let cases = plan.selected.iter().map(|c| c.index as u32).zip(nets);
+        let router = Mutex::new(Router::new(cases, feeds));
         let slots = self.sandbox.slots(processes)?;
         let started = Instant::now();
         let (profile, env, argv) = profile(self.purpose, self.binary, self.gpu, false);
@@ -162,7 +163,9 @@ impl Executor for RankedSandboxed<'_> {
                 .into_iter()
                 .map(|h| {
                     h.join().unwrap_or_else(|_| {
-                        Err(GradeError::Internal("a rank's runner thread panicked".into()))
+                        Err(GradeError::Internal(
+                            "a rank's runner thread panicked".into(),
+                        ))
                     })
                 })
                 .collect()
@@ -353,15 +356,15 @@ struct CaseRun {
 }
 
 impl Router {
-    fn new(plan: &Plan<'_>, nets: Vec<Box<dyn CaseNet>>, feeds: Vec<Sender<Vec<u8>>>) -> Self {
-        let cases = plan
-            .selected
-            .iter()
-            .zip(nets)
-            .map(|(c, net)| {
+    fn new(
+        cases: impl Iterator<Item = (u32, Box<dyn CaseNet>)>,
+        feeds: Vec<Sender<Vec<u8>>>,
+    ) -> Self {
+        let cases = cases
+            .map(|(case, net)| {
                 let ranks = net.ranks();
                 CaseRun {
-                    case: c.index as u32,
+                    case,
                     net,
                     waiting: vec![None; ranks],
                     results: vec![None; ranks],
@@ -552,4 +555,101 @@ fn finish(run: &CaseRun) -> Frame {
 
 fn lock(router: &Mutex<Router>) -> MutexGuard<'_, Router> {
     router.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use katas::problems::ring_allreduce::{Input, RingRequest, Spec, Values};
+    use katas::ranks::Ranked;
+
+    fn ring(vectors: Vec<Vec<f32>>) -> (Router, Vec<Receiver<Vec<u8>>>) {
+        let input = Input {
+            ranks: vectors.len(),
+            len: vectors[0].len(),
+            values: Values::Listed(vectors),
+        };
+        let net = Ranked::<Spec>::FACE
+            .open(&katas::wire::encode(&input).unwrap())
+            .unwrap();
+        let (feeds, replies): (Vec<_>, Vec<_>) = (0..net.ranks()).map(|_| channel()).unzip();
+        (Router::new(std::iter::once((7, net)), feeds), replies)
+    }
+
+    fn request(r: &RingRequest) -> Frame {
+        Frame::Request {
+            case: 7,
+            bytes: katas::wire::encode(r).unwrap(),
+        }
+    }
+
+    /// The reply a rank reads, as the runner's `read_message` would take it off stdin.
+    fn reply(from: &Receiver<Vec<u8>>) -> Result<Vec<f32>, String> {
+        let bytes = from.try_recv().expect("a reply was sent");
+        katas::wire::decode(&bytes[4..]).unwrap()
+    }
+
+    #[test]
+    fn a_message_reaches_the_right_neighbour_and_the_counts_are_the_routers() {
+        let (mut router, replies) = ring(vec![vec![1.0, 2.0], vec![10.0, 20.0]]);
+        let now = Instant::now();
+        router.take(1, request(&RingRequest::Recv), now);
+        assert!(replies[1].try_recv().is_err(), "nothing to receive yet");
+        router.take(0, request(&RingRequest::Send(vec![1.0, 2.0])), now);
+        assert_eq!(reply(&replies[1]), Ok(vec![1.0, 2.0]));
+        router.take(1, request(&RingRequest::Send(vec![11.0, 22.0])), now);
+        router.take(0, request(&RingRequest::Recv), now);
+        assert_eq!(reply(&replies[0]), Ok(vec![11.0, 22.0]));
+        for p in 0..2 {
+            let bytes = katas::wire::encode(&vec![11.0f32, 22.0]).unwrap();
+            router.take(p, Frame::Output { case: 7, bytes }, now);
+        }
+        let Some((Frame::Output { bytes, .. }, _)) = router.frames.last() else {
+            panic!("the case has its frame: {:?}", router.frames);
+        };
+        let out: katas::problems::ring_allreduce::Output = katas::wire::decode(bytes).unwrap();
+        assert_eq!(out.ranks[1].elements_received, 2);
+        assert_eq!(out.ranks[0].messages_sent, 1);
+    }
+
+    #[test]
+    fn ranks_that_all_wait_are_told_of_the_deadlock_and_a_panic_is_the_cause() {
+        let (mut router, replies) = ring(vec![vec![1.0], vec![2.0], vec![3.0]]);
+        let now = Instant::now();
+        router.take(0, request(&RingRequest::Recv), now);
+        router.take(
+            1,
+            Frame::Panicked {
+                case: 7,
+                message: "panicked: index out of bounds".into(),
+            },
+            now,
+        );
+        assert!(replies[0].try_recv().is_err(), "rank 2 may still send");
+        router.take(2, request(&RingRequest::Recv), now);
+        for p in [0, 2] {
+            let told = reply(&replies[p]).unwrap_err();
+            assert!(told.starts_with("deadlock: rank 0 waits to receive from rank 2, rank 2 waits to receive from rank 1"), "{told}");
+            router.take(
+                p,
+                Frame::Panicked {
+                    case: 7,
+                    message: format!("panicked: {told}"),
+                },
+                now,
+            );
+        }
+        assert!(matches!(
+            router.frames.last(),
+            Some((Frame::Panicked { message, .. }, _)) if message == "rank 1 panicked: index out of bounds"
+        ));
+    }
+
+    #[test]
+    fn a_process_that_ends_owing_a_result_stops_the_run() {
+        let (mut router, _replies) = ring(vec![vec![1.0], vec![2.0]]);
+        router.ended(1, &Stop::Exited(0));
+        assert!(router.halt);
+        assert_eq!(router.stop, Some(Stop::Exited(0)));
+    }
 }
