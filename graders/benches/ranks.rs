@@ -44,7 +44,10 @@ fn bench(c: &mut Criterion, grader: &Grader) {
     // Where a verdict's time goes, case by case (`RANKS_CASE_TIMES=1`).
     if std::env::var_os("RANKS_CASE_TIMES").is_some() {
         for slug in ["ring-allreduce", "tp-split"] {
-            let source = katas::catalogue::find(slug).expect("a rank kata").package().reference;
+            let source = katas::catalogue::find(slug)
+                .expect("a rank kata")
+                .package()
+                .reference;
             let start = std::time::Instant::now();
             let judged = grader
                 .judge(slug, &unique(source), Mode::Submit, &|_| {})

@@ -109,7 +109,7 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn input_examples(&self) -> Vec<(String, String)>;
     /// A rank kata's face ([`crate::spec::KataSpec::ranked`]): its ranks run as processes of
     /// their own in the sandbox.
-    fn ranked(&self) -> Option<&'static dyn crate::ranks::RankedKata> {
+    fn ranked(&self) -> Option<&'static dyn crate::rank_net::RankedKata> {
         None
     }
     /// The package folder on disk, where the checkout it was built from still exists.
@@ -225,7 +225,7 @@ impl<S: KataSpec> Entry<S> {
 
 #[cfg(feature = "solutions")]
 impl<S: KataSpec> Kata for Entry<S> {
-    fn ranked(&self) -> Option<&'static dyn crate::ranks::RankedKata> {
+    fn ranked(&self) -> Option<&'static dyn crate::rank_net::RankedKata> {
         S::ranked()
     }
 

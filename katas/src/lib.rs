@@ -45,6 +45,7 @@ pub mod meta;
 #[cfg(feature = "packages")]
 pub mod package_hash;
 pub mod panics;
+pub mod rank_net;
 pub mod ranks;
 pub mod report;
 pub mod rules;

@@ -43,7 +43,7 @@ pub struct RunRequest {
     pub inputs: Option<Vec<Vec<u8>>>,
     /// Set for one rank's process of a rank kata: the cases it takes part in, each with only
     /// its own start. `cases`, `inputs` and `custom` are then empty and the seed unused.
-    pub rank: Option<RankRole>,
+    pub rank: Option<crate::rank_net::RankRole>,
 }
 
 impl RunRequest {
@@ -51,23 +51,6 @@ impl RunRequest {
     pub fn to_stdin(&self) -> Result<Vec<u8>, postcard::Error> {
         Ok(message(&postcard::to_stdvec(self)?))
     }
-}
-
-/// One rank's part of a run (see [`RunRequest::rank`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RankRole {
-    pub rank: u32,
-    pub cases: Vec<RankCase>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RankCase {
-    /// The case's index, as in [`RunRequest::cases`].
-    pub case: u32,
-    /// How many ranks the case has.
-    pub ranks: u32,
-    /// This rank's start, in the wire format.
-    pub input: Vec<u8>,
 }
 
 /// `bytes` as one message on a program's stdin: its length as a little-endian `u32`, then it.

@@ -46,7 +46,7 @@ pub trait KataSpec: 'static {
     /// A rank kata's face for the grader, which then runs every rank as its own sandboxed
     /// process and routes their traffic (`Some(&katas::ranks::Ranked::<Self>::FACE)`; see
     /// [`crate::ranks`]). `None`: the whole case runs in one process.
-    fn ranked() -> Option<&'static dyn crate::ranks::RankedKata> {
+    fn ranked() -> Option<&'static dyn crate::rank_net::RankedKata> {
         None
     }
 
@@ -54,7 +54,7 @@ pub trait KataSpec: 'static {
     /// kata that has no ranks.
     fn serve_rank(
         _solution: Self::Solution,
-        _role: &crate::runner::RankRole,
+        _role: &crate::rank_net::RankRole,
         _nonce: &[u8; 16],
     ) -> bool {
         false

@@ -490,7 +490,7 @@ impl KataSpec for Spec {
         Some(&Ranked::<Self>::FACE)
     }
 
-    fn serve_rank(solution: Solution, role: &katas::runner::RankRole, nonce: &[u8; 16]) -> bool {
+    fn serve_rank(solution: Solution, role: &katas::ranks::RankRole, nonce: &[u8; 16]) -> bool {
         katas::ranks::serve_rank::<Self>(solution, role, nonce);
         true
     }

@@ -1,47 +1,8 @@
-//! The grader's side of a run whose ranks are processes: one case's network behind an
-//! object-safe face ([`CaseNet`]) that speaks wire bytes, so the grader can route any rank
-//! kata's traffic without knowing its types.
+//! [`RankedKata`] for a [`RankedSpec`]: the grader's copy of a case's network, in wire bytes.
 
 use super::{Network, RankedSpec};
+use crate::rank_net::{CaseNet, Posted, RankedKata, refusal};
 use std::marker::PhantomData;
-
-/// A rank kata as the grader sees it (`KataSpec::ranked`).
-pub trait RankedKata: Send + Sync + std::fmt::Debug {
-    /// The network of the case whose input is `input` (wire bytes). `Err` only when the input
-    /// cannot be read, which is our failure.
-    fn open(&self, input: &[u8]) -> Result<Box<dyn CaseNet>, String>;
-}
-
-/// What became of a rank's request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Posted {
-    /// Taken; the rank goes on without a reply.
-    Taken,
-    /// Taken; the rank waits for a reply, to do what the text says (for a deadlock message).
-    Waits(String),
-}
-
-/// One case's network, trusted, in the grader.
-pub trait CaseNet: Send {
-    fn ranks(&self) -> usize;
-    /// Every rank's start in wire bytes, rank 0 first.
-    fn rank_inputs(&self) -> Result<Vec<Vec<u8>>, String>;
-    /// See [`RankedSpec::traffic_bound`].
-    fn traffic_bound(&self) -> usize;
-    /// `rank`'s request, in wire bytes. `Err`: the rank broke the network's rules (or sent
-    /// bytes that are no request), and fails with the message.
-    fn post(&mut self, rank: usize, request: &[u8]) -> Result<Posted, String>;
-    /// The reply owed to `rank`, encoded for its stdin, once it can be given.
-    fn reply(&mut self, rank: usize) -> Option<Vec<u8>>;
-    /// The output of the case, in wire bytes, from every rank's result in wire bytes.
-    fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String>;
-}
-
-/// A reply that fails the waiting rank with `message` (a deadlock, the case stopped): the
-/// encoding of an `Err` does not depend on the reply's type.
-pub fn refusal(message: &str) -> Vec<u8> {
-    crate::wire::encode(&Err::<(), &str>(message)).expect("a string encodes")
-}
 
 /// [`RankedKata`] for a [`RankedSpec`]: `Some(&Ranked::<Self>::FACE)` in the kata's
 /// `KataSpec::ranked`.

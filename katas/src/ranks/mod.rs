@@ -9,7 +9,7 @@
 //!   rank and the network in a shared [`World`], whose waits notice a deadlock instead of
 //!   hanging.
 //! - **Processes**, in the sandbox: every rank is its own sandboxed process holding only its
-//!   own input, and the network lives in the grader ([`face::CaseNet`]), which routes each
+//!   own input, and the network lives in the grader ([`CaseNet`]), which routes each
 //!   request and reply. A rank can then know only what it was sent, and the counts come from
 //!   the trusted side, not from the program's memory.
 //!
@@ -22,7 +22,8 @@ mod face;
 mod net;
 mod process;
 
-pub use face::{CaseNet, Posted, Ranked, RankedKata, refusal};
+pub use crate::rank_net::{CaseNet, Posted, RankCase, RankRole, RankedKata, refusal};
+pub use face::Ranked;
 pub use net::{Link, Network, RankedSpec, Wake, simulate};
 pub use process::serve_rank;
 

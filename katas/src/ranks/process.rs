@@ -7,7 +7,8 @@
 
 use super::{Link, RankedSpec};
 use crate::panics::learner_panic_message;
-use crate::runner::{self, Frame, PANIC_MESSAGE_BYTES, RankRole};
+use crate::rank_net::RankRole;
+use crate::runner::{self, Frame, PANIC_MESSAGE_BYTES};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// The process's way to the grader's network for one case.

@@ -1,0 +1,61 @@
+//! What the grader and a rank kata's processes share about the ranks, with no other module of
+//! ours beneath it: a rank's part of a run ([`RankRole`], sent in its request) and one case's
+//! network behind an object-safe face ([`CaseNet`]) that speaks wire bytes, so the grader can
+//! route any rank kata's traffic without knowing its types. `katas::ranks` implements both.
+
+use serde::{Deserialize, Serialize};
+
+/// One rank's part of a run (see `runner::RunRequest::rank`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankRole {
+    pub rank: u32,
+    pub cases: Vec<RankCase>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankCase {
+    /// The case's index, as in `runner::RunRequest::cases`.
+    pub case: u32,
+    /// How many ranks the case has.
+    pub ranks: u32,
+    /// This rank's start, in the wire format.
+    pub input: Vec<u8>,
+}
+
+/// A rank kata as the grader sees it (`KataSpec::ranked`).
+pub trait RankedKata: Send + Sync + std::fmt::Debug {
+    /// The network of the case whose input is `input` (wire bytes). `Err` only when the input
+    /// cannot be read, which is our failure.
+    fn open(&self, input: &[u8]) -> Result<Box<dyn CaseNet>, String>;
+}
+
+/// What became of a rank's request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Posted {
+    /// Taken; the rank goes on without a reply.
+    Taken,
+    /// Taken; the rank waits for a reply, to do what the text says (for a deadlock message).
+    Waits(String),
+}
+
+/// One case's network, trusted, in the grader.
+pub trait CaseNet: Send {
+    fn ranks(&self) -> usize;
+    /// Every rank's start in wire bytes, rank 0 first.
+    fn rank_inputs(&self) -> Result<Vec<Vec<u8>>, String>;
+    /// See [`RankedSpec::traffic_bound`].
+    fn traffic_bound(&self) -> usize;
+    /// `rank`'s request, in wire bytes. `Err`: the rank broke the network's rules (or sent
+    /// bytes that are no request), and fails with the message.
+    fn post(&mut self, rank: usize, request: &[u8]) -> Result<Posted, String>;
+    /// The reply owed to `rank`, encoded for its stdin, once it can be given.
+    fn reply(&mut self, rank: usize) -> Option<Vec<u8>>;
+    /// The output of the case, in wire bytes, from every rank's result in wire bytes.
+    fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String>;
+}
+
+/// A reply that fails the waiting rank with `message` (a deadlock, the case stopped): the
+/// encoding of an `Err` does not depend on the reply's type.
+pub fn refusal(message: &str) -> Vec<u8> {
+    crate::wire::encode(&Err::<(), &str>(message)).expect("a string encodes")
+}
