@@ -483,7 +483,8 @@ impl KataSpec for Spec {
     }
 
     fn solve(solution: Solution, input: &Input) -> Output {
-        katas::ranks::simulate::<Self>(solution, input).unwrap_or_else(|message| panic!("{message}"))
+        katas::ranks::simulate::<Self>(solution, input)
+            .unwrap_or_else(|message| panic!("{message}"))
     }
 
     fn ranked() -> Option<&'static dyn RankedKata> {
