@@ -7,6 +7,9 @@
 //! receiver's chunk, a `Copy` overwrites it. So every send of a step reads the state before the
 //! step, as if all links carried their message at once. Every transfer is recorded; the trusted
 //! side judges the record against the ring's rules and every output element against an exact sum.
+//! Every rank is a slice of one device buffer, so a kernel could read the others through its
+//! pointers: the record must also prove the data flow, every rank's values reaching every rank's
+//! every chunk through the transfers, each added once (`reaches_every_rank`).
 
 use katas::Case;
 use katas::Group;
@@ -426,6 +429,7 @@ impl GpuKata for Kata {
                 ),
             ));
         }
+        reaches_every_rank(n, m, log)?;
         let busiest = sent.iter().max().copied().unwrap_or(0);
         let (steps, transfers, size) = (log.steps, log.transfers, 4 * m);
         Ok(vec![
@@ -466,6 +470,67 @@ impl GpuKata for Kata {
             format!("N = {n} 个 rank，每个 rank M = {m} 个 f32 元素（{bytes} 字节）"),
         )
     }
+}
+
+/// Proves the data flow of a run from its log: replays the transfers on the set of ranks whose
+/// values each rank's copy of each chunk holds (a send carries the sender's set from before the
+/// step, a `Reduce` joins it to the receiver's, a `Copy` replaces the receiver's). Every rank
+/// must end holding every rank's values in every chunk, and no `Reduce` may add a rank's values
+/// twice. The kernel sees raw device pointers into one buffer that holds every rank, so right
+/// sums alone do not show that the schedule carried them; this does.
+fn reaches_every_rank(n: usize, m: usize, log: &Log) -> Result<(), Message> {
+    let everyone: u32 = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+    // holds[r][c]: the ranks whose values rank r's copy of chunk c holds.
+    let mut holds: Vec<Vec<u32>> = (0..n).map(|r| vec![1 << r; n]).collect();
+    let mut step = 0;
+    let mut sends = log.sends.iter().peekable();
+    while sends.peek().is_some() {
+        let before = holds.clone();
+        while let Some(rec) = sends.next_if(|rec| rec.step == step) {
+            let carried = before[rec.from][rec.chunk];
+            let own = &mut holds[rec.to][rec.chunk];
+            match rec.op {
+                Op::Copy => *own = carried,
+                Op::Reduce if *own & carried != 0 && rec.elements > 0 => {
+                    let twice = (*own & carried).trailing_zeros();
+                    return Err(Message::new(
+                        format!(
+                            "step {step}: rank {} reduces chunk {} from rank {}, but both already \
+                             hold rank {twice}'s values: the sum would count them twice",
+                            rec.to, rec.chunk, rec.from
+                        ),
+                        format!(
+                            "第 {step} 步：rank {} 把来自 rank {} 的块 {} 累加进来，但双方都已含有 \
+                             rank {twice} 的值：这个和会把它们算两次",
+                            rec.to, rec.from, rec.chunk
+                        ),
+                    ));
+                }
+                Op::Reduce => *own |= carried,
+            }
+        }
+        step += 1;
+    }
+    for (r, chunks) in holds.iter().enumerate() {
+        for (c, &held) in chunks.iter().enumerate() {
+            if held != everyone && !chunk_range(n, m, c).is_empty() {
+                let have = held.count_ones();
+                return Err(Message::new(
+                    format!(
+                        "rank {r} ends with chunk {c}, but the transfers brought it the values of \
+                             only {have} of the {n} ranks: every rank's values must reach every rank \
+                             through the schedule (a kernel may only add `incoming` into `dst`)"
+                    ),
+                    format!(
+                        "rank {r} 最后持有块 {c}，但传输只给它带来了 {n} 个 rank 中 {have} 个的值：\
+                             每个 rank 的值都必须经由传输计划到达每个 rank（kernel 只能把 `incoming` \
+                             加到 `dst` 上）"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -679,6 +744,19 @@ mod tests {
             }
         }
         assert!(log_failure(&case, &heavy).contains("rank 0 sent"));
+
+        // Half a ring all-reduce: right sums can only have come some other way.
+        let half: Vec<Vec<Transfer>> = good[..2].to_vec();
+        let why = log_failure(&case, &half);
+        assert!(why.contains("values of only"), "{why}");
+
+        // A chunk sent back to where its values already are.
+        let mut again = good.clone();
+        again[2][0] = Transfer {
+            op: Op::Reduce,
+            ..again[2][0]
+        };
+        assert!(log_failure(&case, &again).contains("count them twice"));
 
         // More transfers than can be recorded.
         let flood = vec![vec![good[0][0]; MAX_RECORDS + 1]];
