@@ -217,7 +217,7 @@ impl Grader {
                 // Waiting is not working: CPU time decides, the wall clock only backs it up.
                 wall: case_time * 2 + Duration::from_secs(1),
                 cpu: case_time,
-                // The program's own pages may sit in the page cache uncharged (see run.rs).
+                // The program's own pages may sit in the page cache uncharged (see run/mod.rs).
                 memory_bytes: (limits.memory_mb << 20)
                     .saturating_sub(program_bytes)
                     .max(8 << 20),

@@ -70,16 +70,16 @@
 //! | host paths at compile time (`include_bytes!` of `/proc/self/mountinfo` names every bind's host path) | compile jobs have no `/proc`: `--sysroot`, `LD_LIBRARY_PATH=/rust/lib` for the loader's `$ORIGIN`, rust-lld bound as `/lld/ld.lld` (rustc's `gcc-ld` wrapper needs /proc/self/exe); the runner library's paths remapped | `sandbox::layout`, `sandbox::toolchain` |
 //! | host paths at run time (the same table names the program's build folder) | the program is copied into the sandbox's read-only root (`Mount::Copy`), not bound; every other run bind is the host's `/usr` (GPU runs still bind the driver and NVRTC folders) | `sandbox::layout`, `sandbox::stage::mounts` |
 //! | the compiled program's size | 32 MiB | `grade.rs` `MAX_PROGRAM_BYTES` (compile_error) |
-//! | memory, page cache of its own binary included | `memory_mb` minus the program's size | job cgroup (`run.rs` sets it); `/tmp` is tmpfs inside it |
+//! | memory, page cache of its own binary included | `memory_mb` minus the program's size | job cgroup (`run/mod.rs` sets it); `/tmp` is tmpfs inside it |
 //! | threads | `max_threads` + 2 + 8 headroom (a joined thread is still counted for a moment) | job cgroup pids and `RLIMIT_NPROC` of the slot's uid |
-//! | time | per case from frame arrivals; total CPU; wall | `session::Plan::deadline` via `run.rs` `CaseClock` (trusted clock); pump (cgroup CPU, wall); `RLIMIT_CPU` |
+//! | time | per case from frame arrivals; total CPU; wall | `session::Plan::deadline` via `run/mod.rs` `CaseClock` (trusted clock); pump (cgroup CPU, wall); `RLIMIT_CPU` |
 //! | printed output | `output_kb` (stdout outside frames + stderr) | `FrameReader`, pump caps |
 //! | answers | each ≤ 2× the reference's + 64 KiB; panic ≤ 4 KiB; all ≤ their sum + budget | `FrameReader::with_bound`, `CaseClock` stops the run |
 //! | processes, exec | none; `execve` only with the stage's own pathname pointer | seccomp (`seccomp.rs`), Landlock execute rights |
 //! | what other ranks of a rank kata hold (their vectors, shards, partial sums) | each rank a job of its own (uid, namespaces, memory), sent only its own start; messages and collectives, and their counts, in the grader | `run::ranked` (`Router`), `katas::ranks` |
 //! | the grader's memory through a rank's traffic | a rank's stdout (requests included) capped by the kata's `traffic_bound` per case plus its answers' bounds | `run::ranked`, pump caps |
 //! | new machine code (a soundness hole forges a pointer into bytes the program wrote) | run profile: `PROT_EXEC` only on read-only views of files, never through `mprotect`; `/tmp` and writable binds `noexec`; no `memfd_create`; `/proc/self/mem` read-only (measuring and GPU profiles cannot have it: valgrind and the CUDA driver make code, and valgrind counts what runs) | seccomp (`seccomp.rs`), mounts, Landlock |
-//! | the performance figure | the whole process on every thread, no toggle; the empty harness subtracted; last line of a clean, correct run; single-use inputs sent, no seed | `run.rs` `Purpose::Measure` + `Measure` profile (kata limits, time ×25, +384 MiB) |
+//! | the performance figure | the whole process on every thread, no toggle; the empty harness subtracted; last line of a clean, correct run; single-use inputs sent, no seed | `run/mod.rs` `Purpose::Measure` + `Measure` profile (kata limits, time ×25, +384 MiB) |
 //! | hidden inputs | fresh secret seed per grading | `grade.rs` |
 //! | the grader's cleanup | flat, ≤ 10^6 entries | `sandbox::remove_tree` |
 //! | the compile cache | 512 MiB, LRU, entries ≤ 32 MiB | `cache.rs` `CacheLimits` |
