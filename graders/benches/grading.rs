@@ -4,7 +4,10 @@
 //! `submit` (every case, then the instruction-count measurement) with the measurement alone;
 //! the verdict of each data-only kata against its own bare build; and the verdict of a
 //! stdin/stdout kata (one sandboxed process per case; the default validator, then a Python
-//! output validator run in the sandbox per case) against the bare build of the same program.
+//! output validator run in the sandbox per case) against the bare build of the same program;
+//! and the verdict of each rank kata (every rank its own sandboxed process, the network in the
+//! grader) beside the compile floor: their learner files name the `katas` crate, so they have
+//! no bare build of their own, and fast-power's is what every verdict pays.
 //!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
@@ -33,6 +36,7 @@ fn main() {
     bench(&mut c, &grader);
     bench_data_only(&mut c, &grader);
     bench_io(&mut c, &grader);
+    bench_ranks(&mut c, &grader);
     c.final_summary();
 }
 
@@ -291,6 +295,59 @@ fn with_python_validator(fixture: &std::path::Path) -> (tempfile::TempDir, katas
 
 /// The baseline every ratio here is taken against: bare `rustc -O` building `program` (a
 /// learner file plus a `main`) into `out`, the way a learner would build it by hand.
+/// `ring-allreduce` and `tp-split`: samples and every case, beside bare `rustc -O` building
+/// fast-power's reference as a program. `RANKS_CASE_TIMES=1` first prints where one verdict's
+/// time goes, case by case.
+fn bench_ranks(c: &mut Criterion, grader: &Grader) {
+    let floor = katas::catalogue::find("fast-power").expect("seed kata");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("program.rs");
+    let main = "fn main() { println!(\"{} {}\", power(2.0, 10), pow_mod(2, 10, 1000)); }\n";
+    std::fs::write(&program, format!("{}\n{main}", floor.package().reference)).expect("write");
+    let n = AtomicU64::new(fastrand::u64(..) >> 1);
+    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+    let slugs = ["ring-allreduce", "tp-split"];
+    let reference = |slug| {
+        katas::catalogue::find(slug)
+            .expect("a rank kata")
+            .package()
+            .reference
+    };
+    if std::env::var_os("RANKS_CASE_TIMES").is_some() {
+        for slug in slugs {
+            let start = Instant::now();
+            let judged = grader
+                .judge(slug, &unique(reference(slug)), Mode::Submit, &|_| {})
+                .expect("grades");
+            println!("{slug}: verdict in {:?}", start.elapsed());
+            for case in &judged.report.cases {
+                println!("  {:>9.2} ms  {}", case.time_ms, case.name);
+            }
+        }
+    }
+    let mut g = c.benchmark_group("grading rank katas (accepted)");
+    g.bench_function("baseline: bare rustc -O, fast-power as a program", |b| {
+        b.iter(|| build_program(&program, dir.path()))
+    });
+    for slug in slugs {
+        for (mode, what) in [
+            (Mode::Run, "grade run (samples)"),
+            (Mode::Submit, "grade submit"),
+        ] {
+            g.bench_function(format!("{slug}: {what}, the verdict"), |b| {
+                b.iter(|| {
+                    let judged = grader
+                        .judge(slug, &unique(reference(slug)), mode, &|_| {})
+                        .expect("grades");
+                    assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
+                    black_box(judged.report)
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 fn build_program(program: &std::path::Path, out: &std::path::Path) {
     let status = Command::new("rustc")
         .args([

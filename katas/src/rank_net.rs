@@ -41,8 +41,8 @@ pub enum Posted {
 /// One case's network, trusted, in the grader.
 pub trait CaseNet: Send {
     fn ranks(&self) -> usize;
-    /// Every rank's start in wire bytes, rank 0 first.
-    fn rank_inputs(&self) -> Result<Vec<Vec<u8>>, String>;
+    /// Every rank's start in wire bytes, rank 0 first; handed over once (later calls: none).
+    fn rank_inputs(&mut self) -> Vec<Vec<u8>>;
     /// See [`RankedSpec::traffic_bound`].
     fn traffic_bound(&self) -> usize;
     /// `rank`'s request, in wire bytes. `Err`: the rank broke the network's rules (or sent

@@ -374,32 +374,27 @@ pub fn run(
             _ => None,
         },
     };
-    let (judged, after) = if let Some(ranked) = kata.ranked() {
-        let mut executor = ranked::RankedSandboxed {
-            sandbox,
-            kata,
-            judging,
-            ranked,
-            binary,
-            gpu,
-            purpose,
-            after: None,
-        };
-        let judged = session::run(&mut executor, judging, &plan);
-        (judged, executor.after)
-    } else {
-        let mut executor = Sandboxed {
-            sandbox,
-            kata,
-            judging,
-            binary,
-            gpu,
-            purpose,
-            after: None,
-        };
-        let judged = session::run(&mut executor, judging, &plan);
-        (judged, executor.after)
+    let mut executor = Sandboxed {
+        sandbox,
+        kata,
+        judging,
+        binary,
+        gpu,
+        purpose,
+        after: None,
     };
+    let judged = match kata.ranked() {
+        Some(ranked) => session::run(
+            &mut ranked::RankedSandboxed {
+                run: &mut executor,
+                ranked,
+            },
+            judging,
+            &plan,
+        ),
+        None => session::run(&mut executor, judging, &plan),
+    };
+    let after = executor.after;
     let judged = judged.map_err(|e| match e {
         SessionError::Executor(e) => e,
         SessionError::Judge(f) => failure(f),

@@ -11,30 +11,22 @@
 //! A process that stops early (a limit, a crash, an exit while it still owes a result) stops
 //! the whole run, as the one program of another kata would, and its stop is the run's.
 
-use super::{After, Purpose, READY_BOUND, job_limits, profile, stop_of};
+use super::{After, Purpose, READY_BOUND, Sandboxed, job_limits, profile, stop_of};
 use crate::GradeError;
-use crate::gpu::GpuHost;
-use crate::sandbox::{self, Job, Sandbox, Watch};
-use katas::Kata;
-use katas::judge::Judging;
+use crate::sandbox::{self, Job, Watch};
 use katas::ranks::{CaseNet, Posted, RankedKata, refusal};
 use katas::ranks::{RankCase, RankRole};
 use katas::runner::{self, Frame, FrameReader, RunRequest};
 use katas::session::{Execution, Executor, Plan, Stop};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-pub(super) struct RankedSandboxed<'a> {
-    pub sandbox: &'a Sandbox,
-    pub kata: &'a dyn Kata,
-    pub judging: &'a dyn Judging,
+/// The run's program, kata and purpose are the plain executor's; the account goes there too.
+pub(super) struct RankedSandboxed<'r, 'a> {
+    pub run: &'r mut Sandboxed<'a>,
     pub ranked: &'static dyn RankedKata,
-    pub binary: &'a Path,
-    pub gpu: &'a GpuHost,
-    pub purpose: Purpose<'a>,
-    pub after: Option<After>,
 }
 
 /// One rank process's part of the run, and what its stdout may carry.
@@ -46,11 +38,11 @@ struct Part {
     frame_bound: usize,
 }
 
-impl Executor for RankedSandboxed<'_> {
+impl Executor for RankedSandboxed<'_, '_> {
     type Error = GradeError;
 
     fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
-        let slug = &self.kata.meta().slug;
+        let slug = &self.run.kata.meta().slug;
         let ours = |what: &str, e: String| GradeError::Internal(format!("{slug}: {what}: {e}"));
         let mut nets = Vec::with_capacity(plan.selected.len());
         let mut starts = Vec::with_capacity(plan.selected.len());
@@ -58,15 +50,16 @@ impl Executor for RankedSandboxed<'_> {
             let input = match plan.custom {
                 Some(bytes) => bytes.to_vec(),
                 None => self
+                    .run
                     .judging
                     .input_bytes(c.index)
                     .map_err(GradeError::kata(slug))?,
             };
-            let net = self
+            let mut net = self
                 .ranked
                 .open(&input)
                 .map_err(|e| ours("a case's network", e))?;
-            starts.push(net.rank_inputs().map_err(|e| ours("a rank's start", e))?);
+            starts.push(net.rank_inputs());
             nets.push(net);
         }
         let processes = starts.iter().map(Vec::len).max().unwrap_or(0).max(1);
@@ -76,14 +69,14 @@ impl Executor for RankedSandboxed<'_> {
         drop(starts);
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce).expect("the OS random source works");
-        let measured = matches!(self.purpose, Purpose::Measure { .. });
+        let measured = matches!(self.run.purpose, Purpose::Measure { .. });
         let output_budget = (plan.limits.output_kb as usize) << 10;
         let (feeds, receivers): (Vec<_>, Vec<_>) = (0..processes).map(|_| channel()).unzip();
         let cases = plan.selected.iter().map(|c| c.index as u32).zip(nets);
         let router = Mutex::new(Router::new(cases, feeds));
-        let slots = self.sandbox.slots(processes)?;
+        let slots = self.run.sandbox.slots(processes)?;
         let started = Instant::now();
-        let (profile, env, argv) = profile(self.purpose, self.binary, self.gpu, false);
+        let (profile, env, argv) = profile(self.run.purpose, self.run.binary, self.run.gpu, false);
         let ran: Vec<Result<Ran, GradeError>> = std::thread::scope(|s| {
             let handles: Vec<_> = slots
                 .into_iter()
@@ -92,8 +85,8 @@ impl Executor for RankedSandboxed<'_> {
                 .enumerate()
                 .map(|(p, ((mut slot, part), feed))| {
                     let (router, profile, env, argv) = (&router, profile.clone(), &env, &argv);
-                    let sandbox = self.sandbox;
-                    let binary = self.binary;
+                    let sandbox = self.run.sandbox;
+                    let binary = self.run.binary;
                     s.spawn(move || -> Result<Ran, GradeError> {
                         let request = RunRequest {
                             seed: 0,
@@ -174,7 +167,7 @@ impl Executor for RankedSandboxed<'_> {
         let ran = ran.into_iter().collect::<Result<Vec<Ran>, GradeError>>()?;
         let router = router.into_inner().unwrap_or_else(PoisonError::into_inner);
         let (after, stop) = combine(ran, router.stop, measured, output_budget);
-        self.after = Some(after);
+        self.run.after = Some(after);
         Ok(Execution {
             started,
             frames: router.frames,
@@ -183,7 +176,7 @@ impl Executor for RankedSandboxed<'_> {
     }
 }
 
-impl RankedSandboxed<'_> {
+impl RankedSandboxed<'_, '_> {
     /// Rank `p`'s cases and the bounds on what its stdout may carry.
     fn part(
         &self,
@@ -207,7 +200,7 @@ impl RankedSandboxed<'_> {
                 ranks: start.len() as u32,
                 input: input.clone(),
             });
-            let (traffic, answer) = (net.traffic_bound(), self.judging.answer_bound(c.index));
+            let (traffic, answer) = (net.traffic_bound(), self.run.judging.answer_bound(c.index));
             part.frame_budget += traffic + answer;
             part.frame_bound = part.frame_bound.max(traffic).max(answer);
         }

@@ -22,8 +22,16 @@ impl<S: RankedSpec> RankedKata for Ranked<S> {
     fn open(&self, input: &[u8]) -> Result<Box<dyn CaseNet>, String> {
         let input: S::Input = crate::wire::decode(input).map_err(|e| e.to_string())?;
         let net = S::network(&input);
-        let ranks = S::rank_inputs(&input).len();
-        Ok(Box::new(Open::<S> { input, net, ranks }))
+        let starts = S::rank_inputs(&input)
+            .iter()
+            .map(|i| crate::wire::encode(i).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Box::new(Open::<S> {
+            input,
+            net,
+            ranks: starts.len(),
+            starts,
+        }))
     }
 }
 
@@ -31,6 +39,8 @@ struct Open<S: RankedSpec> {
     input: S::Input,
     net: S::Net,
     ranks: usize,
+    /// Every rank's start, encoded once; handed over by `rank_inputs`.
+    starts: Vec<Vec<u8>>,
 }
 
 impl<S: RankedSpec> CaseNet for Open<S> {
@@ -38,11 +48,8 @@ impl<S: RankedSpec> CaseNet for Open<S> {
         self.ranks
     }
 
-    fn rank_inputs(&self) -> Result<Vec<Vec<u8>>, String> {
-        S::rank_inputs(&self.input)
-            .iter()
-            .map(|i| crate::wire::encode(i).map_err(|e| e.to_string()))
-            .collect()
+    fn rank_inputs(&mut self) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.starts)
     }
 
     fn traffic_bound(&self) -> usize {
