@@ -187,14 +187,12 @@ fn bench(c: &mut Criterion, grader: &Grader) {
 
 /// Every data-only kata (its `Spec` generated from `[data]`): the verdict of an accepted submit
 /// against bare `rustc -O` building the same learner file as a program, in the same run. The
-/// program's `main` takes the learner's function as a pointer, so it is compiled in full.
+/// program's `main` takes each of the learner's functions as a pointer, so it is compiled in full.
 fn bench_data_only(c: &mut Criterion, grader: &Grader) {
     for kata in katas::catalogue::all() {
         let Some(data) = &kata.meta().data else {
             continue;
         };
-        let sig = katas::data::decl::Signature::parse_with(&data.signature, &struct_names(data))
-            .expect("a built kata's signature parses");
         let slug = kata.meta().slug.as_str();
         let source = kata.package().reference;
         if source.contains("use katas::") {
@@ -203,13 +201,22 @@ fn bench_data_only(c: &mut Criterion, grader: &Grader) {
         }
         let dir = tempfile::tempdir().expect("temp dir");
         let program = dir.path().join("program.rs");
-        let params: Vec<String> = sig.params.iter().map(|(_, t)| t.to_string()).collect();
-        let main = format!(
-            "fn main() {{ std::hint::black_box({} as fn({}) -> {}); }}\n",
-            sig.name,
-            params.join(", "),
-            sig.returns
-        );
+        let pointers: Vec<String> = data
+            .signatures()
+            .into_iter()
+            .map(|text| {
+                let sig = katas::data::decl::Signature::parse_with(text, &struct_names(data))
+                    .expect("a built kata's signature parses");
+                let params: Vec<String> = sig.params.iter().map(|(_, t)| t.to_string()).collect();
+                format!(
+                    "std::hint::black_box({} as fn({}) -> {});",
+                    sig.name,
+                    params.join(", "),
+                    sig.returns
+                )
+            })
+            .collect();
+        let main = format!("fn main() {{ {} }}\n", pointers.join(" "));
         std::fs::write(&program, format!("{source}\n{main}")).expect("write");
         let n = AtomicU64::new(fastrand::u64(..) >> 1);
         let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));

@@ -11,8 +11,14 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DataDecl {
-    /// `fn name(param: Type, ...) -> Type`, in the vocabulary of [`Type`].
-    pub signature: String,
+    /// The one entry point: `fn name(param: Type, ...) -> Type`, in the vocabulary of [`Type`].
+    /// A kata with several writes `[[data.entry]]` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Several entry points, in `entry_points` order, each with its own signature and, where it
+    /// differs from this table's, its own checker and tolerance.
+    #[serde(default, rename = "entry", skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<EntryDecl>,
     /// Named structs the signature may use: `struct Name { field: Type, ... }` each.
     #[serde(default)]
     pub structs: Vec<String>,
@@ -27,6 +33,29 @@ pub struct DataDecl {
     /// Random case groups, drawn from the grading's seed.
     #[serde(default)]
     pub generate: Vec<GenerateDecl>,
+}
+
+/// `[[data.entry]]`: one of several entry points. Parameters of the same name in two entry
+/// points are the same parameter: one type, one constraint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntryDecl {
+    pub signature: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker: Option<CheckerKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<Tolerance>,
+}
+
+impl DataDecl {
+    /// Every signature as written, in order: the one `signature`, or each `[[data.entry]]`'s.
+    pub fn signatures(&self) -> Vec<&str> {
+        self.signature
+            .iter()
+            .map(String::as_str)
+            .chain(self.entries.iter().map(|e| e.signature.as_str()))
+            .collect()
+    }
 }
 
 /// How the learner's answer is compared with the reference's.
@@ -108,6 +137,9 @@ impl fmt::Display for Num {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateDecl {
+    /// The entry point the cases call: required when there are several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
     pub group: GroupName,
     pub count: u32,
     pub name: String,

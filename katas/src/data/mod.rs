@@ -11,6 +11,8 @@ mod answer;
 #[cfg(feature = "packages")]
 pub mod codegen;
 #[cfg(test)]
+mod entry_tests;
+#[cfg(test)]
 mod tests;
 
 pub use crate::meta::data_decl as decl;
@@ -107,6 +109,29 @@ pub fn describe(args: &[(&str, &dyn Shown)]) -> Message {
         }
     }
     Message::new(en.join(", "), zh.join("，"))
+}
+
+/// The same, for a kata with several entry points: which one the case calls, then its arguments.
+pub fn describe_call(entry: &str, args: &[(&str, &dyn Shown)]) -> Message {
+    let args = describe(args);
+    let zh = args.zh.as_deref().unwrap_or(&args.en);
+    Message::new(
+        format!("`{entry}`: {}", args.en),
+        format!("`{entry}`：{zh}"),
+    )
+}
+
+/// An answer from another entry point than the one the case called: only a program that wrote
+/// its own frames sends one, and it is simply wrong.
+pub fn another_entry(expected: &str, got: &str) -> Check {
+    Check::fail(
+        Message::new(
+            format!("the answer is `{got}`'s; the case called `{expected}`"),
+            format!("答案来自 `{got}`；本用例调用的是 `{expected}`"),
+        ),
+        format!("an answer of `{expected}`"),
+        format!("an answer of `{got}`"),
+    )
 }
 
 /// An integer argument within the statement's `lo..=hi`.
