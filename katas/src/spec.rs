@@ -18,8 +18,9 @@ pub trait KataSpec: 'static {
     fn cases(seed: u64) -> Vec<Case<Self::Input>>;
 
     /// The expected output computed without running the reference, for katas whose reference
-    /// needs hardware this machine may lack (GPU katas judge from the input alone). `None`: run
-    /// the reference.
+    /// needs hardware this machine may lack (GPU katas judge from the input alone), or given by
+    /// the instructor (a data-only case's `answer`, which the reference is then graded against).
+    /// `None`: run the reference.
     fn oracle(_input: &Self::Input) -> Option<Self::Output> {
         None
     }

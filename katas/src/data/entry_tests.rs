@@ -55,6 +55,7 @@ name = "two"
 name_zh = "二"
 group = "sample"
 args = [[2, 2]]
+answer = [2, 2]
 "#;
 
     fn refusal(meta_text: &str, cases: &str) -> String {
@@ -74,6 +75,7 @@ args = [[2, 2]]
             "(Output::spread(expected), Output::spread(got)) => katas::data::check(katas::data::CheckerKind::Multiset",
             "(Output::count(expected), Output::count(got)) => katas::data::check(katas::data::CheckerKind::Exact",
             "let input = Input::spread { xs:",
+            "if *input == (Input::spread { xs: vec![2i64, 2i64] }) {\n            return Some(Output::spread(vec![2i64, 2i64]));",
         ] {
             assert!(source.contains(part), "missing {part}\nin\n{source}");
         }
@@ -148,6 +150,11 @@ args = [[2, 2]]
                 ),
                 CASES.to_string(),
                 "kata.toml: [data.constraints]: `m` is not a parameter of any entry point",
+            ),
+            (
+                META.to_string(),
+                cases_with("answer = [2, 2]", "answer = [\"2\"]"),
+                "data/cases.toml: case `two`, `answer[0]`: expected i64, found the string",
             ),
             (
                 META.to_string(),
@@ -237,6 +244,26 @@ mod fixture {
             .map(|(e, _)| e)
             .collect();
         assert_eq!(entries, ["blocks_for", "live_sequences", "fill"]);
+    }
+
+    #[test]
+    fn a_given_answer_is_the_expected_output_of_its_case_only() {
+        let given = Input::blocks_for {
+            tokens: 33,
+            block_size: 16,
+        };
+        assert_eq!(Spec::oracle(&given), Some(Output::blocks_for(3)));
+        let other = Input::blocks_for {
+            tokens: 34,
+            block_size: 16,
+        };
+        assert_eq!(Spec::oracle(&other), None);
+        // `floor_division` is judged against the given 3, and the reference agreed with it.
+        let report = kata()
+            .evaluate_own(Which::Wrong("floor-division"), Mode::Run)
+            .unwrap();
+        let failed = report.first_failure().unwrap();
+        assert_eq!(failed.mismatch.as_ref().unwrap().expected, "3");
     }
 
     #[test]

@@ -110,6 +110,7 @@ pub(super) fn source(
         "    type Solution = Solution;\n    type Input = Input;\n    type Output = Output;\n\n",
     );
     s.push_str(&cases_fn(sx, decl, entries, cases));
+    s.push_str(&oracle_fn(entries, cases));
     if one {
         s.push_str(&single_call(sx, decl, &entries[0]));
     } else {
@@ -189,6 +190,33 @@ fn cases_fn(sx: &Structs, decl: &DataDecl, entries: &[Entry], cases: &[Case<'_>]
         }
     }
     s.push_str("        cases\n    }\n\n");
+    s
+}
+
+/// `oracle`, when `data/cases.toml` gives answers: a given answer is the case's expected output,
+/// so the reference is graded against it like any solution and a package whose reference
+/// disagrees is refused by its own checks.
+fn oracle_fn(entries: &[Entry], cases: &[Case<'_>]) -> String {
+    let answered: Vec<&Case<'_>> = cases.iter().filter(|c| c.answer.is_some()).collect();
+    if answered.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("    fn oracle(input: &Input) -> Option<Output> {\n");
+    for case in answered {
+        let answer = case.answer.as_deref().unwrap_or_default();
+        let output = if entries.len() == 1 {
+            answer.to_string()
+        } else {
+            format!("Output::{}({answer})", entries[case.entry].sig.name)
+        };
+        let _ = writeln!(
+            s,
+            "        if *input == ({} {{ {} }}) {{\n            return Some({output});\n        }}",
+            constructor(entries, case.entry),
+            case.fields.join(", ")
+        );
+    }
+    s.push_str("        None\n    }\n\n");
     s
 }
 

@@ -69,6 +69,9 @@ struct CaseDecl {
     name_zh: String,
     group: GroupName,
     args: Vec<toml::Value>,
+    /// The expected answer, when the instructor gives it; the reference must then agree with it.
+    #[serde(default)]
+    answer: Option<toml::Value>,
 }
 
 /// One entry point as declared: its signature and how its answers are compared.
@@ -120,12 +123,19 @@ pub fn generate(meta: &KataMeta, cases_toml: &str) -> Result<String, DataError> 
                 .map_err(|(path, why)| cases_error(format!("{at}, `{path}`"), why))?;
             fields.push(format!("{param}: {lit}"));
         }
+        let answer = case
+            .answer
+            .as_ref()
+            .map(|value| literal(sx, &sig.returns, &Domain::default(), value, "answer"))
+            .transpose()
+            .map_err(|(path, why)| cases_error(format!("{at}, `{path}`"), why))?;
         cases.push(Case {
             entry: k,
             name: &case.name,
             name_zh: &case.name_zh,
             group: case.group,
             fields,
+            answer,
         });
     }
     for (k, entry) in entries.iter().enumerate() {
@@ -154,6 +164,8 @@ struct Case<'a> {
     name_zh: &'a str,
     group: GroupName,
     fields: Vec<String>,
+    /// The given answer as Rust, when the case has one.
+    answer: Option<String>,
 }
 
 /// Which entry point a case or a random group calls: the one there is, or the one it names.
