@@ -188,12 +188,8 @@ pub enum KataCommand {
     /// prints the verification table and the live version; exits 1 when the package is refused.
     Publish {
         dir: std::path::PathBuf,
-        /// The service's base URL, e.g. `http://127.0.0.1:8080`.
-        #[arg(long, env = "INFRAKATA_SERVER")]
-        server: String,
-        /// An instructor's or admin's API token (`infrakata user create --role instructor`).
-        #[arg(long, env = "INFRAKATA_TOKEN", hide_env_values = true)]
-        token: String,
+        #[command(flatten)]
+        service: Service,
         /// The kata to publish as; defaults to the slug in DIR/kata.toml.
         #[arg(long)]
         slug: Option<String>,
@@ -210,6 +206,43 @@ pub enum KataCommand {
         #[arg(long, default_value = "en", value_parser = parse_lang)]
         lang: katas::Lang,
     },
+    /// Grade a kata's accepted submits (or, with --all, every graded one) again against a
+    /// candidate version on a running service, without touching them; waits until each is
+    /// graded and prints which verdicts and first failing cases would change.
+    Rejudge {
+        slug: String,
+        /// The candidate version (one stored on the service: `kata publish --candidate`).
+        #[arg(long)]
+        version: i64,
+        /// Every graded submit, not only the accepted ones.
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        service: Service,
+        /// The language of the report: `en` or `zh`.
+        #[arg(long, default_value = "en", value_parser = parse_lang)]
+        lang: katas::Lang,
+    },
+    /// Make a stored version the one learners are served on a running service: a candidate
+    /// after its rejudge, or an earlier version to roll back to.
+    Live {
+        slug: String,
+        #[arg(long)]
+        version: i64,
+        #[command(flatten)]
+        service: Service,
+    },
+}
+
+/// A running service and an instructor's or admin's API token.
+#[derive(Debug, clap::Args)]
+pub struct Service {
+    /// The service's base URL, e.g. `http://127.0.0.1:8080`.
+    #[arg(long, env = "INFRAKATA_SERVER")]
+    pub server: String,
+    /// An instructor's or admin's API token (`infrakata user add NAME --role instructor`).
+    #[arg(long, env = "INFRAKATA_TOKEN", hide_env_values = true)]
+    pub token: String,
 }
 
 #[derive(Debug, Subcommand)]

@@ -46,16 +46,14 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
         }
         KataCommand::Publish {
             dir,
-            server,
-            token,
+            service,
             slug,
             unlisted,
             candidate,
             lang,
         } => super::publish::run(
             &dir,
-            &server,
-            &token,
+            &service,
             slug,
             crate::services::publishing::Placement {
                 unlisted,
@@ -63,6 +61,18 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
             },
             lang,
         ),
+        KataCommand::Rejudge {
+            slug,
+            version,
+            all,
+            service,
+            lang,
+        } => super::versions::rejudge(&slug, version, all, &service, lang),
+        KataCommand::Live {
+            slug,
+            version,
+            service,
+        } => super::versions::make_live(&slug, version, &service),
     }
 }
 

@@ -8,6 +8,7 @@ mod kata;
 mod publish;
 mod serve;
 mod user;
+mod versions;
 mod worker;
 
 use crate::cli::{Cli, Command};

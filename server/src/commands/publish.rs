@@ -3,6 +3,7 @@
 //! and prints the service's verification table. The service verifies; this command only packs
 //! and reports, so what it prints is exactly what the upload page shows.
 
+use crate::cli::Service;
 use crate::services::publishing::Placement;
 use crate::table;
 use anyhow::{Context as _, bail};
@@ -35,8 +36,7 @@ struct Check {
 
 pub fn run(
     dir: &Path,
-    server: &str,
-    token: &str,
+    service: &Service,
     slug: Option<String>,
     placement: Placement,
     lang: Lang,
@@ -55,7 +55,9 @@ pub fn run(
             katas::KataMeta::parse(toml, Path::new(katas::layout::META_FILE))?.slug
         }
     };
-    let mut url = format!("{}/api/katas/{slug}/versions", server.trim_end_matches('/'));
+    let server = service.server.trim_end_matches('/');
+    let token = service.token.as_str();
+    let mut url = format!("{server}/api/katas/{slug}/versions");
     let query: Vec<&str> = [
         (placement.unlisted, "unlisted=true"),
         (placement.candidate, "candidate=true"),
@@ -68,7 +70,7 @@ pub fn run(
         url.push_str(&query.join("&"));
     }
     let archive = files.to_tar_gz();
-    let base = server.trim_end_matches('/').to_string();
+    let base = server.to_string();
     let response = super::runtime()?.block_on(async {
         let client = reqwest::Client::new();
         let response = client
@@ -148,7 +150,7 @@ pub fn run(
 }
 
 /// A response's status and JSON body.
-async fn answer(
+pub(super) async fn answer(
     response: reqwest::Response,
     url: &str,
 ) -> anyhow::Result<(reqwest::StatusCode, serde_json::Value)> {

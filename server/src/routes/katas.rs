@@ -1,5 +1,6 @@
 //! `GET /api/katas`, `GET /api/katas/{slug}`.
 
+use crate::auth::CurrentUser;
 use crate::db::{kata_versions, served};
 use crate::error::{AppError, ErrorBody};
 use crate::services::catalogue;
@@ -45,13 +46,18 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError
     params(("slug" = String, Path)),
     responses(
         (status = 200, description = "The kata.", body = Object),
-        (status = 404, description = "Unknown kata, or unlisted.", body = ErrorBody),
+        (status = 404, description = "Unknown kata, or unlisted (to anyone but instructors and \
+            admins).", body = ErrorBody),
     ))]
 pub async fn show(
     State(state): State<AppState>,
+    who: Result<CurrentUser, AppError>,
     Path(slug): Path<String>,
 ) -> Result<Json<Value>, AppError> {
-    let (kata, availability) = catalogue::open(&state, &slug, false).await?;
+    // Staff preview an unlisted kata here as on its page; to anyone else it does not exist (an
+    // unknown token reads as nobody: the route is public).
+    let staff = who.is_ok_and(|CurrentUser(user)| user.role.is_staff());
+    let (kata, availability) = catalogue::open(&state, &slug, staff).await?;
     // The version served: what the statement, starter and grading below belong to.
     let version = match served::served(&state.db, &slug).await? {
         Some(served) => kata_versions::get(&state.db, &slug, served.number).await?,

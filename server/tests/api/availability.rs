@@ -94,6 +94,17 @@ async fn instructors_unlist_and_retire_a_kata_and_every_replica_follows() {
         );
     }
     assert_eq!(learner.get("/katas/fast-power").await.status(), 404);
+    // Through the API, staff preview it as on its page; a learner's token changes nothing.
+    for (token, status) in [(&staff_token, 200), (&learner_token, 404)] {
+        let shown = app
+            .client
+            .get(app.url("/api/katas/fast-power"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(shown.status(), status);
+    }
     // Nor do its draft and hint routes know it, to a learner; staff keep them.
     for (token, hint_status, draft_status) in [(&learner_token, 404, 404), (&staff_token, 204, 200)]
     {

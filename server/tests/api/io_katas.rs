@@ -6,7 +6,7 @@
 //! host has no sandbox (required under `INFRAKATA_CI=1`).
 
 use crate::helpers::{self, Options, TestApp, spawn_app, spawn_replica};
-use crate::publishing::{copy_dir, publish};
+use crate::publishing::{copy_dir, kata_command, publish};
 use serde_json::Value;
 use server::db::users::{self, Role};
 use server::domain::JobPhase;
@@ -480,18 +480,24 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
     );
     assert_eq!(changed["learner"], "lea");
 
+    // The same from a terminal: `kata rejudge` waits for the difference and prints it.
+    let (ok, out) = kata_command(&app, &staff, &["rejudge", SLUG, "--version", "2"]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("2 submissions graded again, 1 would change")
+            && out.lines().any(|l| l.contains("lea")
+                && l.contains("wrong_answer @ secret/extra/1")
+                && l.ends_with("changed")),
+        "{out}"
+    );
+
     // The submissions themselves are untouched, and the candidate goes live when asked.
     let kept = json(&app, &learner, &format!("/api/submissions/{}", ids[1])).await;
     assert_eq!(kept["verdict"], "accepted");
-    let live = app
-        .client
-        .post(app.url(&format!("/api/katas/{SLUG}/live")))
-        .bearer_auth(&staff)
-        .json(&serde_json::json!({ "version": 2 }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(live.status(), 200);
+    let (ok, out) = kata_command(&app, &staff, &["live", SLUG, "--version", "2"]).await;
+    assert!(ok && out.contains("version 2 is live"), "{out}");
+    let (ok, out) = kata_command(&app, &staff, &["live", SLUG, "--version", "9"]).await;
+    assert!(!ok && out.contains("has no version 9"), "{out}");
     assert_eq!(
         json(&app, &learner, &format!("/api/katas/{SLUG}")).await["version"]["number"],
         2
@@ -521,7 +527,7 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
         "{page}"
     );
 
-    // A staff member's rejudges are budgeted: 3 at once (ines has started one).
+    // A staff member's rejudges are budgeted: 3 at once (ines has started two).
     let again = || async {
         app.client
             .post(app.url(&format!("/api/katas/{SLUG}/rejudges")))
@@ -532,7 +538,6 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
             .unwrap()
             .status()
     };
-    assert_eq!(again().await, 201);
     assert_eq!(again().await, 201);
     assert_eq!(again().await, 429);
 

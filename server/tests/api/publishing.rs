@@ -67,12 +67,22 @@ pub(crate) async fn publish(
     token: &str,
     extra: &[&str],
 ) -> (bool, String) {
+    let dir = dir.display().to_string();
+    let args: Vec<&str> = ["publish", dir.as_str()]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .collect();
+    kata_command(app, token, &args).await
+}
+
+/// `infrakata kata ARGS --server URL --token TOKEN` against `app`: (succeeded, stdout and
+/// stderr).
+pub(crate) async fn kata_command(app: &TestApp, token: &str, args: &[&str]) -> (bool, String) {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_infrakata"));
     command
-        .args(["kata", "publish"])
-        .arg(dir)
+        .arg("kata")
+        .args(args)
         .args(["--server", &app.url(""), "--token", token])
-        .args(extra)
         .env_remove("INFRAKATA_SERVER")
         .env_remove("INFRAKATA_TOKEN");
     let out = tokio::task::spawn_blocking(move || command.output())
