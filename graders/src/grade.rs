@@ -247,7 +247,7 @@ impl Grader {
             source: source.to_string(),
             selected,
         });
-        let report = GradeReport::judged(
+        let mut report = GradeReport::judged(
             judged,
             mode,
             diagnostics,
@@ -255,6 +255,7 @@ impl Grader {
             ran.message,
             ran.output,
         );
+        report.case_time_ms = Some(kata.meta().limits.case_time_ms);
         if owed.is_none() {
             return done(report);
         }

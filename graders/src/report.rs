@@ -34,6 +34,10 @@ pub struct GradeReport {
     /// For a custom-input run: the input and both answers, to show side by side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub custom: Option<CustomOutputs>,
+    /// Each case's time limit in this grading (the version's own): what a case that ran past it
+    /// shows instead of a time. Absent from reports stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub case_time_ms: Option<u64>,
 }
 
 /// A custom-input run's answers as JSON: the reference's (trusted side) and the learner's.
@@ -147,6 +151,7 @@ impl GradeReport {
             output: None,
             gpu_performance: None,
             custom: None,
+            case_time_ms: None,
         }
     }
 

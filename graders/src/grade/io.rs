@@ -162,6 +162,7 @@ impl Grader {
         }
         let judged = Report::from_cases(slug, cases);
         let mut report = GradeReport::judged(judged, mode, diagnostics, resources, None, None);
+        report.case_time_ms = Some(package.meta.limits.case_time_ms);
         if report.verdict == katas::Verdict::Accepted && mode == Mode::Submit {
             report.performance_missing = Some(
                 "stdin/stdout katas are judged on their cases alone: no performance figure".into(),

@@ -188,7 +188,11 @@ fn outcome_label(o: Outcome, t: &Text) -> String {
 impl ReportView {
     /// The report's view, its words in `t`'s language.
     pub fn new(r: &GradeReport, t: &Text) -> Self {
-        let case_limit_ms = katas::catalogue::find(&r.kata).map(|k| k.meta().limits.case_time_ms);
+        // The grading's own limit (a published version's); reports stored before it was
+        // recorded fall back on the build's.
+        let case_limit_ms = r
+            .case_time_ms
+            .or_else(|| katas::catalogue::find(&r.kata).map(|k| k.meta().limits.case_time_ms));
         let cases: Vec<CaseView> = r
             .cases
             .iter()
@@ -383,6 +387,18 @@ mod tests {
         let en = ReportView::from_json(&report, Text::of(Lang::En)).unwrap();
         let timed_out = en.failed.iter().find(|c| c.name == "pow_mod").unwrap();
         assert_eq!(timed_out.time, format!("> {limit} ms"));
+    }
+
+    #[test]
+    fn a_published_kata_s_timed_out_case_shows_its_version_s_limit() {
+        // No kata of the build has this slug: the limit comes from the report alone.
+        let mut report: serde_json::Value = serde_json::from_str(OLD_REPORT).unwrap();
+        report["kata"] = "pair-sums".into();
+        report["cases"][1]["time_ms"] = 0.0.into();
+        report["case_time_ms"] = 1500.into();
+        let en = ReportView::from_json(&report, Text::of(Lang::En)).unwrap();
+        let timed_out = en.failed.iter().find(|c| c.name == "pow_mod").unwrap();
+        assert_eq!(timed_out.time, "> 1500 ms");
     }
 
     #[test]
