@@ -527,6 +527,25 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
         "{page}"
     );
 
+    // The instructor's figures cover a published kata like a built one: its version 1 had the
+    // three submits (a rejudge adds none).
+    let csv = browser
+        .get(&format!("/admin/katas/{SLUG}/stats.csv"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let first = csv
+        .lines()
+        .find(|l| l.starts_with("1,"))
+        .unwrap_or_else(|| panic!("no row for version 1 in {csv}"));
+    let fields: Vec<&str> = first.split(',').collect();
+    assert_eq!(
+        &fields[..6],
+        ["1", "3", "1", "2", "0.6667", "accepted=2;wrong_answer=1"],
+        "{csv}"
+    );
+
     // A staff member's rejudges are budgeted: 3 at once (ines has started two).
     let again = || async {
         app.client
