@@ -4,6 +4,7 @@
 use crate::GradeError;
 use crate::cache::{Binary, CompileCache};
 use crate::diagnostics::{self, Diagnostic};
+use crate::package::{self, Role};
 use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
 use crate::source_policy;
@@ -59,12 +60,20 @@ pub enum Target<'a> {
     Runner(&'a KataMeta),
     /// A stdin/stdout kata's program: the file is the crate root, and links against std only.
     Program { slug: &'a str },
+    /// A function package's own program ([`crate::package`]), built from the package and not
+    /// from this binary's catalogue: its `logic` beside the file, which is the learner's
+    /// solution or, for the package's judge, its reference.
+    Package {
+        meta: &'a KataMeta,
+        logic: &'a str,
+        role: Role,
+    },
 }
 
 impl Target<'_> {
     fn slug(&self) -> &str {
         match self {
-            Self::Runner(meta) => &meta.slug,
+            Self::Runner(meta) | Self::Package { meta, .. } => &meta.slug,
             Self::Program { slug } => slug,
         }
     }
@@ -124,8 +133,21 @@ pub fn compile(
             argv.extend(program_args());
             (LEARNER_FILE, "")
         }
+        Target::Package { .. } => {
+            argv.extend(package::rustc_args(
+                toolchain,
+                DEPS,
+                &format!("{BUILD_INSIDE}/{BINARY}"),
+            ));
+            (MAIN_FILE, toolchain.katas_hash.as_str())
+        }
     };
-    let key = CompileCache::key(toolchain, library_hash, target.slug(), &argv, source);
+    // A package's program is its logic and role as much as the file.
+    let keyed = match target {
+        Target::Package { logic, role, .. } => format!("{}\0{role:?}\0{logic}", target.slug()),
+        _ => target.slug().to_string(),
+    };
+    let key = CompileCache::key(toolchain, library_hash, &keyed, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -138,13 +160,22 @@ pub fn compile(
     // The slot before its build folder, so the folder goes first.
     let mut slot = sandbox.slot()?;
     let build = BuildDir::for_slot(cache.dir(), &slot)?;
-    build.write(LEARNER_FILE, source.as_bytes())?;
     let read_only = match target {
         Target::Runner(meta) => {
+            build.write(LEARNER_FILE, source.as_bytes())?;
             build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
             vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))]
         }
-        Target::Program { .. } => Vec::new(),
+        Target::Program { .. } => {
+            build.write(LEARNER_FILE, source.as_bytes())?;
+            Vec::new()
+        }
+        Target::Package { meta, logic, role } => {
+            for (name, text) in package::build_files(meta, logic, role, source) {
+                build.write(name, text.as_bytes())?;
+            }
+            vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))]
+        }
     };
     debug_assert!(argv.last().is_some_and(|a| a.ends_with(root)));
     let job = Job {

@@ -21,6 +21,7 @@ mod bank;
 mod custom;
 mod io;
 mod io_verify;
+mod package;
 mod seam;
 
 pub use io_verify::IoCheck;
@@ -214,7 +215,7 @@ impl Grader {
             .collect();
         let ran = run::run(
             &self.sandbox,
-            kata,
+            run::Subject::of(kata),
             &*judging,
             &binary,
             &selected,
@@ -574,7 +575,7 @@ impl Grader {
             .map_err(GradeError::kata(&kata.meta().slug))?;
         let ran = run::run(
             &self.sandbox,
-            kata,
+            run::Subject::of(kata),
             &*judging,
             &path,
             &timed,
@@ -723,7 +724,7 @@ impl Grader {
             .map_err(GradeError::kata(&kata.meta().slug))?;
         let ran = run::run(
             &self.sandbox,
-            kata,
+            run::Subject::of(kata),
             &*judging,
             binary,
             cases,

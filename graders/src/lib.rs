@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod gpu;
 pub mod grade;
 mod hardware_counter;
+pub mod package;
 pub mod report;
 pub mod run;
 pub mod sandbox;

@@ -23,8 +23,11 @@ use std::time::UNIX_EPOCH;
 
 /// The record of a finished preparation, beside the library's target dir.
 const RECORD: &str = "prepared.json";
+/// The library's dependencies a package's files may use (`crate::package`): serde for the
+/// wire format, fastrand for case generation.
+pub const PACKAGE_CRATES: [&str; 2] = ["serde", "fastrand"];
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v3";
+const RECORD_VERSION: &str = "prepared v4";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
@@ -40,6 +43,9 @@ pub struct Toolchain {
     pub gpu_hash: String,
     /// Folder with both rlibs and all their dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
+    /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
+    /// very rlibs the CPU library links, so a package's derived wire format is the library's.
+    pub package_crates: Vec<(String, PathBuf)>,
     /// This start reused an earlier preparation (no `cargo`, no `rustc` run).
     #[serde(skip)]
     pub reused: bool,
@@ -172,8 +178,8 @@ fn build(
 ) -> Result<Toolchain, GradeError> {
     let rustc = compiler.rustc_host();
     let version = output(Command::new(&rustc).arg("-vV"))?;
-    let katas_rlib = build_library(workspace_root, target_dir, &rustc, None)?;
-    let gpu_rlib = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
+    let (katas_rlib, package_crates) = build_library(workspace_root, target_dir, &rustc, None)?;
+    let (gpu_rlib, _) = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
     let deps_dir = katas_rlib
         .parent()
         .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
@@ -192,17 +198,19 @@ fn build(
         katas_rlib,
         gpu_rlib,
         deps_dir,
+        package_crates,
         reused: false,
     })
 }
 
-/// One `cargo build` of the `katas` library with only `features`; the hashed rlib it made.
+/// One `cargo build` of the `katas` library with only `features`: the hashed rlib it made, and
+/// those of [`PACKAGE_CRATES`] it links.
 fn build_library(
     workspace_root: &Path,
     target_dir: &Path,
     rustc: &Path,
     features: Option<&str>,
-) -> Result<PathBuf, GradeError> {
+) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeError> {
     let mut cargo = Command::new("cargo");
     cargo
         .current_dir(workspace_root)
@@ -239,19 +247,43 @@ fn build_library(
             )
             .env_remove("INFRAKATA_WORKSPACE"),
     )?;
-    built
+    let artifacts: Vec<serde_json::Value> = built
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "katas")
-        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .collect();
+    let katas = artifacts
+        .iter()
+        .find(|m| m["target"]["name"] == "katas")
+        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
+    // The build script's own serde is built with the build-override profile: the library's is
+    // the one built with the library's profile.
+    let crates = PACKAGE_CRATES
+        .iter()
+        .map(|&name| {
+            let artifact = artifacts
+                .iter()
+                .find(|m| m["target"]["name"] == name && m["profile"] == katas["profile"])
+                .ok_or_else(|| GradeError::Toolchain(format!("cargo reported no {name} rlib")))?;
+            Ok((name.to_string(), hashed_rlib(artifact, name)?))
+        })
+        .collect::<Result<_, GradeError>>()?;
+    Ok((hashed_rlib(katas, "katas")?, crates))
+}
+
+/// The hashed rlib in the deps folder, which dependents must name: cargo reports
+/// `release/libNAME.rlib` (a hard-linked copy) and the deps rmeta.
+fn hashed_rlib(artifact: &serde_json::Value, name: &str) -> Result<PathBuf, GradeError> {
+    artifact["filenames"]
+        .as_array()
+        .into_iter()
+        .flatten()
         .filter_map(|f| f.as_str().map(PathBuf::from))
         .find_map(|f| {
-            // cargo reports `release/libkatas.rlib` (a hard-linked copy) and the deps rmeta;
-            // the deps folder holds the hashed rlib that dependents must name.
             let rmeta = f.file_name()?.to_str()?.strip_suffix(".rmeta")?.to_string();
             Some(f.with_file_name(format!("{rmeta}.rlib")))
         })
-        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))
+        .ok_or_else(|| GradeError::Toolchain(format!("cargo built no {name} rlib")))
 }
 
 /// `--remap-path-prefix` for every host folder the library's sources come from.

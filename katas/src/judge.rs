@@ -40,7 +40,7 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
 
 /// Why a kata's own trusted side could not make a grading's cases: the kata is broken (our
 /// bug), never the learner's doing.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum KataError {
     /// The case generator panicked (its message).
     #[error("generating the cases {0}")]
@@ -53,6 +53,10 @@ pub enum KataError {
     Encode { what: String, message: String },
     #[error("#{0} (no such case)")]
     NoSuchCase(usize),
+    /// A published package's judge (its trusted side as a sandboxed process,
+    /// [`crate::judge_process`]) did not compile, answer or hold together.
+    #[error("the package's judge {0}")]
+    Judge(String),
     /// A stdin/stdout kata: its programs are judged in the sandbox (`graders::Grader::grade_io`),
     /// never by an in-process judge.
     #[error("`{0}` is a stdin/stdout kata, judged only in the sandbox")]
@@ -105,7 +109,7 @@ impl<S: KataSpec> Trial<S> {
 pub type CaseResult = Result<Vec<u8>, String>;
 
 /// Why the trusted side could not judge a case: never the learner's doing.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum JudgeFailure {
     /// The kata's checker panicked on this case (our bug; the same again would fail again).
     #[error("the checker itself failed on case `{0}` (our bug, not yours)")]

@@ -33,6 +33,7 @@ pub mod gpu;
 #[cfg(feature = "packages")]
 pub mod io;
 pub mod judge;
+pub mod judge_process;
 #[cfg(feature = "packages")]
 pub mod kattis;
 pub mod lang;

@@ -49,7 +49,7 @@ impl Grader {
         progress(Stage::Running);
         let ran = run::run(
             &self.sandbox,
-            kata,
+            run::Subject::of(kata),
             &*case.judging,
             &binary,
             std::slice::from_ref(&case.info),

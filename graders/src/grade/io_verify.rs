@@ -20,7 +20,12 @@ pub struct IoCheck {
 }
 
 impl IoCheck {
-    fn new(part: impl Into<String>, expected: impl Into<String>, got: String, ok: bool) -> Self {
+    pub(super) fn new(
+        part: impl Into<String>,
+        expected: impl Into<String>,
+        got: String,
+        ok: bool,
+    ) -> Self {
         Self {
             part: part.into(),
             expected: expected.into(),
@@ -172,7 +177,7 @@ impl Grader {
     }
 }
 
-fn describe(report: &crate::GradeReport) -> String {
+pub(super) fn describe(report: &crate::GradeReport) -> String {
     let mut text = format!(
         "{} ({}/{} cases)",
         report.verdict.as_str(),

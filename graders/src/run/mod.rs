@@ -15,11 +15,12 @@ use crate::sandbox::{
 };
 use katas::judge::JudgeFailure;
 use katas::judge::{CaseInfo, Judging};
+use katas::rank_net::RankedKata;
 use katas::runner::{FrameReader, RunRequest};
 use katas::session::{
     self, Execution, Executor, Failures, Plan, SETUP_ALLOWANCE, SessionError, Stop,
 };
-use katas::{CaseReport, Kata, KataKind, Outcome};
+use katas::{CaseReport, Kata, KataKind, KataMeta, Outcome};
 use std::path::{Path, PathBuf};
 
 mod ranked;
@@ -42,6 +43,23 @@ const MEASURE_MEMORY_BYTES: u64 = 384 << 20;
 const THREAD_HEADROOM: u32 = 8;
 /// Room for the `Ready` frame (the catalogue fingerprint) when no case is asked for.
 const READY_BOUND: usize = 1 << 10;
+
+/// What a run needs of its kata: its kind and limits, and a rank kata's face.
+#[derive(Debug, Clone, Copy)]
+pub struct Subject<'a> {
+    pub meta: &'a KataMeta,
+    pub ranked: Option<&'static dyn RankedKata>,
+}
+
+impl<'a> Subject<'a> {
+    /// A kata of the catalogue (or a published package's face).
+    pub fn of(kata: &'a dyn Kata) -> Self {
+        Self {
+            meta: kata.meta(),
+            ranked: kata.ranked(),
+        }
+    }
+}
 
 /// What a run is for.
 #[derive(Debug, Clone, Copy)]
@@ -118,7 +136,7 @@ impl Watch for CaseClock<'_> {
 /// or under the instruction counter when measuring.
 struct Sandboxed<'a> {
     sandbox: &'a Sandbox,
-    kata: &'a dyn Kata,
+    kata: Subject<'a>,
     judging: &'a dyn Judging,
     binary: &'a Path,
     gpu: &'a GpuHost,
@@ -141,7 +159,7 @@ impl Executor for Sandboxed<'_> {
     type Error = GradeError;
 
     fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
-        let meta = self.kata.meta();
+        let meta = self.kata.meta;
         let limits = &meta.limits;
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce).expect("the OS random source works");
@@ -155,7 +173,7 @@ impl Executor for Sandboxed<'_> {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()
-            .map_err(GradeError::kata(&self.kata.meta().slug))?;
+            .map_err(GradeError::kata(&self.kata.meta.slug))?;
         let request = RunRequest {
             seed: if measured { 0 } else { plan.seed },
             cases: plan.selected.iter().map(|c| c.index as u32).collect(),
@@ -352,7 +370,7 @@ fn stop_of(outcome: &sandbox::Outcome) -> Stop {
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     sandbox: &Sandbox,
-    kata: &dyn Kata,
+    kata: Subject<'_>,
     judging: &dyn Judging,
     binary: &Path,
     selected: &[CaseInfo],
@@ -363,7 +381,7 @@ pub fn run(
     let plan = Plan {
         seed,
         selected,
-        limits: &kata.meta().limits,
+        limits: &kata.meta.limits,
         slowdown: match purpose {
             Purpose::Judge | Purpose::Custom { .. } => 1,
             Purpose::Measure { .. } => MEASURE_SLOWDOWN * MEASURE_WAIT_SLACK,
@@ -383,7 +401,7 @@ pub fn run(
         purpose,
         after: None,
     };
-    let judged = match kata.ranked() {
+    let judged = match kata.ranked {
         Some(ranked) => session::run(
             &mut ranked::RankedSandboxed {
                 run: &mut executor,

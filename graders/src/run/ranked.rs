@@ -42,7 +42,7 @@ impl Executor for RankedSandboxed<'_, '_> {
     type Error = GradeError;
 
     fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
-        let slug = &self.run.kata.meta().slug;
+        let slug = &self.run.kata.meta.slug;
         let ours = |what: &str, e: String| GradeError::Internal(format!("{slug}: {what}: {e}"));
         let mut nets = Vec::with_capacity(plan.selected.len());
         let mut starts = Vec::with_capacity(plan.selected.len());

@@ -1,0 +1,185 @@
+//! `Grader::grade_package` and `Grader::verify_package`: a function kata graded from its
+//! package's own files ([`crate::package`]), its trusted side a sandboxed judge process. The
+//! session, the run sandbox and the report are the catalogue's; only where the learner's
+//! program and the judge come from differs.
+
+use super::{Grader, IoCheck, MAX_SOURCE_BYTES, Stage, fresh_seed, ms};
+use crate::compile::{self, Compiled, Target};
+use crate::package::{FunctionPackage, ProcessJudging, Role};
+use crate::run::{self, Purpose, Subject};
+use crate::{GradeError, GradeReport};
+use katas::judge::KataError;
+use katas::{Mode, Report, Verdict};
+
+impl Grader {
+    /// Grades `source` against `package`. As [`Grader::judge`], `Err` only for bad requests and
+    /// for failures that are not the learner's: the package's own (its judge did not compile,
+    /// or failed) come back as [`GradeError::Kata`]. No performance figure is measured.
+    pub fn grade_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        let meta = &package.meta;
+        let slug = meta.slug.as_str();
+        if source.len() > MAX_SOURCE_BYTES {
+            return Err(GradeError::SourceTooLarge {
+                bytes: source.len(),
+                limit: MAX_SOURCE_BYTES,
+            });
+        }
+        progress(Stage::Queued);
+        let _slot = self.slots.acquire();
+        progress(Stage::Compiling);
+        let judge = self.package_judge(package)?;
+        let seed = if mode == Mode::Run {
+            katas::DEFAULT_SEED
+        } else {
+            fresh_seed()
+        };
+        std::thread::scope(|s| {
+            // The judge makes the cases while rustc builds the learner's program.
+            let judging = s.spawn(|| {
+                ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
+            });
+            let target = Target::Package {
+                meta,
+                logic: &package.logic,
+                role: Role::Learner,
+            };
+            let built =
+                compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)
+                    .and_then(|compiled| self.built(slug, compiled, mode));
+            let judging = judging.join().map_err(|_| {
+                GradeError::Internal("starting the package's judge panicked".into())
+            })??;
+            if judging.ranked {
+                return Err(GradeError::kata(slug)(KataError::Judge(
+                    "belongs to a rank kata, whose network the grader holds: a rank kata is \
+                     graded by the catalogue this service was built with, not yet from its package"
+                        .into(),
+                )));
+            }
+            let (binary, mut resources, diagnostics) = match built? {
+                Ok(built) => built,
+                Err(report) => {
+                    progress(Stage::Done);
+                    return Ok(report);
+                }
+            };
+            progress(Stage::Running);
+            let selected: Vec<_> = judging
+                .case_list()
+                .into_iter()
+                .filter(|c| mode.includes(c.group))
+                .collect();
+            let ran = run::run(
+                &self.sandbox,
+                Subject { meta, ranked: None },
+                &judging,
+                &binary,
+                &selected,
+                seed,
+                &self.gpu_host,
+                Purpose::Judge,
+            )
+            .map_err(|e| match judging.failure() {
+                Some(failure) => GradeError::kata(slug)(failure),
+                None => e,
+            })?;
+            resources.run_wall_ms = ms(ran.wall);
+            resources.run_cpu_ms = ms(ran.cpu);
+            resources.peak_memory_bytes = ran.peak_memory_bytes;
+            let mut report = GradeReport::judged(
+                Report::from_cases(slug, ran.cases),
+                mode,
+                diagnostics,
+                resources,
+                ran.message,
+                ran.output,
+            );
+            report.case_time_ms = Some(meta.limits.case_time_ms);
+            if report.verdict == Verdict::Accepted && mode == Mode::Submit {
+                report.performance_missing = Some(
+                    "a kata graded from its package has no performance figure yet: its \
+                     reference is timed only in the catalogue's build"
+                        .into(),
+                );
+            }
+            progress(Stage::Done);
+            Ok(report)
+        })
+    }
+
+    /// The package's judge program, built in the compile sandbox (cached by its files).
+    fn package_judge(&self, package: &FunctionPackage) -> Result<crate::cache::Binary, GradeError> {
+        let target = Target::Package {
+            meta: &package.meta,
+            logic: &package.logic,
+            role: Role::Judge,
+        };
+        let compiled = compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            target,
+            &package.reference,
+        )?;
+        match compiled {
+            Compiled::Binary { path, .. } => Ok(path),
+            Compiled::Failed {
+                diagnostics,
+                message,
+                ..
+            } => {
+                let said: Vec<String> = message
+                    .map(|m| m.en)
+                    .into_iter()
+                    .chain(
+                        diagnostics
+                            .iter()
+                            .filter(|d| d.level == "error")
+                            .take(3)
+                            .map(|d| d.rendered.trim().to_string()),
+                    )
+                    .collect();
+                Err(GradeError::kata(&package.meta.slug)(KataError::Judge(
+                    format!("did not compile: {}", katas::report::trim(&said.join("\n"))),
+                )))
+            }
+        }
+    }
+
+    /// Every rule of `package` checked in the sandbox, as `kata check` checks a catalogue
+    /// kata's: the reference accepted, the starter refused, each `wrong/` solution its marked
+    /// verdict. `Err(GradeError::Kata)` when the package's judge cannot run at all.
+    pub fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError> {
+        let grade = |source: &str| self.grade_package(package, source, Mode::Submit, &|_| {});
+        let reference = grade(&package.reference)?;
+        let mut checks = vec![IoCheck::new(
+            "reference.rs",
+            "accepted",
+            super::io_verify::describe(&reference),
+            reference.verdict == Verdict::Accepted,
+        )];
+        let starter = grade(&package.starter)?;
+        checks.push(IoCheck::new(
+            "starter.rs",
+            "not accepted",
+            super::io_verify::describe(&starter),
+            starter.verdict != Verdict::Accepted,
+        ));
+        for wrong in &package.wrong {
+            let report = grade(&wrong.source)?;
+            checks.push(IoCheck::new(
+                format!("wrong/{}.rs", wrong.name),
+                wrong.expected.as_str(),
+                super::io_verify::describe(&report),
+                report.verdict == wrong.expected,
+            ));
+        }
+        Ok(checks)
+    }
+}

@@ -1,0 +1,309 @@
+//! [`ProcessJudging`]: one grading's trusted side held by the package's judge, a sandboxed
+//! process speaking `katas::judge_process`. The grader only ever reads its replies as bounded,
+//! untrusted data: a judge that loops, floods, allocates, forks or dies makes the grading
+//! fail as the kata's fault (reported to the instructor), never a learner's verdict, and never
+//! holds the grader longer than the bounds below.
+
+use crate::GradeError;
+use crate::sandbox::{self, Job, LimitHit, Profile, Sandbox, Watch};
+use katas::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, KataError};
+use katas::judge_process::{self, PreparedCase, Reply, ReplyReader, Request};
+use katas::{CaseReport, Limits};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
+
+/// How long the judge may take to make a grading's cases and the reference's answers.
+const PREPARE_WAIT: Duration = Duration::from_secs(60);
+/// How long it may take to judge one case (or hand over one input).
+const REPLY_WAIT: Duration = Duration::from_secs(10);
+/// The most notes a case report keeps from a judge.
+const MAX_NOTES: usize = 16;
+
+/// The judge's sandbox: the run profile (no fork, exec, sockets or host files) with room for
+/// every case and answer of a grading.
+fn limits(kata: &Limits) -> sandbox::Limits {
+    sandbox::Limits {
+        wall: Duration::from_secs(300),
+        cpu: Duration::from_secs(120),
+        memory_bytes: (kata.memory_mb << 20).max(512 << 20) * 2,
+        address_space_bytes: Some((kata.memory_mb << 20).max(512 << 20) * 8 + (1 << 30)),
+        pids: 8,
+        stdout_bytes: 1 << 30,
+        stderr_bytes: 64 << 10,
+        file_bytes: 16 << 20,
+        open_files: 64,
+    }
+}
+
+enum Event {
+    Reply(Reply),
+    /// The judge ended (or could not start): how, in words for the instructor.
+    Ended(Result<String, GradeError>),
+}
+
+struct Link {
+    requests: Option<Sender<Vec<u8>>>,
+    events: Receiver<Event>,
+    /// Set once the judge can no longer answer.
+    dead: Option<String>,
+}
+
+/// One grading's cases and judging, held by the package's judge process.
+pub struct ProcessJudging {
+    cases: Vec<PreparedCase>,
+    /// The package is a rank kata.
+    pub ranked: bool,
+    link: Mutex<Link>,
+    stop: Arc<AtomicBool>,
+    /// The first failure of the judge, for the grading to report as the kata's.
+    failure: Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for ProcessJudging {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProcessJudging")
+            .field("cases", &self.cases.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for ProcessJudging {
+    fn drop(&mut self) {
+        // Its stdin closes with the link; a judge busy in a loop is stopped at once.
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the job thread's pump calls with the judge's stdout.
+struct JudgeWatch {
+    reader: ReplyReader,
+    events: Sender<Event>,
+    feed: Option<Receiver<Vec<u8>>>,
+    stop: Arc<AtomicBool>,
+    started: Instant,
+}
+
+impl Watch for JudgeWatch {
+    fn on_stdout(&mut self, chunk: &[u8]) {
+        for reply in self.reader.push(chunk) {
+            let _ = self.events.send(Event::Reply(reply));
+        }
+        if self.reader.broken.is_some() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.stop.load(Ordering::Relaxed).then_some(self.started)
+    }
+
+    fn keeps_stdout(&self) -> bool {
+        false
+    }
+
+    fn feed(&mut self) -> Option<Receiver<Vec<u8>>> {
+        self.feed.take()
+    }
+}
+
+impl ProcessJudging {
+    /// Starts `judge` (a package's judge program) in the sandbox on a thread of `scope` and asks
+    /// it for the cases of `seed`. `Err(GradeError::Kata)` when the package could not make them.
+    pub fn start<'scope>(
+        scope: &'scope Scope<'scope, '_>,
+        sandbox: &'scope Sandbox,
+        judge: &'scope Path,
+        slug: &str,
+        limits_of_kata: &Limits,
+        seed: u64,
+    ) -> Result<Self, GradeError> {
+        let (requests, feed) = channel();
+        let (events_in, events) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            profile: Profile::Run {
+                program: judge.to_path_buf(),
+            },
+            argv: vec!["/prog".to_string()],
+            env: Vec::new(),
+            cwd: "/tmp".into(),
+            stdin: Vec::new(),
+            limits: limits(limits_of_kata),
+        };
+        let mut watch = JudgeWatch {
+            reader: ReplyReader::default(),
+            events: events_in.clone(),
+            feed: Some(feed),
+            stop: stop.clone(),
+            started: Instant::now(),
+        };
+        scope.spawn(move || {
+            let ended = sandbox
+                .slot()
+                .and_then(|mut slot| sandbox.run_in(&mut slot, &job, &mut watch))
+                .map(|outcome| ended(&outcome, watch.reader.broken.as_deref()))
+                .map_err(GradeError::from);
+            let _ = events_in.send(Event::Ended(ended));
+        });
+        let mut judging = Self {
+            cases: Vec::new(),
+            ranked: false,
+            link: Mutex::new(Link {
+                requests: Some(requests),
+                events,
+                dead: None,
+            }),
+            stop,
+            failure: Mutex::new(None),
+        };
+        let prepare = Request::Prepare {
+            seed,
+            case_time_ms: limits_of_kata.case_time_ms,
+        };
+        let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
+        match judging.ask(&prepare, PREPARE_WAIT)? {
+            Ok(Reply::Prepared(prepared)) => {
+                judging.cases = prepared.cases;
+                judging.ranked = prepared.ranked;
+                Ok(judging)
+            }
+            Ok(Reply::Broken(e)) => Err(GradeError::kata(slug)(e)),
+            Ok(_) => Err(broken("answered out of turn".into())),
+            Err(why) => Err(broken(why)),
+        }
+    }
+
+    /// The cases as the session sees them.
+    pub fn case_list(&self) -> Vec<CaseInfo> {
+        self.cases
+            .iter()
+            .enumerate()
+            .map(|(index, c)| CaseInfo {
+                index,
+                name: c.name.clone(),
+                name_zh: c.name_zh.clone(),
+                group: c.group,
+            })
+            .collect()
+    }
+
+    /// One request and its reply. `Ok(Err(why))`: the judge did not answer in time, or ended.
+    fn ask(&self, request: &Request, wait: Duration) -> Result<Result<Reply, String>, GradeError> {
+        let mut link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(why) = &link.dead {
+            return Ok(Err(why.clone()));
+        }
+        let sent = link
+            .requests
+            .as_ref()
+            .is_some_and(|r| r.send(judge_process::request_message(request)).is_ok());
+        let answer = if sent {
+            match link.events.recv_timeout(wait) {
+                Ok(Event::Reply(reply)) => return Ok(Ok(reply)),
+                Ok(Event::Ended(Err(e))) => return Err(e),
+                Ok(Event::Ended(Ok(how))) => how,
+                Err(RecvTimeoutError::Timeout) => {
+                    format!("did not answer within {} s", wait.as_secs())
+                }
+                Err(RecvTimeoutError::Disconnected) => "ended".to_string(),
+            }
+        } else {
+            "ended".to_string()
+        };
+        // Whatever it does next is not waited for.
+        self.stop.store(true, Ordering::Relaxed);
+        link.requests = None;
+        link.dead = Some(answer.clone());
+        Ok(Err(answer))
+    }
+
+    fn failed(&self, index: usize, why: String) -> JudgeFailure {
+        let name = self.cases.get(index).map_or("?", |c| c.name.as_str());
+        let failure = JudgeFailure::Checker(format!("{name} (the package's judge {why})"));
+        self.failure
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(|| format!("failed on case `{name}`: {why}"));
+        failure
+    }
+
+    /// How the judge first failed this grading, if it did: the package's fault.
+    pub fn failure(&self) -> Option<KataError> {
+        self.failure
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .map(KataError::Judge)
+    }
+}
+
+/// How the judge's process ended, for the instructor.
+fn ended(outcome: &sandbox::Outcome, broken: Option<&str>) -> String {
+    if let Some(broken) = broken {
+        return format!("said {broken}");
+    }
+    let said = String::from_utf8_lossy(&outcome.stderr);
+    let said = katas::report::trim(said.trim());
+    let how = match outcome.limit {
+        Some(LimitHit::Memory) => "ran out of memory".to_string(),
+        Some(LimitHit::Cpu) => "ran out of CPU time".to_string(),
+        Some(LimitHit::Wall | LimitHit::Deadline) => "ran out of time".to_string(),
+        Some(LimitHit::Stdout) => "printed too much".to_string(),
+        Some(limit) => format!("was stopped by the sandbox's {limit:?} limit"),
+        None => format!("ended ({:?})", outcome.status),
+    };
+    if said.is_empty() {
+        how
+    } else {
+        format!("{how}: {said}")
+    }
+}
+
+impl Judging for ProcessJudging {
+    fn answer_bound(&self, index: usize) -> usize {
+        self.cases
+            .get(index)
+            .map_or(64 << 10, |c| c.answer_bound as usize)
+            .min(judge_process::MAX_REPLY)
+    }
+
+    fn input_bytes(&self, index: usize) -> Result<Vec<u8>, KataError> {
+        let request = Request::Input {
+            index: index as u32,
+        };
+        match self.ask(&request, REPLY_WAIT) {
+            Ok(Ok(Reply::Input(bytes))) => Ok(bytes),
+            Ok(Ok(Reply::Broken(e))) => Err(e),
+            Ok(Ok(_)) => Err(KataError::Judge("answered out of turn".into())),
+            Ok(Err(why)) => Err(KataError::Judge(why)),
+            Err(e) => Err(KataError::Judge(format!("could not run: {e}"))),
+        }
+    }
+
+    fn judge(
+        &self,
+        index: usize,
+        result: CaseResult,
+        time_ms: f64,
+    ) -> Result<CaseReport, JudgeFailure> {
+        let request = Request::Judge {
+            index: index as u32,
+            result,
+            time_ms,
+        };
+        match self.ask(&request, REPLY_WAIT) {
+            Ok(Ok(Reply::Judged(judged))) => match self.cases.get(index) {
+                Some(case) => Ok(judged.into_report(case, time_ms, MAX_NOTES)),
+                None => Err(self.failed(index, "judged a case it never made".into())),
+            },
+            Ok(Ok(Reply::Failed(failure))) => Err(self.failed(index, format!("said: {failure}"))),
+            Ok(Ok(_)) => Err(self.failed(index, "answered out of turn".into())),
+            Ok(Err(why)) => Err(self.failed(index, why)),
+            Err(e) => Err(self.failed(index, format!("could not run: {e}"))),
+        }
+    }
+}

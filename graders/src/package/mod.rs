@@ -1,0 +1,142 @@
+//! A function kata graded from its package's own files rather than from the catalogue this
+//! binary was built with: a version an instructor published (new cases, a fixed checker, a
+//! changed API, a kata the build never saw).
+//!
+//! Both of its programs are built in the compile sandbox against the prebuilt runner library,
+//! each a crate named `katas` that re-exports the library and holds the package's logic at
+//! `katas::problems::<module>`, so the package's files compile exactly as they do inside the
+//! catalogue ([`build_files`]):
+//! - the **learner's program**: the logic beside the learner's file, served by
+//!   `katas::runner::serve` as a catalogue kata's runner is;
+//! - the **judge**: the logic beside the reference, served by `katas::judge_process::serve` —
+//!   the package's case generator, reference and checker as a sandboxed process of their own
+//!   ([`ProcessJudging`]), never code in the grader.
+
+mod judge;
+mod programs;
+
+pub use judge::ProcessJudging;
+pub(crate) use programs::{build_files, rustc_args};
+
+use katas::archive::PackageFiles;
+use katas::{KataKind, KataMeta, Verdict, layout};
+use std::path::Path;
+
+/// Which of a package's two programs a build makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The learner's solution (or one of the package's own solutions) under the runner.
+    Learner,
+    /// The package's reference under the judge protocol.
+    Judge,
+}
+
+/// A function package as read from its files.
+#[derive(Debug, Clone)]
+pub struct FunctionPackage {
+    pub meta: KataMeta,
+    /// `kata.rs`, or the logic a data-only package's declaration generates.
+    pub logic: String,
+    pub reference: String,
+    pub starter: String,
+    /// `wrong/*.rs`, in name order, each with the verdict it must get in the sandbox.
+    pub wrong: Vec<WrongProgram>,
+    /// [`katas::package_hash`] of the files: the version's identity.
+    pub content_hash: String,
+}
+
+/// A known-wrong solution of a package.
+#[derive(Debug, Clone)]
+pub struct WrongProgram {
+    pub name: String,
+    pub source: String,
+    pub expected: Verdict,
+}
+
+/// Why a folder or upload is not a function package this grader can build.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PackageError {
+    #[error("missing {0}")]
+    Missing(&'static str),
+    #[error("{0}")]
+    Meta(String),
+    #[error("data/cases.toml: {0}")]
+    Data(String),
+    #[error("{name}: {why}")]
+    Wrong { name: String, why: String },
+    /// A kind this path does not build yet (GPU katas; rank katas need their network in the
+    /// grader).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl FunctionPackage {
+    /// Reads the package in `files` (an upload, or a folder read under the archive's bounds).
+    pub fn from_files(files: &PackageFiles) -> Result<Self, PackageError> {
+        let text = |name: &'static str| files.text(name).ok_or(PackageError::Missing(name));
+        let meta = KataMeta::parse(text(layout::META_FILE)?, Path::new(layout::META_FILE))
+            .map_err(|e| PackageError::Meta(e.to_string()))?;
+        match meta.kind {
+            KataKind::Cpu => {}
+            KataKind::Gpu => {
+                return Err(PackageError::Unsupported(
+                    "a GPU kata is graded by the catalogue this service was built with; it \
+                     cannot be built from its package yet"
+                        .into(),
+                ));
+            }
+            KataKind::Io => {
+                return Err(PackageError::Unsupported(
+                    "a stdin/stdout kata has no logic to build".into(),
+                ));
+            }
+        }
+        let logic = match &meta.data {
+            Some(_) => katas::data::codegen::generate(&meta, text(layout::DATA_CASES_FILE)?)
+                .map_err(|e| PackageError::Data(e.to_string()))?,
+            None => text(layout::LOGIC_FILE)?.to_string(),
+        };
+        let mut wrong = Vec::new();
+        let prefix = format!("{}/", layout::WRONG_DIR);
+        for name in files.names() {
+            let Some(file) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Some(stem) = file.strip_suffix(".rs") else {
+                continue;
+            };
+            let source = files.text(name).unwrap_or_default().to_string();
+            let marker = layout::marker_value(&source, layout::SANDBOXED_VERDICT_MARKER)
+                .or_else(|| layout::verdict_marker(&source))
+                .ok_or_else(|| PackageError::Wrong {
+                    name: name.to_string(),
+                    why: format!("no `{} <verdict>` line at the top", layout::VERDICT_MARKER),
+                })?;
+            let expected = Verdict::parse(&marker).ok_or_else(|| PackageError::Wrong {
+                name: name.to_string(),
+                why: format!("unknown verdict `{marker}`"),
+            })?;
+            wrong.push(WrongProgram {
+                name: stem.to_string(),
+                source,
+                expected,
+            });
+        }
+        wrong.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Self {
+            logic,
+            reference: text(layout::REFERENCE_FILE)?.to_string(),
+            starter: text(layout::STARTER_FILE)?.to_string(),
+            wrong,
+            content_hash: files.content_hash(),
+            meta,
+        })
+    }
+
+    /// Reads the package folder `dir` under the archive's bounds.
+    pub fn read_dir(dir: &Path) -> Result<Self, PackageError> {
+        let files = PackageFiles::read_dir(dir, &katas::archive::Limits::default())
+            .map_err(|e| PackageError::Meta(format!("{}: {e}", dir.display())))?;
+        Self::from_files(&files)
+    }
+}

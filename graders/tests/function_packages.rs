@@ -1,0 +1,282 @@
+//! Function katas graded from their packages' own files through the real sandbox: the judge is
+//! the package's (built in the compile sandbox, run as a sandboxed process), so a package the
+//! build never saw, or one whose cases or checker changed, grades by its own rules; and a
+//! hostile judge (a loop, an allocation, a fork, endless printing, a read of host files, a
+//! forged report) is contained and reported as the kata's fault, never a learner's verdict.
+//!
+//! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
+//! instead under `INFRAKATA_CI=1`.
+
+use graders::package::FunctionPackage;
+use graders::{GradeError, GradeReport, Grader, GraderConfig};
+use katas::{Mode, Outcome, Verdict};
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn main() {
+    graders::sandbox::run_stage_if_requested();
+    let args = Arguments::from_args();
+    let trials = match grader() {
+        Err(why) => {
+            if std::env::var_os("INFRAKATA_CI").is_some() {
+                eprintln!("function packages: the sandbox is required under INFRAKATA_CI=1: {why}");
+                std::process::exit(1);
+            }
+            println!("function packages skipped: {why}");
+            Vec::new()
+        }
+        Ok(_) => trials(),
+    };
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn grader() -> Result<&'static Grader, String> {
+    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
+    GRADER
+        .get_or_init(|| Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn trials() -> Vec<Trial> {
+    let mut out = Vec::new();
+    for slug in ["fast-power", "graph-fusion", "top-k-top-p"] {
+        out.push(Trial::test(
+            format!("package::{slug}_verifies_from_its_own_files"),
+            move || verifies(&problem(slug), None),
+        ));
+    }
+    out.extend([
+        Trial::test(
+            "package::a_copy_under_a_new_slug_is_a_kata_of_its_own",
+            copy_under_a_new_slug,
+        ),
+        Trial::test(
+            "package::a_changed_checker_is_the_package_s_not_the_build_s",
+            changed_checker,
+        ),
+        Trial::test(
+            "package::a_judge_that_does_not_compile_is_the_kata_s_fault",
+            judge_does_not_compile,
+        ),
+        Trial::test("package::a_rank_kata_is_refused_by_name", rank_kata_refused),
+    ]);
+    for (name, check, said) in hostile_checkers() {
+        out.push(Trial::test(
+            format!("package::hostile_checker::{name}_is_the_kata_s_fault"),
+            move || hostile_checker(name, check, said),
+        ));
+    }
+    out
+}
+
+fn problem(slug: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../katas/problems")
+        .join(slug)
+}
+
+/// A copy of the package at `from` in a fresh folder, `edit` applied to each file's text.
+fn copy(from: &Path, name: &str, edit: &dyn Fn(&str, String) -> String) -> PathBuf {
+    let to = std::env::temp_dir().join(format!(
+        "infrakata-function-package-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&to);
+    copy_tree(from, &to, from, edit);
+    to
+}
+
+fn copy_tree(from: &Path, to: &Path, root: &Path, edit: &dyn Fn(&str, String) -> String) {
+    std::fs::create_dir_all(to).expect("a temporary folder");
+    for entry in std::fs::read_dir(from).expect("the package folder") {
+        let path = entry.expect("an entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_tree(&path, &target, root, edit);
+        } else {
+            let relative = path.strip_prefix(root).expect("inside").to_string_lossy();
+            let text = std::fs::read_to_string(&path).expect("a text file");
+            std::fs::write(&target, edit(&relative, text)).expect("written");
+        }
+    }
+}
+
+fn read(dir: &Path) -> Result<FunctionPackage, Failed> {
+    FunctionPackage::read_dir(dir).map_err(|e| Failed::from(e.to_string()))
+}
+
+fn grade(package: &FunctionPackage, source: &str) -> Result<GradeReport, GradeError> {
+    grader()
+        .expect("checked in main")
+        .grade_package(package, source, Mode::Submit, &|_| {})
+}
+
+/// Every rule of the package holds in the sandbox; `rows` when the count is known.
+fn verifies(dir: &Path, rows: Option<usize>) -> Result<(), Failed> {
+    let package = read(dir)?;
+    let checks = grader()?
+        .verify_package(&package)
+        .map_err(|e| e.to_string())?;
+    let failed: Vec<_> = checks.iter().filter(|c| !c.ok).collect();
+    if !failed.is_empty() {
+        return Err(format!("{}: {failed:#?}", dir.display()).into());
+    }
+    if checks.len() != rows.unwrap_or(2 + package.wrong.len()) {
+        return Err(format!("{} rows: {checks:#?}", checks.len()).into());
+    }
+    Ok(())
+}
+
+fn copy_under_a_new_slug() -> Result<(), Failed> {
+    // graph-fusion's reference names `katas::problems::graph_fusion::…`, as a copy keeps it.
+    let dir = copy(&problem("graph-fusion"), "copy", &|file, text| {
+        if file == "kata.toml" {
+            text.replace("slug = \"graph-fusion\"", "slug = \"fusion-copy\"")
+        } else {
+            text
+        }
+    });
+    let package = read(&dir)?;
+    if package.meta.slug != "fusion-copy" {
+        return Err(format!("slug {}", package.meta.slug).into());
+    }
+    let result = verifies(&dir, None);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// fast-power with a checker that wants every `power` answer doubled: the build's checker
+/// would accept the reference and refuse the doubler; the package's does the opposite.
+fn changed_checker() -> Result<(), Failed> {
+    let dir = copy(&problem("fast-power"), "changed", &|file, text| {
+        if file == "kata.rs" {
+            text.replacen(
+                "let want = b.powf(f64::from(e));",
+                "let want = 2.0 * b.powf(f64::from(e));",
+                1,
+            )
+        } else {
+            text
+        }
+    });
+    let package = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = package?;
+    let reference = grade(&package, &package.reference).map_err(|e| e.to_string())?;
+    if reference.verdict != Verdict::WrongAnswer {
+        return Err(format!("the reference under the new checker: {reference:#?}").into());
+    }
+    let doubler = package.reference.replace("    acc\n}", "    acc * 2.0\n}");
+    if doubler == package.reference {
+        return Err("the reference's `power` changed shape; update this test".into());
+    }
+    let doubled = grade(&package, &doubler).map_err(|e| e.to_string())?;
+    let power_cases = doubled
+        .cases
+        .iter()
+        .filter(|c| c.outcome == Outcome::Passed)
+        .count();
+    if power_cases == 0 {
+        return Err(format!("the doubler passed nothing: {doubled:#?}").into());
+    }
+    Ok(())
+}
+
+fn judge_does_not_compile() -> Result<(), Failed> {
+    let dir = copy(&problem("fast-power"), "broken", &|file, text| {
+        if file == "kata.rs" {
+            text.replacen("fn check(", "fn check(not rust", 1)
+        } else {
+            text
+        }
+    });
+    let package = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = package?;
+    match grade(&package, &package.reference) {
+        Err(GradeError::Kata { source, .. }) if source.to_string().contains("did not compile") => {
+            Ok(())
+        }
+        other => Err(format!("{other:#?}").into()),
+    }
+}
+
+fn rank_kata_refused() -> Result<(), Failed> {
+    let package = read(&problem("ring-allreduce"))?;
+    match grade(&package, &package.reference) {
+        Err(GradeError::Kata { source, .. }) if source.to_string().contains("rank kata") => Ok(()),
+        other => Err(format!("{other:#?}").into()),
+    }
+}
+
+/// `(name, the checker's body, words the failure must hold)`: each replaces the scaffold's
+/// checker, whose kata is otherwise fine.
+fn hostile_checkers() -> Vec<(&'static str, &'static str, &'static str)> {
+    vec![
+        (
+            "loop",
+            "loop { std::hint::black_box(0u8); }",
+            "did not answer",
+        ),
+        (
+            "allocate",
+            "let mut v: Vec<Vec<u8>> = Vec::new(); loop { v.push(vec![1u8; 64 << 20]); }",
+            "memory",
+        ),
+        (
+            "fork",
+            "match std::process::Command::new(\"/prog\").spawn() { Ok(_) => Check::pass(), Err(e) => panic!(\"{e}\") }",
+            "checker itself failed",
+        ),
+        ("print", "loop { println!(\"Accepted\"); }", "said"),
+        (
+            "read_host_files",
+            "let s = std::fs::read_to_string(\"/etc/passwd\").unwrap(); Check::fail(Message::new(s.clone(), s), 0, 1)",
+            "checker itself failed",
+        ),
+        ("exit", "std::process::exit(0)", "ended"),
+    ]
+}
+
+fn hostile_checker(name: &str, body: &str, said: &str) -> Result<(), Failed> {
+    const CHECK: &str = "fn check(input: &Input, _expected: &Output, got: &Output) -> Check {";
+    let dir = copy(
+        &problem("fast-power"),
+        &format!("hostile-{name}"),
+        &|file, text| match file {
+            "kata.toml" => text.replace("slug = \"fast-power\"", "slug = \"hostile-judge\""),
+            "kata.rs" => {
+                assert!(text.contains(CHECK), "fast-power's checker changed shape");
+                text.replacen(
+                    CHECK,
+                    &format!("{CHECK}\n        let _ = (input, got);\n        return (|| -> Check {{ {body} }})();"),
+                    1,
+                )
+            }
+            _ => text,
+        },
+    );
+    let package = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = package?;
+    let started = Instant::now();
+    let result = grade(&package, &package.reference);
+    let took = started.elapsed();
+    let text = match &result {
+        Err(GradeError::Kata { source, .. }) => source.to_string(),
+        other => return Err(format!("not the kata's fault: {other:#?}").into()),
+    };
+    if !text.contains(said) {
+        return Err(format!("`{text}` does not say `{said}`").into());
+    }
+    if text.contains("root:") {
+        return Err(format!("a host file reached the report: {text}").into());
+    }
+    if took > Duration::from_secs(90) {
+        return Err(format!("the grading took {took:?}").into());
+    }
+    Ok(())
+}

@@ -1,0 +1,305 @@
+//! A kata's trusted side as a process of its own: the judge program the grader builds from a
+//! published package (its `kata.rs` or generated logic and its `reference.rs`) and runs in the
+//! sandbox, so an instructor's case generator, reference and checker never run inside the
+//! grader or the server.
+//!
+//! The protocol is the run protocol's framing turned around: the grader writes [`Request`]s to
+//! the judge's stdin and reads one [`Reply`] per request from its stdout, each a message
+//! ([`crate::runner::message`]: a little-endian `u32` length, then postcard). The judge holds
+//! one grading's cases (made from the seed of its `Prepare`) and answers in order; the grader
+//! bounds every reply ([`ReplyReader`]) and how long it waits for one, so a checker that loops,
+//! floods or lies about lengths costs the grading, never the grader.
+
+use crate::judge::{CaseResult, JudgeFailure, KataError, Trial, judge_case};
+use crate::report::{CaseReport, Outcome, trim};
+use crate::spec::{Group, KataSpec, Message, Mismatch};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::time::Duration;
+
+/// The biggest reply the grader reads: a case report is small; `Input` carries one case's
+/// input, which the runner protocol bounds the same way.
+pub const MAX_REPLY: usize = 64 << 20;
+
+/// What the grader asks the judge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Make one grading's cases from `seed` and the reference's answers; answered with
+    /// [`Reply::Prepared`] or [`Reply::Broken`].
+    Prepare { seed: u64, case_time_ms: u64 },
+    /// Case `index`'s input in the wire format ([`Reply::Input`]).
+    Input { index: u32 },
+    /// Judge what the learner's program did on case `index` ([`Reply::Judged`] or
+    /// [`Reply::Failed`]).
+    Judge {
+        index: u32,
+        result: CaseResult,
+        time_ms: f64,
+    },
+}
+
+/// A case as the grader sees it, with the answer bound the reference's answer sets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreparedCase {
+    pub name: String,
+    pub name_zh: Option<String>,
+    pub group: Group,
+    /// See [`crate::judge::Judging::answer_bound`].
+    pub answer_bound: u64,
+}
+
+/// One grading's cases, as the judge made them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prepared {
+    pub cases: Vec<PreparedCase>,
+    /// The kata is a rank kata ([`KataSpec::ranked`]), whose network the grader must hold.
+    pub ranked: bool,
+}
+
+/// What the judge answers, one per request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    Prepared(Prepared),
+    Input(Vec<u8>),
+    Judged(JudgedCase),
+    /// The kata could not make its cases or encode an input (its own fault).
+    Broken(KataError),
+    /// The checker failed on a case (its own fault).
+    Failed(JudgeFailure),
+}
+
+/// A case's judgement as it crosses: what the checker decided and said. The case's name,
+/// group and time are the grader's own ([`JudgedCase::into_report`]). Texts are
+/// `(English, 中文)` pairs: the wire format has no optional or flattened fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgedCase {
+    pub outcome: Outcome,
+    pub input: Option<(String, Option<String>)>,
+    /// The mismatch's words, then expected and got.
+    pub mismatch: Option<((String, Option<String>), String, String)>,
+    pub message: Option<(String, Option<String>)>,
+    pub notes: Vec<(String, String)>,
+}
+
+impl JudgedCase {
+    fn of(report: CaseReport) -> Self {
+        let pair = |m: Message| (m.en, m.zh);
+        Self {
+            outcome: report.outcome,
+            input: report.input.map(|en| (en, report.input_zh)),
+            mismatch: report
+                .mismatch
+                .map(|m| (pair(m.message), m.expected, m.got)),
+            message: report.message.map(pair),
+            notes: report
+                .notes
+                .into_iter()
+                .zip(
+                    report
+                        .notes_zh
+                        .into_iter()
+                        .chain(std::iter::repeat(String::new())),
+                )
+                .collect(),
+        }
+    }
+
+    /// The report of case `case`, judged in `time_ms` (the grader's figure), each text cut
+    /// to the report's bound and at most `max_notes` notes kept.
+    pub fn into_report(self, case: &PreparedCase, time_ms: f64, max_notes: usize) -> CaseReport {
+        let message = |(en, zh): (String, Option<String>)| Message {
+            en: trim(&en),
+            zh: zh.as_deref().map(trim),
+        };
+        let notes: Vec<_> = self.notes.into_iter().take(max_notes).collect();
+        CaseReport {
+            name: case.name.clone(),
+            name_zh: case.name_zh.clone(),
+            group: case.group,
+            outcome: self.outcome,
+            time_ms,
+            input: self.input.as_ref().map(|(en, _)| trim(en)),
+            input_zh: self.input.and_then(|(_, zh)| zh).as_deref().map(trim),
+            mismatch: self.mismatch.map(|(m, expected, got)| Mismatch {
+                message: message(m),
+                expected: trim(&expected),
+                got: trim(&got),
+            }),
+            message: self.message.map(message),
+            notes_zh: notes.iter().map(|(_, zh)| trim(zh)).collect(),
+            notes: notes.iter().map(|(en, _)| trim(en)).collect(),
+            device: None,
+        }
+    }
+}
+
+/// The judge program's `main`: answers requests on stdin until it closes. Nothing the judge
+/// says decides more than the reports it returns, which the grader reads as untrusted data.
+pub fn serve<S: KataSpec>(reference: S::Solution) {
+    // A checker's panic is reported as `Failed`; its message must not reach stdout.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut stdout = std::io::stdout().lock();
+    let mut trial: Option<(Trial<S>, Duration)> = None;
+    while let Ok(bytes) = crate::runner::read_message() {
+        let reply = match crate::wire::decode::<Request>(&bytes) {
+            Ok(request) => answer::<S>(reference, &mut trial, request),
+            Err(e) => Reply::Broken(KataError::Encode {
+                what: "a request".into(),
+                message: e.to_string(),
+            }),
+        };
+        let Ok(bytes) = crate::wire::encode(&reply) else {
+            return;
+        };
+        if stdout
+            .write_all(&crate::runner::message(&bytes))
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+fn answer<S: KataSpec>(
+    reference: S::Solution,
+    trial: &mut Option<(Trial<S>, Duration)>,
+    request: Request,
+) -> Reply {
+    match request {
+        // A rank kata's network is the grader's to hold: said before any rank runs here.
+        Request::Prepare { .. } if S::ranked().is_some() => Reply::Prepared(Prepared {
+            cases: Vec::new(),
+            ranked: true,
+        }),
+        Request::Prepare { seed, case_time_ms } => match Trial::<S>::prepare(reference, seed) {
+            Ok(made) => {
+                let cases = made
+                    .cases
+                    .iter()
+                    .zip(&made.expected)
+                    .map(|(case, expected)| PreparedCase {
+                        name: case.name.clone(),
+                        name_zh: case.name_zh.clone(),
+                        group: case.group,
+                        answer_bound: crate::wire::encode(expected)
+                            .map_or(0, |b| b.len() as u64 * 2 + (64 << 10)),
+                    })
+                    .collect();
+                *trial = Some((made, Duration::from_millis(case_time_ms)));
+                Reply::Prepared(Prepared {
+                    cases,
+                    ranked: false,
+                })
+            }
+            Err(e) => Reply::Broken(e),
+        },
+        Request::Input { index } => {
+            let Some(case) = trial
+                .as_ref()
+                .and_then(|(t, _)| t.cases.get(index as usize))
+            else {
+                return Reply::Broken(KataError::NoSuchCase(index as usize));
+            };
+            match crate::wire::encode(&case.input) {
+                Ok(bytes) => Reply::Input(bytes),
+                Err(e) => Reply::Broken(KataError::Encode {
+                    what: format!("case #{index}"),
+                    message: e.to_string(),
+                }),
+            }
+        }
+        Request::Judge {
+            index,
+            result,
+            time_ms,
+        } => {
+            let found = trial.as_ref().and_then(|(t, limit)| {
+                let i = index as usize;
+                Some((t.cases.get(i)?, t.expected.get(i)?, *limit))
+            });
+            let Some((case, expected, limit)) = found else {
+                return Reply::Failed(JudgeFailure::Checker(format!("#{index} (no such case)")));
+            };
+            match judge_case::<S>(case, expected, result, time_ms, limit) {
+                Ok(report) => Reply::Judged(JudgedCase::of(report)),
+                Err(failure) => Reply::Failed(failure),
+            }
+        }
+    }
+}
+
+/// The grader's side of the judge's stdout: replies as they arrive, each bounded.
+#[derive(Debug, Default)]
+pub struct ReplyReader {
+    buffer: Vec<u8>,
+    /// Set once the judge said something that is not a bounded, well-formed reply; nothing it
+    /// says after that is read.
+    pub broken: Option<String>,
+}
+
+impl ReplyReader {
+    /// Takes a chunk of stdout; returns the replies it completed.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<Reply> {
+        if self.broken.is_some() {
+            return Vec::new();
+        }
+        self.buffer.extend_from_slice(chunk);
+        let mut replies = Vec::new();
+        while let Some(head) = self.buffer.get(..4) {
+            let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+            if len > MAX_REPLY {
+                self.broken = Some(format!("a reply of {len} bytes (the bound is {MAX_REPLY})"));
+                self.buffer = Vec::new();
+                break;
+            }
+            if self.buffer.len() < 4 + len {
+                break;
+            }
+            let reply = crate::wire::decode::<Reply>(&self.buffer[4..4 + len]);
+            self.buffer.drain(..4 + len);
+            match reply {
+                Ok(reply) => replies.push(reply),
+                Err(e) => {
+                    self.broken = Some(format!("a malformed reply: {e}"));
+                    self.buffer = Vec::new();
+                    break;
+                }
+            }
+        }
+        replies
+    }
+}
+
+/// `request` as one message on the judge's stdin.
+pub fn request_message(request: &Request) -> Vec<u8> {
+    // Every field of a request has an encoding.
+    crate::runner::message(&crate::wire::encode(request).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_read_in_any_chunking_and_bounded() {
+        let replies = [
+            Reply::Input(vec![1, 2, 3]),
+            Reply::Broken(KataError::NoSuchCase(4)),
+        ];
+        let stream: Vec<u8> = replies
+            .iter()
+            .flat_map(|r| crate::runner::message(&crate::wire::encode(r).unwrap()))
+            .collect();
+        for split in 0..stream.len() {
+            let mut reader = ReplyReader::default();
+            let mut got = reader.push(&stream[..split]);
+            got.extend(reader.push(&stream[split..]));
+            assert_eq!(got, replies, "split at {split}");
+        }
+        let mut reader = ReplyReader::default();
+        assert!(reader.push(&u32::MAX.to_le_bytes()).is_empty());
+        assert!(reader.broken.as_deref().unwrap().contains("bound"));
+        assert!(reader.push(&stream).is_empty(), "nothing is read after");
+    }
+}
