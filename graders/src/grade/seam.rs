@@ -10,6 +10,7 @@
 use super::{Grader, Judged, Stage};
 use crate::GradeError;
 use crate::grade::IoCheck;
+use crate::package::FunctionPackage;
 use crate::report::{GradeReport, Measured};
 use katas::Mode;
 use katas::io::IoPackage;
@@ -66,6 +67,20 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
 
     /// Every check of the stdin/stdout package `package` ([`Grader::verify_io`]).
     fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError>;
+
+    /// The verdict of a solution for the function package `package`, graded from its own files
+    /// ([`Grader::grade_package`]): final, it owes no figure.
+    fn judge_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError>;
+
+    /// Every rule of the function package `package`, in the sandbox
+    /// ([`Grader::verify_package`]).
+    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError>;
 }
 
 impl Grade for Grader {
@@ -118,5 +133,19 @@ impl Grade for Grader {
 
     fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError> {
         Grader::verify_io(self, package)
+    }
+
+    fn judge_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        mode: Mode,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Grader::grade_package(self, package, source, mode, progress)
+    }
+
+    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError> {
+        Grader::verify_package(self, package)
     }
 }

@@ -43,6 +43,8 @@ pub struct FunctionPackage {
     pub wrong: Vec<WrongProgram>,
     /// [`katas::package_hash`] of the files: the version's identity.
     pub content_hash: String,
+    /// The files as read.
+    pub files: PackageFiles,
 }
 
 /// A known-wrong solution of a package.
@@ -129,8 +131,17 @@ impl FunctionPackage {
             starter: text(layout::STARTER_FILE)?.to_string(),
             wrong,
             content_hash: files.content_hash(),
+            files: files.clone(),
             meta,
         })
+    }
+
+    /// The `wrong/` solutions as `(name, source, verdict)`.
+    pub fn wrong_sources(&self) -> Vec<(String, String, Verdict)> {
+        self.wrong
+            .iter()
+            .map(|w| (w.name.clone(), w.source.clone(), w.expected))
+            .collect()
     }
 
     /// Reads the package folder `dir` under the archive's bounds.

@@ -1,7 +1,8 @@
-//! A stdin/stdout package published to a running service, seen as a [`Kata`] so the pages,
-//! the API and the queue treat it as they treat a compiled one: its meta, statements and
-//! starter. Nothing of it runs in this process — its programs and validators run in the
-//! sandbox through `graders::Grader::grade_io` — so the in-process judging methods refuse.
+//! A package published to a running service — a stdin/stdout one, or a function kata graded
+//! from its own files — seen as a [`Kata`] so the pages, the API and the queue treat it as they
+//! treat a compiled one: its meta, statements and starter. Nothing of it runs in this process —
+//! its programs, validators and judge run in the sandbox through `graders::Grader::grade_io` or
+//! `grade_package` — so the in-process judging methods refuse.
 //!
 //! Published versions are immutable and named by their content hash, so each is parsed once
 //! per process and kept for the process's life ([`intern`]): the `&'static` views the
@@ -9,6 +10,7 @@
 //! test data is not kept here; workers hold it in their own bounded cache).
 
 use super::{IoError, IoPackage};
+use crate::archive::PackageFiles;
 use crate::catalogue::{Kata, Package, Which, WrongSource};
 use crate::judge::{CaseInfo, Judging, KataError};
 use crate::layout;
@@ -16,6 +18,7 @@ use crate::meta::KataMeta;
 use crate::report::Report;
 use crate::spec::{Mode, Refusal};
 use crate::statement::Statement;
+use crate::verdict::Verdict;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -33,31 +36,11 @@ fn leak(text: &str) -> &'static str {
 
 impl IoKata {
     fn of(package: &IoPackage) -> Result<Self, IoError> {
-        let files = &package.files;
-        let text = |name: &'static str| files.text(name).ok_or(IoError::Missing(name));
-        let wrong: Vec<WrongSource> = package
+        let wrong: Vec<_> = package
             .wrong()?
             .into_iter()
-            .map(|w| WrongSource {
-                name: leak(&w.name),
-                source: leak(&w.source),
-                expected: w.expected,
-                sandboxed: w.expected,
-            })
+            .map(|w| (w.name, w.source, w.expected))
             .collect();
-        let package_files = Package {
-            dir: "",
-            content_hash: leak(&files.content_hash()),
-            grading_hash: leak(&files.grading_hash()),
-            meta_toml: leak(text(layout::META_FILE)?),
-            statement: leak(text(layout::STATEMENT_FILE)?),
-            statement_zh: leak(text(layout::STATEMENT_ZH_FILE)?),
-            starter: leak(text(layout::STARTER_FILE)?),
-            reference: leak(files.text(layout::REFERENCE_FILE).unwrap_or_default()),
-            logic: "",
-            data_cases: "",
-            wrong: Box::leak(wrong.into_boxed_slice()),
-        };
         let cases = package
             .cases
             .iter()
@@ -69,8 +52,42 @@ impl IoKata {
                 group: case.group,
             })
             .collect();
+        Self::from_files(&package.meta, &package.files, &wrong, cases)
+    }
+
+    /// The view of a package's files: `wrong` as `(name, source, verdict)`, `cases` as far as
+    /// they are known without running anything.
+    fn from_files(
+        meta: &KataMeta,
+        files: &PackageFiles,
+        wrong: &[(String, String, Verdict)],
+        cases: Vec<CaseInfo>,
+    ) -> Result<Self, IoError> {
+        let text = |name: &'static str| files.text(name).ok_or(IoError::Missing(name));
+        let wrong: Vec<WrongSource> = wrong
+            .iter()
+            .map(|(name, source, expected)| WrongSource {
+                name: leak(name),
+                source: leak(source),
+                expected: *expected,
+                sandboxed: *expected,
+            })
+            .collect();
+        let package_files = Package {
+            dir: "",
+            content_hash: leak(&files.content_hash()),
+            grading_hash: leak(&files.grading_hash()),
+            meta_toml: leak(text(layout::META_FILE)?),
+            statement: leak(text(layout::STATEMENT_FILE)?),
+            statement_zh: leak(text(layout::STATEMENT_ZH_FILE)?),
+            starter: leak(text(layout::STARTER_FILE)?),
+            reference: leak(files.text(layout::REFERENCE_FILE).unwrap_or_default()),
+            logic: leak(files.text(layout::LOGIC_FILE).unwrap_or_default()),
+            data_cases: leak(files.text(layout::DATA_CASES_FILE).unwrap_or_default()),
+            wrong: Box::leak(wrong.into_boxed_slice()),
+        };
         Ok(Self {
-            meta: package.meta.clone(),
+            meta: meta.clone(),
             package: Box::leak(Box::new(package_files)),
             cases,
         })
@@ -103,21 +120,48 @@ pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
 
 /// The view of the published version `package`, parsed once per process by content hash.
 pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
-    let hash = package.files.content_hash();
+    interned_or(&package.files.content_hash(), || IoKata::of(package))
+}
+
+/// The view of a published function package, graded from its files in the sandbox (its judge
+/// is built from them: `graders::package`), parsed once per process by content hash. `wrong`
+/// is its `wrong/` solutions as `(name, source, verdict)`.
+pub fn intern_function(
+    meta: &KataMeta,
+    files: &PackageFiles,
+    wrong: &[(String, String, Verdict)],
+) -> Result<&'static dyn Kata, IoError> {
+    interned_or(&files.content_hash(), || {
+        IoKata::from_files(meta, files, wrong, Vec::new())
+    })
+}
+
+fn interned_or(
+    hash: &str,
+    make: impl FnOnce() -> Result<IoKata, IoError>,
+) -> Result<&'static dyn Kata, IoError> {
     let mut seen = seen();
-    if let Some(kata) = seen.get(&hash) {
+    if let Some(kata) = seen.get(hash) {
         return Ok(*kata);
     }
-    let kata: &'static IoKata = Box::leak(Box::new(IoKata::of(package)?));
-    seen.insert(hash, kata);
+    let kata: &'static IoKata = Box::leak(Box::new(make()?));
+    seen.insert(hash.to_string(), kata);
     Ok(kata)
 }
 
-fn no_custom_input() -> crate::custom::CustomError {
-    crate::custom::CustomError::Refused(Refusal::new(
-        "custom input is not offered for a stdin/stdout kata: run your program on the samples",
-        "标准输入输出题不提供自定义输入：请用样例运行你的程序",
-    ))
+fn no_custom_input(kind: crate::KataKind) -> crate::custom::CustomError {
+    crate::custom::CustomError::Refused(if kind == crate::KataKind::Io {
+        Refusal::new(
+            "custom input is not offered for a stdin/stdout kata: run your program on the samples",
+            "标准输入输出题不提供自定义输入：请用样例运行你的程序",
+        )
+    } else {
+        Refusal::new(
+            "custom input is not offered yet for this version of the kata: run your code on the \
+             samples",
+            "这个版本的题目暂不提供自定义输入：请用样例运行你的代码",
+        )
+    })
 }
 
 impl Kata for IoKata {
@@ -147,11 +191,11 @@ impl Kata for IoKata {
     }
 
     fn check_custom(&self, _json: &str) -> Result<(), crate::custom::CustomError> {
-        Err(no_custom_input())
+        Err(no_custom_input(self.meta.kind))
     }
 
     fn custom(&self, _json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError> {
-        Err(no_custom_input())
+        Err(no_custom_input(self.meta.kind))
     }
 
     fn sample_input(&self) -> Option<String> {
@@ -166,7 +210,6 @@ impl Kata for IoKata {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::PackageFiles;
 
     fn package() -> IoPackage {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scaffold/new-io-kata");

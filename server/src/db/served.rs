@@ -3,9 +3,10 @@
 //! statements, `katas::package_hash::grading_hash`) is its build's: the kata's live version
 //! (`katas.live_version`) when that is one of them — a statement fix uploaded to the running
 //! service, or an earlier version rolled back to —, and otherwise the version of its own build
-//! (a replica of another build during a rolling deploy). A kata with no code in the build (a
-//! stdin/stdout package published to the service) is served from its stored package
-//! ([`super::kata_packages`]): its live version, on every replica alike.
+//! (a replica of another build during a rolling deploy). A version whose package is stored
+//! ([`super::kata_packages`]: a stdin/stdout kata, or a function kata built from its files) is
+//! graded from that package whatever the build holds, so when it is live every replica serves
+//! it alike.
 
 use super::kata_versions::Statements;
 use super::{Db, Tx};
@@ -22,14 +23,13 @@ pub struct Served {
     pub stored_statements: bool,
 }
 
-/// Whether this build can grade a version with `grading_hash` (unknown for versions stored
-/// before grading hashes were: only the build's own content hash vouches for those), or, for a
-/// kata the build does not have, whether the version's package is stored (`packaged`).
+/// Whether this build can grade a version: its package is stored (`packaged`: graded from it),
+/// or its `grading_hash` is the build's (unknown for versions stored before grading hashes
+/// were: only the build's own content hash vouches for those).
 pub fn can_serve(slug: &str, grading_hash: Option<&str>, packaged: bool) -> bool {
-    match katas::catalogue::find(slug) {
-        Some(kata) => Some(kata.package().grading_hash) == grading_hash,
-        None => packaged,
-    }
+    packaged
+        || katas::catalogue::find(slug)
+            .is_some_and(|kata| Some(kata.package().grading_hash) == grading_hash)
 }
 
 type Row = (
@@ -68,7 +68,8 @@ fn pick(slug: &str, rows: impl Iterator<Item = Row>) -> Option<Served> {
         let is_live = live_version == Some(number);
         match compiled {
             Some(compiled) => {
-                if is_live && grading.as_deref() == Some(compiled.grading_hash) {
+                let servable = packaged == 1 || grading.as_deref() == Some(compiled.grading_hash);
+                if is_live && servable {
                     live = Some(served);
                 } else if served.content_hash == compiled.content_hash {
                     own = Some(served);

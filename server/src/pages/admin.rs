@@ -119,11 +119,14 @@ pub async fn show(
                 .collect(),
         });
         // A published package passed every check, in the sandbox, before it went live.
-        let published = published.iter().map(|k| PackageRow {
-            slug: k.meta().slug.clone(),
-            title: titles.of(&k.meta().slug),
-            findings: Vec::new(),
-        });
+        let published = published
+            .iter()
+            .filter(|k| katas::catalogue::find(&k.meta().slug).is_none())
+            .map(|k| PackageRow {
+                slug: k.meta().slug.clone(),
+                title: titles.of(&k.meta().slug),
+                findings: Vec::new(),
+            });
         compiled.chain(published).collect::<Vec<_>>()
     })
     .await

@@ -69,6 +69,8 @@ pub async fn show(
     body["hints"] = json!(statement.hints().len());
     body["starter"] = json!(kata.package().starter);
     body["entry_points"] = json!(kata.meta().entry_points);
+    // The served version's: a published version may change them.
+    body["limits"] = json!(kata.meta().limits);
     // A sample input to start a custom input from; null where none is offered (GPU katas).
     body["custom_input"] = json!(kata.sample_input());
     body["availability"] = json!(availability);

@@ -43,22 +43,31 @@ pub async fn listing(
         .collect())
 }
 
-/// Every kata served, whatever its availability: the build's, then the published packages.
+/// Every kata served, whatever its availability: the build's, each as its live version is
+/// served (a version built from its package replaces the build's view), then the katas
+/// published as packages only.
 pub async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut all = katas::catalogue::all().to_vec();
-    all.extend(super::packages::live_katas(&state.db).await?);
+    for packaged in super::packages::live_katas(&state.db).await? {
+        match all
+            .iter_mut()
+            .find(|k| k.meta().slug == packaged.meta().slug)
+        {
+            Some(compiled) => *compiled = packaged,
+            None => all.push(packaged),
+        }
+    }
     Ok(all)
 }
 
-/// Kata `slug`, compiled into this build or published to the service, whatever its
+/// Kata `slug` as its live version is served — published to the service as a package (a new
+/// kata, or a version built from its files), else compiled into this build — whatever its
 /// availability (callers that show it to learners go through [`open`]).
 pub async fn find(state: &AppState, slug: &str) -> Result<&'static dyn Kata, AppError> {
-    if let Some(kata) = katas::catalogue::find(slug) {
+    if let Some(kata) = super::packages::live_kata(&state.db, slug).await? {
         return Ok(kata);
     }
-    super::packages::live_kata(&state.db, slug)
-        .await?
-        .ok_or_else(|| unknown_kata(slug))
+    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
 }
 
 /// Kata `slug` if the viewer may open it, with its availability.

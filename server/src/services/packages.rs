@@ -1,14 +1,38 @@
-//! Stdin/stdout packages published to the running service, as the service reads them back: a
-//! version's stored archive unpacked under the io bounds and held to its content hash, and the
-//! learner-facing view of every kata whose live version is one. Every replica answers from the
-//! database, so a kata published through one is served by all without a restart.
+//! Packages published to the running service, as the service reads them back: a version's
+//! stored archive unpacked under the io bounds and held to its content hash — a stdin/stdout
+//! package, or a function kata graded from its own files — and the learner-facing view of
+//! every kata whose live version is one. Every replica answers from the database, so a kata
+//! published through one is served by all without a restart.
 
 use crate::db::{Db, kata_packages};
 use crate::error::AppError;
+use graders::package::FunctionPackage;
 use katas::Kata;
 use katas::archive::PackageFiles;
 use katas::io::IoPackage;
-use katas::io::served::{intern, interned};
+use katas::io::served::{intern, intern_function, interned};
+use katas::{KataKind, KataMeta, layout};
+
+/// A stored version as its kind is graded: a stdin/stdout package's programs, or a function
+/// package whose judge and learner's programs are built from its files.
+#[derive(Debug)]
+pub enum Stored {
+    Io(IoPackage),
+    Function(FunctionPackage),
+}
+
+impl Stored {
+    /// The learner-facing view, read once per process.
+    fn view(&self) -> Result<&'static dyn Kata, String> {
+        match self {
+            Self::Io(package) => intern(package).map_err(|e| e.to_string()),
+            Self::Function(package) => {
+                intern_function(&package.meta, &package.files, &package.wrong_sources())
+                    .map_err(|e| e.to_string())
+            }
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
@@ -29,7 +53,7 @@ impl From<PackageError> for AppError {
 
 /// The package in `archive`, fetched or loaded as `content_hash`: read under the io bounds
 /// and refused unless its files hash to exactly that.
-pub fn unpack(content_hash: &str, archive: &[u8]) -> Result<IoPackage, PackageError> {
+pub fn unpack(content_hash: &str, archive: &[u8]) -> Result<Stored, PackageError> {
     let unreadable = |message: String| PackageError::Unreadable {
         hash: content_hash.to_string(),
         message,
@@ -43,11 +67,23 @@ pub fn unpack(content_hash: &str, archive: &[u8]) -> Result<IoPackage, PackageEr
             got,
         });
     }
-    IoPackage::from_files(files).map_err(|e| unreadable(e.to_string()))
+    let kind = files
+        .text(layout::META_FILE)
+        .and_then(|t| KataMeta::parse(t, std::path::Path::new(layout::META_FILE)).ok())
+        .map(|m| m.kind);
+    if kind == Some(KataKind::Io) {
+        IoPackage::from_files(files)
+            .map(Stored::Io)
+            .map_err(|e| unreadable(e.to_string()))
+    } else {
+        FunctionPackage::from_files(&files)
+            .map(Stored::Function)
+            .map_err(|e| unreadable(e.to_string()))
+    }
 }
 
 /// The stored package `content_hash`, read from the database.
-pub async fn load(db: &Db, content_hash: &str) -> Result<IoPackage, AppError> {
+pub async fn load(db: &Db, content_hash: &str) -> Result<Stored, AppError> {
     let archive = kata_packages::archive(db, content_hash)
         .await?
         .ok_or_else(|| PackageError::Missing(content_hash.to_string()))?;
@@ -64,10 +100,10 @@ async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError
         return Ok(kata);
     }
     let package = load(db, content_hash).await?;
-    intern(&package).map_err(|e| {
+    package.view().map_err(|message| {
         PackageError::Unreadable {
             hash: content_hash.to_string(),
-            message: e.to_string(),
+            message,
         }
         .into()
     })

@@ -4,14 +4,11 @@
 //! the instructor's upload page both reach [`verify_and_publish`] through
 //! [`super::uploads::publish`].
 //!
-//! A function kata is graded with the package compiled into this build, so only a statement
-//! fix of it goes live on a running service, on every replica at once
-//! ([`super::publishing_function`]); building a version's judge at publish time is the next
-//! step.
-//!
-//! A stdin/stdout package holds no trusted code, so any version of one — a new kata included —
-//! publishes on the running service once the sandbox has verified it ([`super::publishing_io`]);
-//! its files are stored by content hash for every replica and worker.
+//! A function kata's statement fix is graded by the build as it is; any other version of one, a
+//! new kata included, is built from its files and verified in the sandbox
+//! ([`super::publishing_function`]). A stdin/stdout package holds no trusted code and publishes
+//! once the sandbox has verified its programs ([`super::publishing_io`]). A version built from
+//! its files is stored by content hash for every replica and worker.
 
 use crate::db::allowance::Write;
 use crate::db::kata_packages;
@@ -122,7 +119,7 @@ pub async fn verify_and_publish(
                 super::publishing_io::verify(grader.as_deref(), &slug, &files, &mut checks)?
             }
             Some(files) => {
-                super::publishing_function::verify(&slug, &files, &mut checks).map(|v| (v, None))
+                super::publishing_function::verify(grader.as_deref(), &slug, &files, &mut checks)?
             }
             None => None,
         };
@@ -166,7 +163,8 @@ pub async fn verify_and_publish(
     Ok(report)
 }
 
-/// A stdin/stdout package's files as stored for every replica and worker.
+/// A package's files as stored for every replica and worker (a stdin/stdout package, or a
+/// function kata graded from its files).
 pub(super) struct StoredPackage {
     pub meta: katas::KataMeta,
     /// The canonical archive of exactly the files verified.

@@ -1,37 +1,30 @@
-//! Verifying a function kata's upload. This build grades with the package compiled into it,
-//! so a version it can go live with must grade exactly as that one does: same code, cases,
-//! limits and wrong solutions — only the statements may differ
-//! ([`katas::package_hash::grading_hash`]). A package whose grading changed is refused with the
-//! files that differ.
+//! Verifying a function kata's upload. A version that differs from the build's only in its
+//! statements ([`katas::package_hash::grading_hash`]) is graded by the build as it is. Any
+//! other — new cases, a fixed checker, new limits, a changed API, a kata the build never saw —
+//! is graded from its own files (`graders::package`): its judge and learners' programs are
+//! built in the compile sandbox, it is verified there (reference accepted, starter refused,
+//! each `wrong/` solution its marked verdict), and its files are stored by content hash for
+//! every replica and worker.
 
-use super::publishing::{Check, check_lint, check_meta, fail, pass};
+use super::publishing::{Check, StoredPackage, check_lint, check_meta, fail, pass};
 use crate::db::kata_versions::{Published, Statements};
 use crate::domain::VersionSource;
+use graders::package::FunctionPackage;
+use graders::{Grade, GradeError};
 use katas::archive::PackageFiles;
 use katas::layout;
+use katas::learner_api::LearnerApi;
 
 /// A function kata's checks, in order, stopping where a later one could not run; the version
-/// to publish when all passed.
+/// to publish (and, for one built from its files, the files to store) when all passed. `Err`
+/// only when our side fails. Blocking: a package built from its files is verified through
+/// `grader`, the replica's.
 pub(super) fn verify(
+    grader: Option<&dyn Grade>,
     slug: &str,
     files: &PackageFiles,
     checks: &mut Vec<Check>,
-) -> Option<Published> {
-    let Some(kata) = katas::catalogue::find(slug) else {
-        checks.push(fail(
-            "known_kata",
-            format!(
-                "`{slug}` is not a kata of this service: a new kata needs its judge built from \
-                 its package, which the running service cannot do yet — add it under \
-                 katas/problems/ and deploy a build"
-            ),
-            format!(
-                "`{slug}` 不是本服务已有的题目：新题目需要从题目包构建评测程序，运行中的服务暂时\
-                 做不到——请把它放进 katas/problems/ 并部署新版本"
-            ),
-        ));
-        return None;
-    };
+) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
     if !check_meta(files, slug, checks)
         || !check_lint(
             files,
@@ -44,26 +37,34 @@ pub(super) fn verify(
             ),
         )
     {
-        return None;
+        return Ok(None);
     }
-    let package = kata.package();
-    let grading_hash = files.grading_hash();
-    if grading_hash != package.grading_hash {
-        let differ = differing_files(files, package);
-        checks.push(fail(
-            "grading_unchanged",
-            format!(
-                "only the statements (README.md, README.zh.md) may change on a running service \
-                 for now; these differ from the version it grades with: {differ} — a change to \
-                 the code, cases, limits or wrong solutions needs a build"
-            ),
-            format!(
-                "目前在运行中的服务上只能修改题面（README.md、README.zh.md）；以下文件与服务评测\
-                 所用的版本不同：{differ}——修改代码、用例、限制或错误解法需要部署新版本"
-            ),
-        ));
-        return None;
+    let (Some(en), Some(zh)) = (
+        files.text(layout::STATEMENT_FILE),
+        files.text(layout::STATEMENT_ZH_FILE),
+    ) else {
+        // The lint has required both; unreachable for a package that passed it.
+        return Ok(None);
+    };
+    let statements = Statements {
+        en: en.to_string(),
+        zh: zh.to_string(),
+    };
+    match katas::catalogue::find(slug) {
+        Some(kata) if files.grading_hash() == kata.package().grading_hash => {
+            Ok(statement_fix(kata.package(), files, statements, checks).map(|v| (v, None)))
+        }
+        compiled => built_from_files(grader, compiled, files, statements, checks),
     }
+}
+
+/// A version that differs from the build's in its statements only: graded by the build.
+fn statement_fix(
+    package: &katas::Package,
+    files: &PackageFiles,
+    statements: Statements,
+    checks: &mut Vec<Check>,
+) -> Option<Published> {
     checks.push(pass(
         "grading_unchanged",
         "code, cases, limits and wrong solutions are the ones this service grades with".into(),
@@ -78,32 +79,127 @@ pub(super) fn verify(
          代码逐一验证"
             .into(),
     ));
-    let (Some(en), Some(zh)) = (
-        files.text(layout::STATEMENT_FILE),
-        files.text(layout::STATEMENT_ZH_FILE),
-    ) else {
-        // The lint has required both; unreachable for a package that passed it.
-        return None;
+    let api = match LearnerApi::of_logic(package.logic) {
+        Ok(api) => api,
+        Err(e) => {
+            checks.push(fail("api", e.to_string(), e.to_string()));
+            return None;
+        }
     };
-    let version = Published {
+    Some(Published {
         content_hash: files.content_hash(),
-        grading_hash,
-        api: match katas::learner_api::LearnerApi::of_logic(package.logic) {
-            Ok(api) => api,
-            Err(e) => {
-                checks.push(fail("api", e.to_string(), e.to_string()));
-                return None;
-            }
-        },
+        grading_hash: files.grading_hash(),
+        api,
         starter: package.starter.to_string(),
         source: VersionSource::Upload,
-        statements: Some(Statements {
-            en: en.to_string(),
-            zh: zh.to_string(),
-        }),
+        statements: Some(statements),
+        published_by: None,
+    })
+}
+
+/// A new kata, or a version whose code, cases, limits or wrong solutions changed: its judge
+/// and learners' programs are built from its files, and it is verified in the sandbox.
+fn built_from_files(
+    grader: Option<&dyn Grade>,
+    compiled: Option<&'static dyn katas::Kata>,
+    files: &PackageFiles,
+    statements: Statements,
+    checks: &mut Vec<Check>,
+) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
+    if let Some(kata) = compiled {
+        let differ = differing_files(files, kata.package());
+        checks.push(pass(
+            "grading_changed",
+            format!("graded from this package's own files: {differ} differ from the build's"),
+            format!("按本题目包自己的文件评测：{differ} 与构建时的版本不同"),
+        ));
+    }
+    let package = match FunctionPackage::from_files(files) {
+        Ok(package) => package,
+        Err(e) => {
+            checks.push(fail("package", e.to_string(), e.to_string()));
+            return Ok(None);
+        }
+    };
+    let Some(grader) = grader else {
+        checks.push(fail(
+            "sandbox",
+            "this replica runs no grader (the sandbox is not available here), so it cannot build \
+             and verify the package in the sandbox before it goes live: publish through a \
+             replica where the sandbox is available"
+                .into(),
+            "这个副本没有评测器（这里无法使用沙箱），无法在上线前于沙箱中构建并验证题目包：\
+             请通过可以使用沙箱的副本发布"
+                .into(),
+        ));
+        return Ok(None);
+    };
+    let verified = match grader.verify_package(&package) {
+        Ok(rows) => rows,
+        // The package's own judge failed (did not compile, crashed, looped): its refusal.
+        Err(GradeError::Kata { source, .. }) => {
+            checks.push(fail(
+                "judge",
+                source.to_string(),
+                format!("题目包的评测程序出错：{source}"),
+            ));
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
+    let mut passed = true;
+    for row in verified {
+        passed &= row.ok;
+        let (en, zh) = (
+            format!("{}: expected {}, got {}", row.part, row.expected, row.got),
+            format!("{}：应为 {}，实际 {}", row.part, row.expected, row.got),
+        );
+        checks.push(if row.ok {
+            pass("sandbox", en, zh)
+        } else {
+            fail("sandbox", en, zh)
+        });
+    }
+    if !passed {
+        return Ok(None);
+    }
+    let api = match LearnerApi::of_logic(&package.logic) {
+        Ok(api) => api,
+        Err(e) => {
+            checks.push(fail("api", e.to_string(), e.to_string()));
+            return Ok(None);
+        }
+    };
+    let archive = files.to_tar_gz();
+    let bound = super::publishing::limits().archive_bytes;
+    if archive.len() > bound {
+        checks.push(fail(
+            "archive",
+            format!(
+                "packed for storage the package takes {} bytes, over {bound}",
+                archive.len()
+            ),
+            format!(
+                "打包存储后题目包有 {} 字节，超过上限 {bound}",
+                archive.len()
+            ),
+        ));
+        return Ok(None);
+    }
+    let version = Published {
+        content_hash: files.content_hash(),
+        grading_hash: files.grading_hash(),
+        api,
+        starter: package.starter.clone(),
+        source: VersionSource::Upload,
+        statements: Some(statements),
         published_by: None,
     };
-    Some(version)
+    let stored = StoredPackage {
+        meta: package.meta,
+        archive,
+    };
+    Ok(Some((version, Some(stored))))
 }
 
 /// The files of `package` (as compiled) that `files` has differently, or lacks, or adds.

@@ -14,6 +14,7 @@ use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::db::workers::Capabilities;
 use crate::domain::{JobKind, JobPhase};
+use crate::services::packages::Stored;
 use graders::{Grade, GradeReport, Measured, Stage};
 use std::future::Future;
 use std::sync::Arc;
@@ -155,7 +156,7 @@ async fn grade(
         .map(Graded::Measured));
     }
     if let Some(hash) = &job.package {
-        // A stdin/stdout kata published to the service: its verdict is final (no figure).
+        // A version published to the service as a package: its verdict is final (no figure).
         let package = match packages::package(&**source, job, hash).await {
             Ok(package) => package,
             Err(e) => {
@@ -164,8 +165,11 @@ async fn grade(
                 ))));
             }
         };
-        return Ok(tokio::task::spawn_blocking(move || {
-            grader.judge_io(&package, &owned.source, owned.mode, &*progress)
+        return Ok(tokio::task::spawn_blocking(move || match &*package {
+            Stored::Io(package) => grader.judge_io(package, &owned.source, owned.mode, &*progress),
+            Stored::Function(package) => {
+                grader.judge_package(package, &owned.source, owned.mode, &*progress)
+            }
         })
         .await?
         .map(|r| Graded::Report(Box::new(r))));

@@ -1,25 +1,26 @@
-//! The stdin/stdout packages this worker process grades with, fetched by content hash from its
+//! The published packages (stdin/stdout, or function katas built from their files) this worker
+//! process grades with, fetched by content hash from its
 //! [`JobSource`] (the database, or any replica over HTTP) the first time a job names one, held
 //! to that hash, and kept for the next jobs. Versions never change, so a cached one is never
 //! stale; the cache holds a few, the least recently used going first.
 
 use super::JobSource;
 use crate::db::jobs::Claimed;
-use katas::io::IoPackage;
+use crate::services::packages::Stored;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Packages kept per process: each may hold up to 256 MiB of test data.
 const KEPT: usize = 8;
 
-type Kept = Mutex<VecDeque<(String, Arc<IoPackage>)>>;
+type Kept = Mutex<VecDeque<(String, Arc<Stored>)>>;
 
 fn kept() -> &'static Kept {
     static KEPT_PACKAGES: OnceLock<Kept> = OnceLock::new();
     KEPT_PACKAGES.get_or_init(Default::default)
 }
 
-fn cached(content_hash: &str) -> Option<Arc<IoPackage>> {
+fn cached(content_hash: &str) -> Option<Arc<Stored>> {
     let mut kept = kept().lock().unwrap_or_else(PoisonError::into_inner);
     let at = kept.iter().position(|(hash, _)| hash == content_hash)?;
     let entry = kept.remove(at)?;
@@ -28,7 +29,7 @@ fn cached(content_hash: &str) -> Option<Arc<IoPackage>> {
     Some(package)
 }
 
-fn keep(content_hash: &str, package: Arc<IoPackage>) {
+fn keep(content_hash: &str, package: Arc<Stored>) {
     let mut kept = kept().lock().unwrap_or_else(PoisonError::into_inner);
     if kept.iter().any(|(hash, _)| hash == content_hash) {
         return;
@@ -42,7 +43,7 @@ pub async fn package(
     source: &impl JobSource,
     job: &Claimed,
     content_hash: &str,
-) -> anyhow::Result<Arc<IoPackage>> {
+) -> anyhow::Result<Arc<Stored>> {
     if let Some(package) = cached(content_hash) {
         return Ok(package);
     }

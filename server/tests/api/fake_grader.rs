@@ -331,4 +331,27 @@ impl Grade for FakeGrader {
             package.slug()
         )))
     }
+
+    fn judge_package(
+        &self,
+        package: &graders::package::FunctionPackage,
+        _source: &str,
+        _mode: Mode,
+        _progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader builds no package (`{}`)",
+            package.meta.slug
+        )))
+    }
+
+    fn verify_package(
+        &self,
+        package: &graders::package::FunctionPackage,
+    ) -> Result<Vec<graders::IoCheck>, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader builds no package (`{}`)",
+            package.meta.slug
+        )))
+    }
 }

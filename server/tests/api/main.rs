@@ -18,6 +18,7 @@ mod edge;
 mod extractors;
 mod fake_grader;
 mod faults;
+mod function_packages;
 mod gpu;
 mod helpers;
 mod host_slots;

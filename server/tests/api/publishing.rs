@@ -1,7 +1,7 @@
 //! Instructors publish a kata version to the running service (issue 20 §4): `infrakata kata
 //! publish` sends a folder from outside the checkout, the service verifies it, and every
-//! replica serves the new version without a restart; a refused package (changed grading, a
-//! hostile archive, a kata this build lacks) changes nothing; a version can be rolled back and
+//! replica serves the new version without a restart; a refused package (a changed grading or
+//! a new kata where no grader can verify it, a hostile archive) changes nothing; a version can be rolled back and
 //! forward, and a restart keeps the live version as instructors left it.
 
 use crate::browser::Browser;
@@ -360,8 +360,12 @@ async fn a_data_only_kata_publishes_a_statement_fix_and_refuses_a_changed_case()
     let text = std::fs::read_to_string(&cases).unwrap();
     std::fs::write(&cases, text.replacen("args = [4,", "args = [8,", 1)).unwrap();
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
+    // A changed case is graded from the package's own files: built and verified in the
+    // sandbox, which this replica does not run.
     assert!(
-        !ok && out.contains("grading_unchanged") && out.contains("data/cases.toml"),
+        !ok && out.contains("grading_changed")
+            && out.contains("data/cases.toml")
+            && out.contains("runs no grader"),
         "{out}"
     );
 }
@@ -374,7 +378,8 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     let staff = users::issue_token(db, ines.id).await.unwrap();
     let before = shown(&app).await;
 
-    // Its grading changed: the build cannot serve it.
+    // Its grading changed: built from its files and verified in the sandbox, which a replica
+    // with no grader cannot do.
     let package = copy_of_fast_power();
     let reference = package.path().join("reference.rs");
     let text = std::fs::read_to_string(&reference).unwrap();
@@ -382,7 +387,9 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
     assert!(!ok, "{out}");
     assert!(
-        out.contains("grading_unchanged") && out.contains("reference.rs"),
+        out.contains("grading_changed")
+            && out.contains("reference.rs")
+            && out.contains("runs no grader"),
         "{out}"
     );
     assert!(out.contains("nothing changed"), "{out}");
@@ -396,7 +403,7 @@ async fn a_refused_package_changes_nothing_and_says_why() {
         "{out}"
     );
 
-    // A kata this build does not have.
+    // A kata this build does not have is built from its files too: not on this replica.
     let package = copy_of_fast_power();
     let toml = package.path().join("kata.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
@@ -406,7 +413,7 @@ async fn a_refused_package_changes_nothing_and_says_why() {
     )
     .unwrap();
     let (ok, out) = publish(&app, package.path(), &staff, &[]).await;
-    assert!(!ok && out.contains("known_kata"), "{out}");
+    assert!(!ok && out.contains("runs no grader"), "{out}");
 
     // A stdin/stdout package needs the sandbox to verify it: a replica with no grader says so.
     let io = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graders/tests/io/pair-sums");

@@ -1,0 +1,141 @@
+//! Function katas built from their packages on the running service (issue 20 §2–3): an
+//! instructor publishes a kata the build never saw, and a version of a built-in one whose
+//! grading changed; the replica's grader builds each version's judge and learners' programs in
+//! the compile sandbox and verifies the package there; every replica serves it without a
+//! restart, and the worker grades a submission with that version's own judge. A version whose
+//! reference its own checker refuses changes nothing. Real sandbox and rustc: skipped where the
+//! host has no sandbox (required under `INFRAKATA_CI=1`).
+
+use crate::helpers::{self, Options, TestApp, spawn_app, spawn_replica};
+use crate::publishing::{copy_dir, publish};
+use serde_json::Value;
+use server::db::users::{self, Role};
+use std::path::Path;
+use std::time::Duration;
+
+const GRADING: Duration = Duration::from_secs(180);
+
+fn no_workers() -> Options {
+    Options {
+        workers: 0,
+        ..Options::default()
+    }
+}
+
+/// A built-in kata's package copied outside the checkout, `edit` applied to the named files.
+fn edited(slug: &str, edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
+    let dir = copy_dir(Path::new(
+        katas::catalogue::find(slug).unwrap().package().dir,
+    ));
+    for (file, from, to) in edits {
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no `{from}`");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+    dir
+}
+
+async fn shown(app: &TestApp, token: &str, slug: &str) -> Value {
+    let resp = app.get(token, &format!("/api/katas/{slug}")).await;
+    assert!(resp.status().is_success(), "{slug}: {}", resp.status());
+    resp.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn function_packages_publish_on_the_running_service_and_grade_with_their_own_judge() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(Options::default(), Some(grader)).await;
+    let replica = spawn_replica(&app, no_workers(), None).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let learner = app.user("lea").await;
+
+    // A kata this build never saw: graph-fusion copied under a new slug, its files still naming
+    // `katas::problems::graph_fusion` as a copy does.
+    let new_kata = edited(
+        "graph-fusion",
+        &[(
+            "kata.toml",
+            "slug = \"graph-fusion\"",
+            "slug = \"fusion-drill\"",
+        )],
+    );
+    let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("fusion-drill version 1 published and live"),
+        "{out}"
+    );
+    assert!(
+        out.contains("reference.rs") && out.contains("wrong/no_fusion.rs"),
+        "every solution ran in the sandbox: {out}"
+    );
+    for served_by in [&app, &replica] {
+        let kata = shown(served_by, &learner, "fusion-drill").await;
+        assert_eq!(kata["version"]["number"], 1, "{kata}");
+    }
+    let reference = std::fs::read_to_string(new_kata.path().join("reference.rs")).unwrap();
+    let id = replica
+        .submit_id(&learner, "fusion-drill", &reference, "submit")
+        .await;
+    let report = replica.verdict(&learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], 1, "{report}");
+    let starter = std::fs::read_to_string(new_kata.path().join("starter.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "fusion-drill", &starter, "submit")
+        .await;
+    let report = app.verdict(&learner, id, GRADING).await;
+    assert_ne!(report["verdict"], "accepted", "{report}");
+
+    // fast-power whose checker wants every power doubled: its own reference fails, so it is
+    // refused with the sandbox's rows and nothing changes.
+    let broken = edited(
+        "fast-power",
+        &[(
+            "kata.rs",
+            "let want = b.powf(f64::from(e));",
+            "let want = 2.0 * b.powf(f64::from(e));",
+        )],
+    );
+    let (ok, out) = publish(&app, broken.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("grading_changed") && out.contains("kata.rs") && out.contains("wrong_answer"),
+        "{out}"
+    );
+    assert_eq!(
+        shown(&app, &learner, "fast-power").await["version"]["number"],
+        1
+    );
+
+    // A version with new limits is built from its files and graded with them.
+    let roomier = edited(
+        "fast-power",
+        &[("kata.toml", "memory_mb = 64", "memory_mb = 96")],
+    );
+    let (ok, out) = publish(&app, roomier.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("fast-power version 2 published and live"),
+        "{out}"
+    );
+    for served_by in [&app, &replica] {
+        let kata = shown(served_by, &learner, "fast-power").await;
+        assert_eq!(kata["version"]["number"], 2, "{kata}");
+        assert_eq!(kata["limits"]["memory_mb"], 96, "{kata}");
+    }
+    let reference = std::fs::read_to_string(roomier.path().join("reference.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "fast-power", &reference, "submit")
+        .await;
+    let report = app.verdict(&learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], 2, "{report}");
+}
