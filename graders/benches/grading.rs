@@ -9,6 +9,11 @@
 //! grader) beside the compile floor: their learner files name the `katas` crate, so they have
 //! no bare build of their own, and fast-power's is what every verdict pays.
 //!
+//! A function kata built from its package (`graders::package`): the verdict through the
+//! package's judge process beside the build's own judge and the bare build, and a whole
+//! publish-time verification (every solution of the package, its judge built anew) of a small
+//! and a large kata.
+//!
 //! Run as root (the sandbox needs it): `cargo bench -p graders --bench grading`.
 
 use criterion::Criterion;
@@ -37,6 +42,7 @@ fn main() {
     bench_data_only(&mut c, &grader);
     bench_io(&mut c, &grader);
     bench_ranks(&mut c, &grader);
+    bench_packages(&mut c, &grader);
     c.final_summary();
 }
 
@@ -373,4 +379,67 @@ fn build_program(program: &std::path::Path, out: &std::path::Path) {
 
 fn struct_names(data: &katas::data::decl::DataDecl) -> Vec<String> {
     katas::data::decl::StructDecl::names(&data.structs).expect("a built kata's structs parse")
+}
+
+fn bench_packages(c: &mut Criterion, grader: &Grader) {
+    let problems = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/problems");
+    let read = |slug: &str| {
+        graders::package::FunctionPackage::read_dir(&problems.join(slug)).expect("reads")
+    };
+    let package = read("fast-power");
+    let source = package.reference.clone();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("program.rs");
+    let main = "fn main() { println!(\"{} {}\", power(2.0, 10), pow_mod(2, 10, 1000)); }\n";
+    std::fs::write(&program, format!("{source}\n{main}")).expect("write");
+    let n = AtomicU64::new(fastrand::u64(..) >> 1);
+    let unique = |s: &str| format!("{s}\n// {}\n", n.fetch_add(1, Ordering::Relaxed));
+    let mut g = c.benchmark_group("grading fast-power from its package (accepted)");
+    g.bench_function("baseline: bare rustc -O on the learner file", |b| {
+        b.iter(|| build_program(&program, dir.path()))
+    });
+    g.bench_function("grade submit, the build's judge: the verdict", |b| {
+        b.iter(|| {
+            let judged = grader
+                .judge("fast-power", &unique(&source), Mode::Submit, &|_| {})
+                .expect("grades");
+            assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
+            black_box(judged)
+        })
+    });
+    g.bench_function(
+        "grade submit, the package's judge process: the verdict",
+        |b| {
+            b.iter(|| {
+                let report = grader
+                    .grade_package(&package, &unique(&source), Mode::Submit, &|_| {})
+                    .expect("grades");
+                assert_eq!(report.verdict, katas::Verdict::Accepted);
+                black_box(report)
+            })
+        },
+    );
+    g.finish();
+    // A publish builds everything anew: a fresh comment in the logic changes every build's key.
+    let mut g = c.benchmark_group("publishing a function package (verification)");
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    for slug in ["fast-power", "graph-fusion"] {
+        let package = read(slug);
+        g.bench_function(
+            format!(
+                "{slug}: judge and every solution built and run ({} wrong)",
+                package.wrong.len()
+            ),
+            |b| {
+                b.iter(|| {
+                    let mut fresh = package.clone();
+                    fresh.logic = unique(&package.logic);
+                    let rows = grader.verify_package(&fresh).expect("verifies");
+                    assert!(rows.iter().all(|r| r.ok), "{rows:?}");
+                    black_box(rows)
+                })
+            },
+        );
+    }
+    g.finish();
 }

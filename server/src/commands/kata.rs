@@ -7,7 +7,7 @@ use katas::catalogue;
 use katas::lint::{self, Finding};
 use katas::rules::{self, Checked};
 use katas::statement::heading;
-use katas::{Kata, Lang, Mode};
+use katas::{Kata, KataKind, KataMeta, Lang, Mode};
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -241,7 +241,11 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         },
         ok: findings.is_empty(),
     });
+    // A package this binary was not built from is built from its own files, in the sandbox,
+    // as the service builds a published version (GPU katas are not yet).
+    let gpu = KataMeta::load(&dir).is_ok_and(|m| m.kind == KataKind::Gpu);
     match compiled {
+        None if !gpu => rows.extend(super::package_kata::solution_rows(&dir)?),
         None => rows.push(Row {
             part: "solutions".into(),
             expected: "compiled in".into(),
@@ -252,7 +256,7 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
     }
 
     let complete = print_check(&rows, &findings, slug, || {
-        if compiled.is_none() {
+        if compiled.is_none() && gpu {
             println!(
                 "\n`{slug}` is not compiled into this binary: rebuild so build.rs picks it up, e.g. `cargo run -p server -- kata check {slug}`."
             );

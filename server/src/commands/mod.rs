@@ -5,6 +5,7 @@ mod grade;
 mod import;
 mod io_kata;
 mod kata;
+mod package_kata;
 mod publish;
 mod serve;
 mod user;
@@ -39,9 +40,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             custom,
         } => match custom {
             Some(input) => grade::run_custom(&slug, &file, &input, json),
-            None => match io_kata::package_dir(&slug) {
-                Some(dir) => io_kata::grade(dir, &file, mode.into(), json),
-                None => grade::run(&slug, &file, mode.into(), json),
+            None => match (
+                io_kata::package_dir(&slug),
+                package_kata::package_dir(&slug),
+            ) {
+                (Some(dir), _) => io_kata::grade(dir, &file, mode.into(), json),
+                (None, Some(dir)) => package_kata::grade(dir, &file, mode.into(), json),
+                (None, None) => grade::run(&slug, &file, mode.into(), json),
             },
         },
         Command::Serve {

@@ -1,0 +1,72 @@
+//! Function katas from a package folder this binary was not built with (a copy elsewhere, a
+//! new kata, a changed one): `infrakata grade DIR FILE` and `infrakata kata check DIR` build
+//! the package's own judge and programs in the sandbox (`Grader::grade_package`,
+//! `Grader::verify_package`), as the service does when such a version is published.
+
+use super::grade::{read_source, show, with_grader};
+use super::kata::Row;
+use anyhow::Context as _;
+use graders::package::FunctionPackage;
+use katas::{KataKind, KataMeta, Mode};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// `Some(dir)` when `arg` names a CPU function package's folder rather than a catalogue slug.
+pub fn package_dir(arg: &str) -> Option<&Path> {
+    let dir = Path::new(arg);
+    (katas::catalogue::find(arg).is_none()
+        && KataMeta::load(dir).is_ok_and(|meta| meta.kind == KataKind::Cpu))
+    .then_some(dir)
+}
+
+fn read(dir: &Path) -> anyhow::Result<FunctionPackage> {
+    FunctionPackage::read_dir(dir)
+        .with_context(|| format!("reading the package at {}", dir.display()))
+}
+
+pub fn grade(dir: &Path, file: &Path, mode: Mode, json: bool) -> anyhow::Result<ExitCode> {
+    let package = read(dir)?;
+    let source = read_source(file)?;
+    let report =
+        with_grader(|grader, progress| grader.grade_package(&package, &source, mode, progress))?;
+    show(&report, json)
+}
+
+/// The rows `kata check` prints for a package graded from its own files: every solution in
+/// the sandbox, or why none could run.
+pub(super) fn solution_rows(dir: &Path) -> anyhow::Result<Vec<Row>> {
+    let package = match FunctionPackage::read_dir(dir) {
+        Ok(package) => package,
+        Err(e) => {
+            return Ok(vec![Row {
+                part: "solutions".into(),
+                expected: "built from the package".into(),
+                got: e.to_string(),
+                ok: false,
+            }]);
+        }
+    };
+    let verified = with_grader(|grader, _| match grader.verify_package(&package) {
+        Ok(rows) => Ok(Ok(rows)),
+        // The package's own judge failed: a row of the table, not our failure.
+        Err(graders::GradeError::Kata { source, .. }) => Ok(Err(source.to_string())),
+        Err(e) => Err(e),
+    })?;
+    Ok(match verified {
+        Ok(rows) => rows
+            .into_iter()
+            .map(|check| Row {
+                part: check.part,
+                expected: check.expected,
+                got: katas::report::trim(&check.got),
+                ok: check.ok,
+            })
+            .collect(),
+        Err(why) => vec![Row {
+            part: "judge".into(),
+            expected: "builds and answers".into(),
+            got: katas::report::trim(&why),
+            ok: false,
+        }],
+    })
+}
