@@ -4,17 +4,19 @@
 use crate::GradeError;
 use crate::cache::{Binary, CompileCache};
 use crate::diagnostics::{self, Diagnostic};
-use crate::package::{self, Role};
+use crate::package;
 use crate::sandbox::{self, BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::source::{LEARNER_FILE, MAIN_FILE, runner_main};
 use crate::source_policy;
 use crate::toolchain::Toolchain;
 use katas::{KataMeta, Message};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Where the prebuilt library appears inside the compile sandbox.
-const DEPS: &str = "/deps";
+pub(crate) const DEPS: &str = "/deps";
+/// Where a package's own library appears inside the compile sandbox.
+const PACKAGE: &str = "/pkg";
 const BINARY: &str = "submission";
 /// Biggest binary we accept back from the compiler.
 const MAX_BINARY_BYTES: u64 = 256 << 20;
@@ -60,20 +62,23 @@ pub enum Target<'a> {
     Runner(&'a KataMeta),
     /// A stdin/stdout kata's program: the file is the crate root, and links against std only.
     Program { slug: &'a str },
-    /// A function package's own program ([`crate::package`]), built from the package and not
-    /// from this binary's catalogue: its `logic` beside the file, which is the learner's
-    /// solution or, for the package's judge, its reference.
-    Package {
+    /// A function package's solution ([`crate::package`]): the file under the generated
+    /// runner, against the package's own library (the folder holding its `libkatas.rlib`,
+    /// built once per version) instead of the catalogue's.
+    Linked {
         meta: &'a KataMeta,
-        logic: &'a str,
-        role: Role,
+        library: &'a Path,
     },
+    /// A function package's judge: its `logic` beside the file, which is its reference.
+    Judge { meta: &'a KataMeta, logic: &'a str },
 }
 
 impl Target<'_> {
     fn slug(&self) -> &str {
         match self {
-            Self::Runner(meta) | Self::Package { meta, .. } => &meta.slug,
+            Self::Runner(meta) | Self::Linked { meta, .. } | Self::Judge { meta, .. } => {
+                &meta.slug
+            }
             Self::Program { slug } => slug,
         }
     }
@@ -126,28 +131,45 @@ pub fn compile(
     let (root, library_hash) = match target {
         Target::Runner(meta) => {
             let (library, hash) = toolchain.runner_library(meta.kind);
-            argv.extend(rustc_args(library));
-            (MAIN_FILE, hash)
+            let rlib = library
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            argv.extend(rustc_args(&format!("{DEPS}/{rlib}")));
+            (MAIN_FILE, hash.to_string())
         }
         Target::Program { .. } => {
             argv.extend(program_args());
-            (LEARNER_FILE, "")
+            (LEARNER_FILE, String::new())
         }
-        Target::Package { .. } => {
-            argv.extend(package::rustc_args(
+        Target::Linked { library, .. } => {
+            argv.extend(rustc_args(&format!(
+                "{PACKAGE}/{}",
+                package::programs::LIBRARY_FILE
+            )));
+            // The library's folder is named by the key it was built under.
+            let built = library
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (MAIN_FILE, built)
+        }
+        Target::Judge { .. } => {
+            argv.extend(package::programs::rustc_args(
                 toolchain,
                 DEPS,
+                None,
                 &format!("{BUILD_INSIDE}/{BINARY}"),
             ));
-            (MAIN_FILE, toolchain.katas_hash.as_str())
+            (MAIN_FILE, toolchain.katas_hash.clone())
         }
     };
-    // A package's program is its logic and role as much as the file.
+    // A judge is its logic as much as its file.
     let keyed = match target {
-        Target::Package { logic, role, .. } => format!("{}\0{role:?}\0{logic}", target.slug()),
+        Target::Judge { logic, .. } => format!("{}\0judge\0{logic}", target.slug()),
         _ => target.slug().to_string(),
     };
-    let key = CompileCache::key(toolchain, library_hash, &keyed, &argv, source);
+    let key = CompileCache::key(toolchain, &library_hash, &keyed, &argv, source);
     if let Some((path, note)) = cache.get(&key) {
         return Ok(Compiled::Binary {
             path,
@@ -170,8 +192,16 @@ pub fn compile(
             build.write(LEARNER_FILE, source.as_bytes())?;
             Vec::new()
         }
-        Target::Package { meta, logic, role } => {
-            for (name, text) in package::build_files(meta, logic, role, source) {
+        Target::Linked { meta, library } => {
+            build.write(LEARNER_FILE, source.as_bytes())?;
+            build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
+            vec![
+                (toolchain.deps_dir.clone(), PathBuf::from(DEPS)),
+                (library.to_path_buf(), PathBuf::from(PACKAGE)),
+            ]
+        }
+        Target::Judge { meta, logic } => {
+            for (name, text) in package::programs::judge_files(meta, logic, source) {
                 build.write(name, text.as_bytes())?;
             }
             vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))]
@@ -245,12 +275,9 @@ fn note(diagnostics: &[Diagnostic]) -> Vec<u8> {
     }
 }
 
-/// Everything after the sandbox's own toolchain flags (sysroot, linker).
-fn rustc_args(library: &std::path::Path) -> Vec<String> {
-    let rlib = library
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+/// Everything after the sandbox's own toolchain flags (sysroot, linker), with `katas` the rlib
+/// at `katas` inside the sandbox.
+fn rustc_args(katas: &str) -> Vec<String> {
     [
         "--edition=2024",
         "--crate-type=bin",
@@ -265,7 +292,7 @@ fn rustc_args(library: &std::path::Path) -> Vec<String> {
         // The root's `forbid` again, should the generated root ever lose it (see `source_policy`).
         "-Funsafe_code",
         &format!("-Ldependency={DEPS}"),
-        &format!("--extern=katas={DEPS}/{rlib}"),
+        &format!("--extern=katas={katas}"),
         &format!("-o{BUILD_INSIDE}/{BINARY}"),
         &format!("{BUILD_INSIDE}/{MAIN_FILE}"),
     ]

@@ -5,7 +5,7 @@
 
 use super::{Grader, IoCheck, MAX_SOURCE_BYTES, Stage, fresh_seed, ms};
 use crate::compile::{self, Compiled, Target};
-use crate::package::{FunctionPackage, ProcessJudging, Role};
+use crate::package::{FunctionPackage, ProcessJudging};
 use crate::run::{self, Purpose, Subject};
 use crate::{GradeError, GradeReport};
 use katas::judge::KataError;
@@ -34,6 +34,13 @@ impl Grader {
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
         let judge = self.package_judge(package)?;
+        let library = crate::package::library(&self.sandbox, &self.toolchain, &self.cache, package)?
+            .map_err(|said| {
+                GradeError::kata(slug)(KataError::Judge(format!(
+                    "library (the package's logic) did not compile: {}",
+                    katas::report::trim(&said)
+                )))
+            })?;
         let seed = if mode == Mode::Run {
             katas::DEFAULT_SEED
         } else {
@@ -44,10 +51,9 @@ impl Grader {
             let judging = s.spawn(|| {
                 ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
             });
-            let target = Target::Package {
+            let target = Target::Linked {
                 meta,
-                logic: &package.logic,
-                role: Role::Learner,
+                library: &library,
             };
             let built =
                 compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)
@@ -115,10 +121,9 @@ impl Grader {
 
     /// The package's judge program, built in the compile sandbox (cached by its files).
     fn package_judge(&self, package: &FunctionPackage) -> Result<crate::cache::Binary, GradeError> {
-        let target = Target::Package {
+        let target = Target::Judge {
             meta: &package.meta,
             logic: &package.logic,
-            role: Role::Judge,
         };
         let compiled = compile::compile(
             &self.sandbox,

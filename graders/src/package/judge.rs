@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 const PREPARE_WAIT: Duration = Duration::from_secs(60);
 /// How long it may take to judge one case (or hand over one input).
 const REPLY_WAIT: Duration = Duration::from_secs(10);
+/// The most cases one grading may have: each is a run, a frame and a report.
+const MAX_CASES: usize = 4096;
 /// The most notes a case report keeps from a judge.
 const MAX_NOTES: usize = 16;
 
@@ -166,6 +168,9 @@ impl ProcessJudging {
         };
         let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
         match judging.ask(&prepare, PREPARE_WAIT)? {
+            Ok(Reply::Prepared(prepared)) if prepared.cases.len() > MAX_CASES => Err(broken(
+                format!("made {} cases (at most {MAX_CASES})", prepared.cases.len()),
+            )),
             Ok(Reply::Prepared(prepared)) => {
                 judging.cases = prepared.cases;
                 judging.ranked = prepared.ranked;

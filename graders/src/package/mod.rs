@@ -2,34 +2,26 @@
 //! binary was built with: a version an instructor published (new cases, a fixed checker, a
 //! changed API, a kata the build never saw).
 //!
-//! Both of its programs are built in the compile sandbox against the prebuilt runner library,
-//! each a crate named `katas` that re-exports the library and holds the package's logic at
+//! Everything is built in the compile sandbox against the prebuilt runner library, as a crate
+//! named `katas` that re-exports the library and holds the package's logic at
 //! `katas::problems::<module>`, so the package's files compile exactly as they do inside the
-//! catalogue ([`build_files`]):
-//! - the **learner's program**: the logic beside the learner's file, served by
-//!   `katas::runner::serve` as a catalogue kata's runner is;
+//! catalogue ([`programs`]):
+//! - the package's **library** (built once per version, [`library`]), which each **learner's
+//!   program** links as a catalogue kata's runner links the prebuilt library;
 //! - the **judge**: the logic beside the reference, served by `katas::judge_process::serve` —
 //!   the package's case generator, reference and checker as a sandboxed process of their own
 //!   ([`ProcessJudging`]), never code in the grader.
 
 mod judge;
-mod programs;
+mod library;
+pub(crate) mod programs;
 
 pub use judge::ProcessJudging;
-pub(crate) use programs::{build_files, rustc_args};
+pub(crate) use library::library;
 
 use katas::archive::PackageFiles;
 use katas::{KataKind, KataMeta, Verdict, layout};
 use std::path::Path;
-
-/// Which of a package's two programs a build makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The learner's solution (or one of the package's own solutions) under the runner.
-    Learner,
-    /// The package's reference under the judge protocol.
-    Judge,
-}
 
 /// A function package as read from its files.
 #[derive(Debug, Clone)]

@@ -1,41 +1,22 @@
-//! The files and command line of a package's program. The crate is named `katas` and
-//! re-exports the prebuilt library (`katas_real` here), so `use katas::…` in the package's
-//! files and in the learner's means what it means in the catalogue, while
+//! The sources and command lines of a package's builds. Its logic becomes a library crate named
+//! `katas` that re-exports the prebuilt library (`katas_real` here), so `use katas::…` in the
+//! package's files and in the learner's means what it means in the catalogue, while
 //! `katas::problems::<module>` is the package's own logic rather than whatever the build had
-//! under that name.
+//! under that name. Built once per version ([`super::library`]), it is what learners' programs
+//! link, exactly as a catalogue kata's runner links the prebuilt library; the judge is that
+//! crate again with the reference and `katas::judge_process` as its `main`.
 
-use super::Role;
-use crate::source::LEARNER_FILE;
 use crate::toolchain::Toolchain;
 use katas::KataMeta;
 use std::collections::BTreeSet;
 
-const LOGIC_FILE: &str = "logic.rs";
-const REFERENCE_FILE: &str = "reference.rs";
-const ROOT_FILE: &str = crate::source::MAIN_FILE;
+pub(crate) const LOGIC_FILE: &str = "logic.rs";
+pub(crate) const REFERENCE_FILE: &str = "reference.rs";
+pub(crate) const ROOT_FILE: &str = crate::source::MAIN_FILE;
+pub(crate) const LIBRARY_FILE: &str = "libkatas.rlib";
 /// Where the build folder is inside the compile sandbox: `#[path]`s are absolute so that the
 /// nesting of inline modules does not move them.
 const INSIDE: &str = crate::sandbox::BUILD_INSIDE;
-
-/// The files of one build: the generated root, the logic, and `source` (the learner's file for
-/// [`Role::Learner`], the reference for [`Role::Judge`]).
-pub(crate) fn build_files(
-    meta: &KataMeta,
-    logic: &str,
-    role: Role,
-    source: &str,
-) -> Vec<(&'static str, String)> {
-    let aliases = named_modules(&[logic, source], &meta.module_name());
-    let (root, file) = match role {
-        Role::Learner => (learner_root(meta, &aliases), LEARNER_FILE),
-        Role::Judge => (judge_root(meta, &aliases), REFERENCE_FILE),
-    };
-    vec![
-        (ROOT_FILE, root),
-        (LOGIC_FILE, logic.to_string()),
-        (file, source.to_string()),
-    ]
-}
 
 /// Words a module cannot be renamed to.
 const KEYWORDS: &[&str] = &[
@@ -48,7 +29,10 @@ const KEYWORDS: &[&str] = &[
 /// Every `problems::<name>` the files name other than `own`. In a package's build the package
 /// is the only kata there is, so each such name is the package itself: a package copied from
 /// the catalogue under a new slug still says `katas::problems::<old name>::Graph`, and builds.
-fn named_modules(texts: &[&str], own: &str) -> BTreeSet<String> {
+pub(crate) fn named_modules<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+    own: &str,
+) -> BTreeSet<String> {
     const NEEDLE: &str = "problems::";
     let mut names = BTreeSet::new();
     for text in texts {
@@ -68,20 +52,20 @@ fn named_modules(texts: &[&str], own: &str) -> BTreeSet<String> {
     names
 }
 
-/// The crate's head: the library re-exported, the package's logic (and, for the judge, its
-/// reference) at `katas::problems::<module>`, also under every other name its files give it.
-/// The package's own warnings are not the learner's to read.
-fn head(meta: &KataMeta, role: Role, aliases: &BTreeSet<String>) -> String {
+/// The crate's root: the library re-exported, the package's logic (and, for the judge, its
+/// reference) at `katas::problems::<module>`, also under every name in `aliases`, and the
+/// module's `serve` as the catalogue generates it. The package's own warnings are not the
+/// learner's to read.
+fn head(meta: &KataMeta, reference: bool, aliases: &BTreeSet<String>) -> String {
     let m = meta.module_name();
     let aliases: String = aliases
         .iter()
         .map(|a| format!("    pub use self::{m} as {a};\n"))
         .collect();
-    let reference = match role {
-        Role::Learner => String::new(),
-        Role::Judge => {
-            format!("        #[path = \"{INSIDE}/{REFERENCE_FILE}\"]\n        pub mod reference;\n")
-        }
+    let reference = if reference {
+        format!("        #[path = \"{INSIDE}/{REFERENCE_FILE}\"]\n        pub mod reference;\n")
+    } else {
+        String::new()
     };
     format!(
         "#![forbid(unsafe_code)]\n\
@@ -94,70 +78,100 @@ fn head(meta: &KataMeta, role: Role, aliases: &BTreeSet<String>) -> String {
                  #[path = \"{INSIDE}/{LOGIC_FILE}\"]\n        \
                  mod logic;\n        \
                  pub use self::logic::*;\n\
-         {reference}    \
+         {reference}        \
+                 /// The sandboxed submission's `main`, as in the catalogue.\n        \
+                 pub fn serve(solution: Solution) {{\n            \
+                     ::katas_real::runner::serve::<Spec>(solution)\n        \
+                 }}\n    \
              }}\n\
          {aliases}\
          }}\n"
     )
 }
 
-/// `Solution { f: <path>::f, … }` for the kata's entry points.
-fn bind(meta: &KataMeta, path: &str) -> String {
+/// The library learners' programs link: `(file, text)` to write into the build folder.
+pub(crate) fn library_files(
+    meta: &KataMeta,
+    logic: &str,
+    aliases: &BTreeSet<String>,
+) -> Vec<(&'static str, String)> {
+    vec![
+        (ROOT_FILE, head(meta, false, aliases)),
+        (LOGIC_FILE, logic.to_string()),
+    ]
+}
+
+/// The judge: the library's crate with the reference, serving `katas::judge_process`.
+pub(crate) fn judge_files(
+    meta: &KataMeta,
+    logic: &str,
+    reference: &str,
+) -> Vec<(&'static str, String)> {
     let m = meta.module_name();
+    let aliases = named_modules([logic, reference], &m);
     let fields: Vec<String> = meta
         .entry_points
         .iter()
-        .map(|f| format!("{f}: {path}::{f}"))
+        .map(|f| format!("{f}: problems::{m}::reference::{f}"))
         .collect();
-    format!("problems::{m}::Solution {{ {} }}", fields.join(", "))
-}
-
-fn learner_root(meta: &KataMeta, aliases: &BTreeSet<String>) -> String {
-    let m = meta.module_name();
-    format!(
-        "{}#[path = \"{INSIDE}/{LEARNER_FILE}\"]\nmod solution;\nfn main() {{\n    \
-         ::katas_real::runner::serve::<problems::{m}::Spec>({});\n}}\n",
-        head(meta, Role::Learner, aliases),
-        bind(meta, "solution")
-    )
-}
-
-fn judge_root(meta: &KataMeta, aliases: &BTreeSet<String>) -> String {
-    let m = meta.module_name();
-    format!(
+    let root = format!(
         "{}fn main() {{\n    \
-         ::katas_real::judge_process::serve::<problems::{m}::Spec>({});\n}}\n",
-        head(meta, Role::Judge, aliases),
-        bind(meta, &format!("problems::{m}::reference"))
-    )
+         ::katas_real::judge_process::serve::<problems::{m}::Spec>(problems::{m}::Solution {{ {} }});\n}}\n",
+        head(meta, true, &aliases),
+        fields.join(", ")
+    );
+    vec![
+        (ROOT_FILE, root),
+        (LOGIC_FILE, logic.to_string()),
+        (REFERENCE_FILE, reference.to_string()),
+    ]
 }
 
-/// Everything after the sandbox's own toolchain flags: as a runner is compiled (so a learner's
-/// program behaves as it does in the catalogue), against the library and the `serde` it links.
-pub(crate) fn rustc_args(toolchain: &Toolchain, deps: &str, out: &str) -> Vec<String> {
+/// Everything after the sandbox's own toolchain flags for the package's own crate: as the
+/// runner library and a runner are compiled (so a learner's program behaves as it does in the
+/// catalogue), against the library and the crates it lets packages use. `library`: the rlib
+/// with `metadata` as its disambiguator; otherwise the judge's binary.
+pub(crate) fn rustc_args(
+    toolchain: &Toolchain,
+    deps: &str,
+    library: Option<&str>,
+    out: &str,
+) -> Vec<String> {
     let name = |p: &std::path::Path| {
         p.file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
     };
-    let mut args: Vec<String> = [
-        "--edition=2024".to_string(),
-        "--crate-type=bin".into(),
-        "--crate-name=katas".into(),
-        "-Copt-level=3".into(),
-        "-Ccodegen-units=1".into(),
-        "-Coverflow-checks=on".into(),
-        "-Cstrip=debuginfo".into(),
-        "--error-format=json".into(),
-        "-Funsafe_code".into(),
-        format!("-Ldependency={deps}"),
-        format!("--extern=katas_real={deps}/{}", name(&toolchain.katas_rlib)),
-        format!("-o{out}"),
-    ]
-    .to_vec();
+    let mut args: Vec<String> = vec!["--edition=2024".into(), "--crate-name=katas".into()];
+    match library {
+        Some(metadata) => {
+            args.push("--crate-type=rlib".into());
+            args.push(format!("-Cmetadata={metadata}"));
+        }
+        None => {
+            args.push("--crate-type=bin".into());
+            args.push("-Cstrip=debuginfo".into());
+        }
+    }
+    args.extend(
+        [
+            "-Copt-level=3",
+            "-Ccodegen-units=1",
+            "-Coverflow-checks=on",
+            "--error-format=json",
+            "-Funsafe_code",
+        ]
+        .map(String::from),
+    );
+    args.push(format!("-Ldependency={deps}"));
+    args.push(format!(
+        "--extern=katas_real={deps}/{}",
+        name(&toolchain.katas_rlib)
+    ));
     for (krate, rlib) in &toolchain.package_crates {
         args.push(format!("--extern={krate}={deps}/{}", name(rlib)));
     }
+    args.push(format!("-o{out}"));
     args.push(format!("{INSIDE}/{ROOT_FILE}"));
     args
 }
@@ -167,44 +181,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_roots_bind_every_entry_point_to_the_package_module() {
+    fn the_library_serves_as_the_catalogue_and_the_judge_binds_the_reference() {
         let meta = katas::catalogue::find("fast-power").unwrap().meta();
-        let files = build_files(meta, "// logic", Role::Learner, "// mine");
+        let files = library_files(meta, "// logic", &BTreeSet::new());
         let root = &files[0].1;
         assert!(root.contains("pub mod fast_power"));
-        assert!(root.contains(
-            "runner::serve::<problems::fast_power::Spec>(problems::fast_power::Solution { power: solution::power, pow_mod: solution::pow_mod })"
-        ));
-        assert!(
-            !root.contains("reference"),
-            "the learner's program has no reference"
-        );
-        let judge = build_files(meta, "// logic", Role::Judge, "// reference");
+        assert!(root.contains("::katas_real::runner::serve::<Spec>(solution)"));
+        assert!(!root.contains("reference"), "learners never link the reference");
+        let judge = judge_files(meta, "// logic", "// reference");
         assert_eq!(judge[2].0, REFERENCE_FILE);
-        assert!(
-            judge[0]
-                .1
-                .contains("judge_process::serve::<problems::fast_power::Spec>")
-        );
-        assert!(
-            judge[0]
-                .1
-                .contains("power: problems::fast_power::reference::power")
-        );
+        assert!(judge[0].1.contains(
+            "judge_process::serve::<problems::fast_power::Spec>(problems::fast_power::Solution { power: problems::fast_power::reference::power, pow_mod: problems::fast_power::reference::pow_mod })"
+        ));
     }
 
     #[test]
     fn a_copied_package_s_old_module_name_is_itself() {
         let names = named_modules(
-            &[
+            [
                 "use katas::problems::graph_fusion::{Graph, Node};",
-                "katas::problems::mine::X",
+                "katas::problems::mine::X; problems::self",
             ],
             "mine",
         );
         assert_eq!(names.into_iter().collect::<Vec<_>>(), ["graph_fusion"]);
         let meta = katas::catalogue::find("fast-power").unwrap().meta();
-        let files = build_files(meta, "", Role::Learner, "use katas::problems::old::power;");
-        assert!(files[0].1.contains("pub use self::fast_power as old;"));
+        let judge = judge_files(meta, "", "use katas::problems::old::power;");
+        assert!(judge[0].1.contains("pub use self::fast_power as old;"));
     }
 }

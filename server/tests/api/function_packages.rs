@@ -7,10 +7,14 @@
 //! host has no sandbox (required under `INFRAKATA_CI=1`).
 
 use crate::helpers::{self, Options, TestApp, spawn_app, spawn_replica};
-use crate::publishing::{copy_dir, publish};
+use crate::publishing::{copy_dir, kata_command, publish};
 use serde_json::Value;
 use server::db::users::{self, Role};
+use server::domain::JobPhase;
+use server::queue::WorkerHello;
+use server::worker::RemoteSource;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 const GRADING: Duration = Duration::from_secs(180);
@@ -47,8 +51,23 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let Some(grader) = helpers::grader() else {
         return;
     };
-    let app = spawn_app(Options::default(), Some(grader)).await;
+    // This replica verifies uploads with its grader; only a remote worker, new to every
+    // version, grades submissions.
+    let app = spawn_app(no_workers(), Some(grader.clone())).await;
     let replica = spawn_replica(&app, no_workers(), None).await;
+    let worker = tokio::spawn(server::worker::run(
+        Arc::new(RemoteSource::new(
+            &app.url(""),
+            &app.app.state.config.worker_token,
+            WorkerHello {
+                worker_id: "remote-packages".into(),
+                name: "remote packages".into(),
+                capabilities: server::worker::capabilities(1),
+                phase: JobPhase::Verdict,
+            },
+        )),
+        grader,
+    ));
     let db = &app.app.state.db;
     let ines = users::create(db, "ines", Role::Instructor, None)
         .await
@@ -94,6 +113,26 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_ne!(report["verdict"], "accepted", "{report}");
 
+    // A candidate version is rejudged against before it goes live: both submits again, the
+    // difference printed.
+    let candidate = edited(
+        "graph-fusion",
+        &[
+            ("kata.toml", "slug = \"graph-fusion\"", "slug = \"fusion-drill\""),
+            ("kata.toml", "memory_mb = 512", "memory_mb = 600"),
+        ],
+    );
+    let (ok, out) = publish(&app, candidate.path(), &staff, &["--candidate"]).await;
+    assert!(ok && out.contains("fusion-drill version 2"), "{out}");
+    let (ok, out) = kata_command(
+        &app,
+        &staff,
+        &["rejudge", "fusion-drill", "--version", "2", "--all"],
+    )
+    .await;
+    assert!(ok && out.contains("lea"), "{out}");
+    assert_eq!(shown(&app, &learner, "fusion-drill").await["version"]["number"], 1);
+
     // fast-power whose checker wants every power doubled: its own reference fails, so it is
     // refused with the sandbox's rows and nothing changes.
     let broken = edited(
@@ -138,4 +177,5 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_eq!(report["verdict"], "accepted", "{report}");
     assert_eq!(report["kata_version"], 2, "{report}");
+    worker.abort();
 }
