@@ -76,9 +76,7 @@ pub enum Target<'a> {
 impl Target<'_> {
     fn slug(&self) -> &str {
         match self {
-            Self::Runner(meta) | Self::Linked { meta, .. } | Self::Judge { meta, .. } => {
-                &meta.slug
-            }
+            Self::Runner(meta) | Self::Linked { meta, .. } | Self::Judge { meta, .. } => &meta.slug,
             Self::Program { slug } => slug,
         }
     }

@@ -187,7 +187,10 @@ mod tests {
         let root = &files[0].1;
         assert!(root.contains("pub mod fast_power"));
         assert!(root.contains("::katas_real::runner::serve::<Spec>(solution)"));
-        assert!(!root.contains("reference"), "learners never link the reference");
+        assert!(
+            !root.contains("reference"),
+            "learners never link the reference"
+        );
         let judge = judge_files(meta, "// logic", "// reference");
         assert_eq!(judge[2].0, REFERENCE_FILE);
         assert!(judge[0].1.contains(

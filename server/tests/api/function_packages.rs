@@ -118,7 +118,11 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let candidate = edited(
         "graph-fusion",
         &[
-            ("kata.toml", "slug = \"graph-fusion\"", "slug = \"fusion-drill\""),
+            (
+                "kata.toml",
+                "slug = \"graph-fusion\"",
+                "slug = \"fusion-drill\"",
+            ),
             ("kata.toml", "memory_mb = 512", "memory_mb = 600"),
         ],
     );
@@ -131,7 +135,10 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     )
     .await;
     assert!(ok && out.contains("lea"), "{out}");
-    assert_eq!(shown(&app, &learner, "fusion-drill").await["version"]["number"], 1);
+    assert_eq!(
+        shown(&app, &learner, "fusion-drill").await["version"]["number"],
+        1
+    );
 
     // fast-power whose checker wants every power doubled: its own reference fails, so it is
     // refused with the sandbox's rows and nothing changes.
