@@ -184,5 +184,72 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_eq!(report["verdict"], "accepted", "{report}");
     assert_eq!(report["kata_version"], 2, "{report}");
+
+    // A version with a changed API (a third entry point) is built from its files too; work
+    // written for version 2 stays readable and is told what changed, with the new starter.
+    let put = app
+        .client
+        .put(app.url("/api/katas/fast-power/draft"))
+        .bearer_auth(&learner)
+        .json(&serde_json::json!({ "source": "// my draft for version 2" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 200);
+    let wider = with_square(roomier.path());
+    let (ok, out) = publish(&app, wider.path(), &staff, &[]).await;
+    assert!(ok && out.contains("fast-power version 3"), "{out}");
+    let old = json(&app, &learner, &format!("/api/submissions/{id}")).await;
+    let api = &old["api_changed"];
+    assert_eq!(api["written_for"], 2, "{old}");
+    assert_eq!(api["current"], 3, "{old}");
+    assert!(api["changes"].to_string().contains("square"), "{old}");
+    let starter = std::fs::read_to_string(wider.path().join("starter.rs")).unwrap();
+    assert_eq!(api["starter"], starter.as_str(), "{old}");
+    let draft = json(&replica, &learner, "/api/katas/fast-power/draft").await;
+    assert_eq!(draft["source"], "// my draft for version 2", "{draft}");
+    assert_eq!(draft["api_changed"], *api, "{draft}");
+    let reference = std::fs::read_to_string(wider.path().join("reference.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "fast-power", &reference, "submit")
+        .await;
+    let report = app.verdict(&learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], 3, "{report}");
     worker.abort();
+}
+
+async fn json(app: &TestApp, token: &str, path: &str) -> Value {
+    let resp = app.get(token, path).await;
+    assert!(resp.status().is_success(), "{path}: {}", resp.status());
+    resp.json().await.unwrap()
+}
+
+/// The package at `from` with a third entry point, `square`, in its API and every solution.
+fn with_square(from: &Path) -> tempfile::TempDir {
+    const SQUARE: &str = "\n/// `x` squared.\npub fn square(x: f64) -> f64 {\n    x * x\n}\n";
+    let dir = copy_dir(from);
+    let edit = |file: &Path, from: &str, to: &str| {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains(from), "{}: no `{from}`", file.display());
+        std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        &dir.path().join("kata.toml"),
+        "entry_points = [\"power\", \"pow_mod\"]",
+        "entry_points = [\"power\", \"pow_mod\", \"square\"]",
+    );
+    edit(
+        &dir.path().join("kata.rs"),
+        "pub pow_mod: fn(u64, u64, u64) -> u64,",
+        "pub pow_mod: fn(u64, u64, u64) -> u64,\n    pub square: fn(f64) -> f64,",
+    );
+    let wrong = std::fs::read_dir(dir.path().join("wrong"))
+        .unwrap()
+        .map(|e| e.unwrap().path());
+    for file in wrong.chain(["reference.rs", "starter.rs"].map(|f| dir.path().join(f))) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, format!("{text}{SQUARE}")).unwrap();
+    }
+    dir
 }
