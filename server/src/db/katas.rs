@@ -168,16 +168,17 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         let published = kata_versions::publish(&mut tx, &kata.slug, &kata.version).await?;
         if synced == Synced::Listed {
             // A build not seen before goes live. A build seen before (a restart) leaves the
-            // live version as instructors set it — an uploaded statement fix, a roll-back —
-            // whenever it can serve that version.
-            sqlx::query(
+            // live version as instructors set it — an uploaded statement fix, a roll-back, a
+            // version built from its stored package — whenever it can serve that version.
+            sqlx::query(&format!(
                 "UPDATE katas SET live_version = $1
                   WHERE slug = $2
                     AND ($3 = 1 OR live_version IS NULL OR NOT EXISTS (
                           SELECT 1 FROM kata_versions v
                            WHERE v.slug = katas.slug AND v.number = katas.live_version
-                             AND v.grading_hash = $4))",
-            )
+                             AND (v.grading_hash = $4 OR {})))",
+                super::kata_packages::PACKAGED
+            ))
             .bind(published.number)
             .bind(&kata.slug)
             .bind(i64::from(published.new))

@@ -216,6 +216,13 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_eq!(report["verdict"], "accepted", "{report}");
     assert_eq!(report["kata_version"], 3, "{report}");
+
+    // A restart of the same build keeps the version built from its package live.
+    server::db::katas::sync(db).await.unwrap();
+    assert_eq!(
+        shown(&app, &learner, "fast-power").await["version"]["number"],
+        3
+    );
     worker.abort();
 }
 
