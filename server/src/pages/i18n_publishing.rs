@@ -120,11 +120,12 @@ pub static EN: Publishing = Publishing {
     refused_note: "The package was refused; nothing changed.",
     back: "Back to the kata's page",
     no_file: "choose a package archive to upload",
-    new_kata_heading: "Publish a new stdin/stdout kata",
-    new_kata_lead: "A stdin/stdout package (kind = \"io\" in kata.toml; \"infrakata kata new SLUG --io\" \
-                    or \"infrakata kata import\" makes one) holds no code of ours, so it goes live \
-                    on this service without a build: the archive (at most 64 MiB) is checked in \
-                    the sandbox — reference, starter, every wrong/ program, input validators — \
+    new_kata_heading: "Publish a new kata",
+    new_kata_lead: "A kata package goes live on this service without a build: a stdin/stdout one \
+                    (kind = \"io\" in kata.toml; \"infrakata kata new SLUG --io\" or \"infrakata \
+                    kata import\" makes one, at most 64 MiB) or a function kata (its judge and \
+                    programs are built from its files, at most 4 MiB). The archive is checked in \
+                    the sandbox — reference, starter, every wrong/ solution, input validators — \
                     and goes live only if every check passes.",
     new_kata_slug: "Slug (as kata.toml names it)",
     checking: "Still checking: the package's programs are running in the sandbox. This page \
@@ -178,11 +179,12 @@ pub static ZH: Publishing = Publishing {
     refused_note: "题目包未通过检查，服务上没有任何改变。",
     back: "返回题目页面",
     no_file: "请选择要上传的题目包",
-    new_kata_heading: "发布新的标准输入输出题",
-    new_kata_lead: "标准输入输出题目包（kata.toml 中 kind = \"io\"；可用 \"infrakata kata new SLUG --io\" \
-                    或 \"infrakata kata import\" 生成）不含需要编译进服务的代码，因此无需重新构建即可在本\
-                    服务上线：压缩包（最多 64 MiB）会先在沙箱中检查——参考解、初始代码、每个 wrong/ \
-                    程序和输入校验器——全部通过才会上线。",
+    new_kata_heading: "发布新题目",
+    new_kata_lead: "题目包无需重新构建即可在本服务上线：标准输入输出题（kata.toml 中 kind = \"io\"；\
+                    可用 \"infrakata kata new SLUG --io\" 或 \"infrakata kata import\" 生成，最多 \
+                    64 MiB），或函数题（评测程序和解答程序由题目包自己的文件构建，最多 4 MiB）。\
+                    压缩包会先在沙箱中检查——参考解、初始代码、每个 wrong/ 解法和输入校验器——全部\
+                    通过才会上线。",
     new_kata_slug: "Slug（与 kata.toml 中的一致）",
     checking: "仍在检查：题目包中的程序正在沙箱中运行。本页会自动刷新，直到报告生成；只有全部检查\
                通过才会上线。",

@@ -225,7 +225,7 @@ async fn the_admin_page_publishes_a_new_stdin_stdout_kata_and_lists_it() {
     let staff = crate::browser::Browser::new(&app);
     staff.login("ines", "long enough pw").await;
     let page = staff.page("/admin").await;
-    assert!(page.contains("Publish a new stdin/stdout kata"), "{page}");
+    assert!(page.contains("Publish a new kata"), "{page}");
     let csrf = crate::browser::csrf_of(&page);
     let package = fresh_copy("Published from the admin page.");
     let archive = katas::archive::PackageFiles::read_dir(package.path(), &Default::default())
