@@ -11,6 +11,7 @@
 //! floods or lies about lengths costs the grading, never the grader.
 
 use crate::judge::{CaseResult, JudgeFailure, KataError, Trial, judge_case};
+use crate::rank_net::{CaseNet, Posted};
 use crate::report::{CaseReport, Outcome, trim};
 use crate::spec::{Group, KataSpec, Message, Mismatch};
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,20 @@ pub enum Request {
         result: CaseResult,
         time_ms: f64,
     },
+    /// A rank kata: open the network of the case whose input is `input`
+    /// ([`Reply::NetOpened`]). The grader routes the ranks' traffic; the network's rules and
+    /// counters stay here, with the rest of the package's trusted code.
+    NetOpen { input: Vec<u8> },
+    /// [`CaseNet::post`] on network `net` ([`Reply::NetPosted`]).
+    NetPost {
+        net: u32,
+        rank: u32,
+        request: Vec<u8>,
+    },
+    /// [`CaseNet::reply`] ([`Reply::NetReply`]).
+    NetReply { net: u32, rank: u32 },
+    /// [`CaseNet::finish`] ([`Reply::NetFinished`]).
+    NetFinish { net: u32, outputs: Vec<Vec<u8>> },
 }
 
 /// A case as the grader sees it, with the answer bound the reference's answer sets.
@@ -52,7 +67,8 @@ pub struct PreparedCase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prepared {
     pub cases: Vec<PreparedCase>,
-    /// The kata is a rank kata ([`KataSpec::ranked`]), whose network the grader must hold.
+    /// The kata is a rank kata ([`KataSpec::ranked`]): its ranks run as processes of their
+    /// own, and their traffic is routed through this judge's networks (`Request::Net*`).
     pub ranked: bool,
 }
 
@@ -66,6 +82,19 @@ pub enum Reply {
     Broken(KataError),
     /// The checker failed on a case (its own fault).
     Failed(JudgeFailure),
+    NetOpened {
+        net: u32,
+        ranks: u32,
+        traffic_bound: u64,
+        rank_inputs: Vec<Vec<u8>>,
+    },
+    /// `Ok(None)`: taken; `Ok(Some(what))`: the rank waits for a reply; `Err`: the rank broke
+    /// the network's rules.
+    NetPosted(Result<Option<String>, String>),
+    NetReply(Option<Vec<u8>>),
+    NetFinished(Result<Vec<u8>, String>),
+    /// No such network, or its input could not be read.
+    NetFailed(String),
 }
 
 /// A case's judgement as it crosses: what the checker decided and said. The case's name,
@@ -140,9 +169,13 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdout = std::io::stdout().lock();
     let mut trial: Option<(Trial<S>, Duration)> = None;
+    let mut nets: Vec<Box<dyn CaseNet>> = Vec::new();
     while let Ok(bytes) = crate::runner::read_message() {
         let reply = match crate::wire::decode::<Request>(&bytes) {
-            Ok(request) => answer::<S>(reference, &mut trial, request),
+            Ok(request) => match network::<S>(&mut nets, request) {
+                Ok(reply) => reply,
+                Err(request) => answer::<S>(reference, &mut trial, request),
+            },
             Err(e) => Reply::Broken(KataError::Encode {
                 what: "a request".into(),
                 message: e.to_string(),
@@ -161,17 +194,52 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     }
 }
 
+/// A network request answered, or the request given back when it is none.
+fn network<S: KataSpec>(
+    nets: &mut Vec<Box<dyn CaseNet>>,
+    request: Request,
+) -> Result<Reply, Request> {
+    let no_net = |net: u32| Reply::NetFailed(format!("no network #{net}"));
+    Ok(match request {
+        Request::NetOpen { input } => match S::ranked().map(|r| r.open(&input)) {
+            None => Reply::NetFailed("not a rank kata".into()),
+            Some(Err(e)) => Reply::NetFailed(e),
+            Some(Ok(mut net)) => {
+                let opened = Reply::NetOpened {
+                    net: nets.len() as u32,
+                    ranks: net.ranks() as u32,
+                    traffic_bound: net.traffic_bound() as u64,
+                    rank_inputs: net.rank_inputs(),
+                };
+                nets.push(net);
+                opened
+            }
+        },
+        Request::NetPost { net, rank, request } => match nets.get_mut(net as usize) {
+            Some(n) => Reply::NetPosted(n.post(rank as usize, &request).map(|p| match p {
+                Posted::Taken => None,
+                Posted::Waits(what) => Some(what),
+            })),
+            None => no_net(net),
+        },
+        Request::NetReply { net, rank } => match nets.get_mut(net as usize) {
+            Some(n) => Reply::NetReply(n.reply(rank as usize)),
+            None => no_net(net),
+        },
+        Request::NetFinish { net, outputs } => match nets.get(net as usize) {
+            Some(n) => Reply::NetFinished(n.finish(&outputs)),
+            None => no_net(net),
+        },
+        other => return Err(other),
+    })
+}
+
 fn answer<S: KataSpec>(
     reference: S::Solution,
     trial: &mut Option<(Trial<S>, Duration)>,
     request: Request,
 ) -> Reply {
     match request {
-        // A rank kata's network is the grader's to hold: said before any rank runs here.
-        Request::Prepare { .. } if S::ranked().is_some() => Reply::Prepared(Prepared {
-            cases: Vec::new(),
-            ranked: true,
-        }),
         Request::Prepare { seed, case_time_ms } => match Trial::<S>::prepare(reference, seed) {
             Ok(made) => {
                 let cases = made
@@ -189,7 +257,7 @@ fn answer<S: KataSpec>(
                 *trial = Some((made, Duration::from_millis(case_time_ms)));
                 Reply::Prepared(Prepared {
                     cases,
-                    ranked: false,
+                    ranked: S::ranked().is_some(),
                 })
             }
             Err(e) => Reply::Broken(e),
@@ -209,6 +277,10 @@ fn answer<S: KataSpec>(
                 }),
             }
         }
+        Request::NetOpen { .. }
+        | Request::NetPost { .. }
+        | Request::NetReply { .. }
+        | Request::NetFinish { .. } => Reply::NetFailed("answered elsewhere".into()),
         Request::Judge {
             index,
             result,

@@ -62,13 +62,8 @@ impl Grader {
             let judging = judging.join().map_err(|_| {
                 GradeError::Internal("starting the package's judge panicked".into())
             })??;
-            if judging.ranked {
-                return Err(GradeError::kata(slug)(KataError::Judge(
-                    "belongs to a rank kata, whose network the grader holds: a rank kata is \
-                     graded by the catalogue this service was built with, not yet from its package"
-                        .into(),
-                )));
-            }
+            // A rank kata's ranks run as processes of their own; its networks stay in the judge.
+            let ranked = judging.ranked();
             let (binary, mut resources, diagnostics) = match built? {
                 Ok(built) => built,
                 Err(report) => {
@@ -84,7 +79,12 @@ impl Grader {
                 .collect();
             let ran = run::run(
                 &self.sandbox,
-                Subject { meta, ranked: None },
+                Subject {
+                    meta,
+                    ranked: ranked
+                        .as_ref()
+                        .map(|r| r as &dyn katas::rank_net::RankedKata),
+                },
                 &judging,
                 &binary,
                 &selected,
@@ -96,6 +96,10 @@ impl Grader {
                 Some(failure) => GradeError::kata(slug)(failure),
                 None => e,
             })?;
+            // Whatever the learner's program did, a grading whose judge failed is the kata's.
+            if let Some(failure) = judging.failure() {
+                return Err(GradeError::kata(slug)(failure));
+            }
             resources.run_wall_ms = ms(ran.wall);
             resources.run_cpu_ms = ms(ran.cpu);
             resources.peak_memory_bytes = ran.peak_memory_bytes;

@@ -8,6 +8,7 @@ use crate::GradeError;
 use crate::sandbox::{self, Job, LimitHit, Profile, Sandbox, Watch};
 use katas::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, KataError};
 use katas::judge_process::{self, PreparedCase, Reply, ReplyReader, Request};
+use katas::rank_net::{CaseNet, Posted, RankedKata};
 use katas::{CaseReport, Limits};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +21,8 @@ use std::time::{Duration, Instant};
 const PREPARE_WAIT: Duration = Duration::from_secs(60);
 /// How long it may take to judge one case (or hand over one input).
 const REPLY_WAIT: Duration = Duration::from_secs(10);
+/// The most ranks one case's network may have: each is a sandboxed process.
+const MAX_RANKS: usize = 64;
 /// The most cases one grading may have: each is a run, a frame and a report.
 const MAX_CASES: usize = 4096;
 /// The most notes a case report keeps from a judge.
@@ -33,7 +36,8 @@ fn limits(kata: &Limits) -> sandbox::Limits {
         cpu: Duration::from_secs(120),
         memory_bytes: (kata.memory_mb << 20).max(512 << 20) * 2,
         address_space_bytes: Some((kata.memory_mb << 20).max(512 << 20) * 8 + (1 << 30)),
-        pids: 8,
+        // A rank kata's reference runs its ranks on threads.
+        pids: 128,
         stdout_bytes: 1 << 30,
         stderr_bytes: 64 << 10,
         file_bytes: 16 << 20,
@@ -54,15 +58,20 @@ struct Link {
     dead: Option<String>,
 }
 
-/// One grading's cases and judging, held by the package's judge process.
-pub struct ProcessJudging {
-    cases: Vec<PreparedCase>,
-    /// The package is a rank kata.
-    pub ranked: bool,
+/// The way to the judge process, shared by the grading's judging and its rank networks.
+struct Channel {
     link: Mutex<Link>,
     stop: Arc<AtomicBool>,
     /// The first failure of the judge, for the grading to report as the kata's.
     failure: Mutex<Option<String>>,
+}
+
+/// One grading's cases and judging, held by the package's judge process.
+pub struct ProcessJudging {
+    cases: Vec<PreparedCase>,
+    /// The package is a rank kata: its networks are [`ProcessJudging::ranked`].
+    pub ranked: bool,
+    channel: Arc<Channel>,
 }
 
 impl std::fmt::Debug for ProcessJudging {
@@ -76,7 +85,7 @@ impl std::fmt::Debug for ProcessJudging {
 impl Drop for ProcessJudging {
     fn drop(&mut self) {
         // Its stdin closes with the link; a judge busy in a loop is stopped at once.
-        self.stop.store(true, Ordering::Relaxed);
+        self.channel.stop.store(true, Ordering::Relaxed);
     }
 }
 
@@ -154,20 +163,22 @@ impl ProcessJudging {
         let mut judging = Self {
             cases: Vec::new(),
             ranked: false,
-            link: Mutex::new(Link {
-                requests: Some(requests),
-                events,
-                dead: None,
+            channel: Arc::new(Channel {
+                link: Mutex::new(Link {
+                    requests: Some(requests),
+                    events,
+                    dead: None,
+                }),
+                stop,
+                failure: Mutex::new(None),
             }),
-            stop,
-            failure: Mutex::new(None),
         };
         let prepare = Request::Prepare {
             seed,
             case_time_ms: limits_of_kata.case_time_ms,
         };
         let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
-        match judging.ask(&prepare, PREPARE_WAIT)? {
+        match judging.channel.ask(&prepare, PREPARE_WAIT)? {
             Ok(Reply::Prepared(prepared)) if prepared.cases.len() > MAX_CASES => Err(broken(
                 format!("made {} cases (at most {MAX_CASES})", prepared.cases.len()),
             )),
@@ -196,6 +207,33 @@ impl ProcessJudging {
             .collect()
     }
 
+    fn failed(&self, index: usize, why: String) -> JudgeFailure {
+        let name = self.cases.get(index).map_or("?", |c| c.name.as_str());
+        self.channel
+            .failed(format!("failed on case `{name}`: {why}"));
+        JudgeFailure::Checker(format!("{name} (the package's judge {why})"))
+    }
+
+    /// How the judge first failed this grading, if it did: the package's fault.
+    pub fn failure(&self) -> Option<KataError> {
+        self.channel
+            .failure
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .map(KataError::Judge)
+    }
+
+    /// A rank kata's networks, held by the judge: the grader's router posts the ranks'
+    /// traffic to them as it does to a catalogue kata's.
+    pub fn ranked(&self) -> Option<ProcessRanked> {
+        self.ranked.then(|| ProcessRanked {
+            channel: Arc::clone(&self.channel),
+        })
+    }
+}
+
+impl Channel {
     /// One request and its reply. `Ok(Err(why))`: the judge did not answer in time, or ended.
     fn ask(&self, request: &Request, wait: Duration) -> Result<Result<Reply, String>, GradeError> {
         let mut link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
@@ -226,23 +264,137 @@ impl ProcessJudging {
         Ok(Err(answer))
     }
 
-    fn failed(&self, index: usize, why: String) -> JudgeFailure {
-        let name = self.cases.get(index).map_or("?", |c| c.name.as_str());
-        let failure = JudgeFailure::Checker(format!("{name} (the package's judge {why})"));
+    /// Records the judge's first failure.
+    fn failed(&self, why: String) {
         self.failure
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert_with(|| format!("failed on case `{name}`: {why}"));
-        failure
+            .get_or_insert(why);
     }
 
-    /// How the judge first failed this grading, if it did: the package's fault.
-    pub fn failure(&self) -> Option<KataError> {
-        self.failure
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .map(KataError::Judge)
+    /// `request`'s reply, or why there is none (recorded as the judge's failure).
+    fn reply(&self, request: &Request) -> Result<Reply, String> {
+        match self.ask(request, REPLY_WAIT) {
+            Ok(Ok(reply)) => Ok(reply),
+            Ok(Err(why)) => {
+                self.failed(why.clone());
+                Err(format!("the package's judge {why}"))
+            }
+            Err(e) => {
+                let why = format!("could not run: {e}");
+                self.failed(why.clone());
+                Err(format!("the package's judge {why}"))
+            }
+        }
+    }
+
+    /// A reply of the wrong kind: the judge's failure.
+    fn out_of_turn<T>(&self) -> Result<T, String> {
+        self.failed("answered out of turn".into());
+        Err("the package's judge answered out of turn".into())
+    }
+}
+
+/// A rank kata's networks in the package's judge.
+#[derive(Clone)]
+pub struct ProcessRanked {
+    channel: Arc<Channel>,
+}
+
+impl std::fmt::Debug for ProcessRanked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProcessRanked")
+    }
+}
+
+impl RankedKata for ProcessRanked {
+    fn open(&self, input: &[u8]) -> Result<Box<dyn CaseNet>, String> {
+        let request = Request::NetOpen {
+            input: input.to_vec(),
+        };
+        match self.channel.reply(&request)? {
+            Reply::NetOpened {
+                net,
+                ranks,
+                traffic_bound,
+                rank_inputs,
+            } if rank_inputs.len() == ranks as usize && ranks as usize <= MAX_RANKS => {
+                Ok(Box::new(ProcessNet {
+                    channel: Arc::clone(&self.channel),
+                    net,
+                    ranks: ranks as usize,
+                    traffic_bound: (traffic_bound as usize).min(judge_process::MAX_REPLY),
+                    rank_inputs: Some(rank_inputs),
+                }))
+            }
+            Reply::NetFailed(why) => {
+                self.channel
+                    .failed(format!("could not open a network: {why}"));
+                Err(why)
+            }
+            _ => self.channel.out_of_turn(),
+        }
+    }
+}
+
+/// One case's network in the package's judge.
+struct ProcessNet {
+    channel: Arc<Channel>,
+    net: u32,
+    ranks: usize,
+    traffic_bound: usize,
+    rank_inputs: Option<Vec<Vec<u8>>>,
+}
+
+impl CaseNet for ProcessNet {
+    fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    fn rank_inputs(&mut self) -> Vec<Vec<u8>> {
+        self.rank_inputs.take().unwrap_or_default()
+    }
+
+    fn traffic_bound(&self) -> usize {
+        self.traffic_bound
+    }
+
+    fn post(&mut self, rank: usize, request: &[u8]) -> Result<Posted, String> {
+        let request = Request::NetPost {
+            net: self.net,
+            rank: rank as u32,
+            request: request.to_vec(),
+        };
+        match self.channel.reply(&request)? {
+            // The rank broke the network's rules: its failure, in the network's words.
+            Reply::NetPosted(Err(why)) => Err(katas::report::trim(&why)),
+            Reply::NetPosted(Ok(None)) => Ok(Posted::Taken),
+            Reply::NetPosted(Ok(Some(what))) => Ok(Posted::Waits(katas::report::trim(&what))),
+            _ => self.channel.out_of_turn(),
+        }
+    }
+
+    fn reply(&mut self, rank: usize) -> Option<Vec<u8>> {
+        let request = Request::NetReply {
+            net: self.net,
+            rank: rank as u32,
+        };
+        match self.channel.reply(&request) {
+            Ok(Reply::NetReply(reply)) => reply,
+            Ok(_) => self.channel.out_of_turn().ok(),
+            Err(_) => None,
+        }
+    }
+
+    fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
+        let request = Request::NetFinish {
+            net: self.net,
+            outputs: outputs.to_vec(),
+        };
+        match self.channel.reply(&request)? {
+            Reply::NetFinished(output) => output,
+            _ => self.channel.out_of_turn(),
+        }
     }
 }
 
@@ -280,7 +432,7 @@ impl Judging for ProcessJudging {
         let request = Request::Input {
             index: index as u32,
         };
-        match self.ask(&request, REPLY_WAIT) {
+        match self.channel.ask(&request, REPLY_WAIT) {
             Ok(Ok(Reply::Input(bytes))) => Ok(bytes),
             Ok(Ok(Reply::Broken(e))) => Err(e),
             Ok(Ok(_)) => Err(KataError::Judge("answered out of turn".into())),
@@ -300,7 +452,7 @@ impl Judging for ProcessJudging {
             result,
             time_ms,
         };
-        match self.ask(&request, REPLY_WAIT) {
+        match self.channel.ask(&request, REPLY_WAIT) {
             Ok(Ok(Reply::Judged(judged))) => match self.cases.get(index) {
                 Some(case) => Ok(judged.into_report(case, time_ms, MAX_NOTES)),
                 None => Err(self.failed(index, "judged a case it never made".into())),

@@ -48,7 +48,7 @@ const READY_BOUND: usize = 1 << 10;
 #[derive(Debug, Clone, Copy)]
 pub struct Subject<'a> {
     pub meta: &'a KataMeta,
-    pub ranked: Option<&'static dyn RankedKata>,
+    pub ranked: Option<&'a dyn RankedKata>,
 }
 
 impl<'a> Subject<'a> {

@@ -26,7 +26,7 @@ use std::time::Instant;
 /// The run's program, kata and purpose are the plain executor's; the account goes there too.
 pub(super) struct RankedSandboxed<'r, 'a> {
     pub run: &'r mut Sandboxed<'a>,
-    pub ranked: &'static dyn RankedKata,
+    pub ranked: &'a dyn RankedKata,
 }
 
 /// One rank process's part of the run, and what its stdout may carry.
