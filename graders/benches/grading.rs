@@ -419,6 +419,39 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
             })
         },
     );
+    // A rank kata: every rank its own process either way; the networks in the grader (the
+    // build's) or in the package's judge.
+    let ring = read("ring-allreduce");
+    let ring_source = ring.reference.clone();
+    g.bench_function(
+        "ring-allreduce: grade submit, the build's judge: the verdict",
+        |b| {
+            b.iter(|| {
+                let judged = grader
+                    .judge(
+                        "ring-allreduce",
+                        &unique(&ring_source),
+                        Mode::Submit,
+                        &|_| {},
+                    )
+                    .expect("grades");
+                assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
+                black_box(judged)
+            })
+        },
+    );
+    g.bench_function(
+        "ring-allreduce: grade submit, the package's judge process: the verdict",
+        |b| {
+            b.iter(|| {
+                let report = grader
+                    .grade_package(&ring, &unique(&ring_source), Mode::Submit, &|_| {})
+                    .expect("grades");
+                assert_eq!(report.verdict, katas::Verdict::Accepted);
+                black_box(report)
+            })
+        },
+    );
     g.finish();
     // A publish builds everything anew: a fresh comment in the logic changes every build's key.
     let mut g = c.benchmark_group("publishing a function package (verification)");

@@ -58,8 +58,8 @@ pub enum PackageError {
     Data(String),
     #[error("{name}: {why}")]
     Wrong { name: String, why: String },
-    /// A kind this path does not build yet (GPU katas; rank katas need their network in the
-    /// grader).
+    /// A kind this path does not build yet (GPU katas: their judge needs the GPU worker's
+    /// CUDA path).
     #[error("{0}")]
     Unsupported(String),
 }
