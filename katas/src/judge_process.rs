@@ -41,14 +41,14 @@ pub enum Request {
     /// ([`Reply::NetOpened`]). The grader routes the ranks' traffic; the network's rules and
     /// counters stay here, with the rest of the package's trusted code.
     NetOpen { input: Vec<u8> },
-    /// [`CaseNet::post`] on network `net` ([`Reply::NetPosted`]).
+    /// [`CaseNet::post`] on network `net`, and every reply it made ready
+    /// ([`Reply::NetPosted`]): replies only ever become ready when a request is posted, so
+    /// the grader asks for none on its own.
     NetPost {
         net: u32,
         rank: u32,
         request: Vec<u8>,
     },
-    /// [`CaseNet::reply`] ([`Reply::NetReply`]).
-    NetReply { net: u32, rank: u32 },
     /// [`CaseNet::finish`] ([`Reply::NetFinished`]).
     NetFinish { net: u32, outputs: Vec<Vec<u8>> },
 }
@@ -88,10 +88,13 @@ pub enum Reply {
         traffic_bound: u64,
         rank_inputs: Vec<Vec<u8>>,
     },
-    /// `Ok(None)`: taken; `Ok(Some(what))`: the rank waits for a reply; `Err`: the rank broke
-    /// the network's rules.
-    NetPosted(Result<Option<String>, String>),
-    NetReply(Option<Vec<u8>>),
+    NetPosted {
+        /// `Ok(None)`: taken; `Ok(Some(what))`: the rank waits for a reply; `Err`: the rank
+        /// broke the network's rules.
+        posted: Result<Option<String>, String>,
+        /// `(rank, reply)` for every reply ready now ([`CaseNet::reply`]).
+        replies: Vec<(u32, Vec<u8>)>,
+    },
     NetFinished(Result<Vec<u8>, String>),
     /// No such network, or its input could not be read.
     NetFailed(String),
@@ -216,14 +219,16 @@ fn network<S: KataSpec>(
             }
         },
         Request::NetPost { net, rank, request } => match nets.get_mut(net as usize) {
-            Some(n) => Reply::NetPosted(n.post(rank as usize, &request).map(|p| match p {
-                Posted::Taken => None,
-                Posted::Waits(what) => Some(what),
-            })),
-            None => no_net(net),
-        },
-        Request::NetReply { net, rank } => match nets.get_mut(net as usize) {
-            Some(n) => Reply::NetReply(n.reply(rank as usize)),
+            Some(n) => {
+                let posted = n.post(rank as usize, &request).map(|p| match p {
+                    Posted::Taken => None,
+                    Posted::Waits(what) => Some(what),
+                });
+                let replies = (0..n.ranks())
+                    .filter_map(|r| Some((r as u32, n.reply(r)?)))
+                    .collect();
+                Reply::NetPosted { posted, replies }
+            }
             None => no_net(net),
         },
         Request::NetFinish { net, outputs } => match nets.get(net as usize) {
@@ -277,10 +282,9 @@ fn answer<S: KataSpec>(
                 }),
             }
         }
-        Request::NetOpen { .. }
-        | Request::NetPost { .. }
-        | Request::NetReply { .. }
-        | Request::NetFinish { .. } => Reply::NetFailed("answered elsewhere".into()),
+        Request::NetOpen { .. } | Request::NetPost { .. } | Request::NetFinish { .. } => {
+            Reply::NetFailed("answered elsewhere".into())
+        }
         Request::Judge {
             index,
             result,

@@ -34,14 +34,18 @@ impl Grader {
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
         let judge = self.package_judge(package)?;
-        let library =
-            crate::package::library(&self.sandbox, &self.toolchain, &self.cache, package)?
-                .map_err(|said| {
-                    GradeError::kata(slug)(KataError::Judge(format!(
-                        "library (the package's logic) did not compile: {}",
-                        katas::report::trim(&said)
-                    )))
-                })?;
+        let library = crate::package::library(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            package,
+        )?
+        .map_err(|said| {
+            GradeError::kata(slug)(KataError::Judge(format!(
+                "could not be built: its logic as the learners' library did not compile: {}",
+                katas::report::trim(&said)
+            )))
+        })?;
         let seed = if mode == Mode::Run {
             katas::DEFAULT_SEED
         } else {

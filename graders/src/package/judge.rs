@@ -10,6 +10,7 @@ use katas::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, KataError};
 use katas::judge_process::{self, PreparedCase, Reply, ReplyReader, Request};
 use katas::rank_net::{CaseNet, Posted, RankedKata};
 use katas::{CaseReport, Limits};
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -325,6 +326,7 @@ impl RankedKata for ProcessRanked {
                     ranks: ranks as usize,
                     traffic_bound: (traffic_bound as usize).min(judge_process::MAX_REPLY),
                     rank_inputs: Some(rank_inputs),
+                    ready: vec![VecDeque::new(); ranks as usize],
                 }))
             }
             Reply::NetFailed(why) => {
@@ -344,6 +346,8 @@ struct ProcessNet {
     ranks: usize,
     traffic_bound: usize,
     rank_inputs: Option<Vec<Vec<u8>>>,
+    /// The replies the judge said are ready, per rank, not yet given.
+    ready: Vec<VecDeque<Vec<u8>>>,
 }
 
 impl CaseNet for ProcessNet {
@@ -365,25 +369,24 @@ impl CaseNet for ProcessNet {
             rank: rank as u32,
             request: request.to_vec(),
         };
-        match self.channel.reply(&request)? {
+        let Reply::NetPosted { posted, replies } = self.channel.reply(&request)? else {
+            return self.channel.out_of_turn();
+        };
+        for (rank, reply) in replies {
+            if let Some(ready) = self.ready.get_mut(rank as usize) {
+                ready.push_back(reply);
+            }
+        }
+        match posted {
             // The rank broke the network's rules: its failure, in the network's words.
-            Reply::NetPosted(Err(why)) => Err(katas::report::trim(&why)),
-            Reply::NetPosted(Ok(None)) => Ok(Posted::Taken),
-            Reply::NetPosted(Ok(Some(what))) => Ok(Posted::Waits(katas::report::trim(&what))),
-            _ => self.channel.out_of_turn(),
+            Err(why) => Err(katas::report::trim(&why)),
+            Ok(None) => Ok(Posted::Taken),
+            Ok(Some(what)) => Ok(Posted::Waits(katas::report::trim(&what))),
         }
     }
 
     fn reply(&mut self, rank: usize) -> Option<Vec<u8>> {
-        let request = Request::NetReply {
-            net: self.net,
-            rank: rank as u32,
-        };
-        match self.channel.reply(&request) {
-            Ok(Reply::NetReply(reply)) => reply,
-            Ok(_) => self.channel.out_of_turn().ok(),
-            Err(_) => None,
-        }
+        self.ready.get_mut(rank)?.pop_front()
     }
 
     fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
