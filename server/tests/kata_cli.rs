@@ -334,3 +334,56 @@ fn import_refuses_an_interactive_problem_by_name() {
     );
     assert!(!out_dir.join("guessing").exists());
 }
+
+#[test]
+fn check_builds_a_package_the_binary_lacks_from_its_files() {
+    // fast-power copied under a new slug, outside the checkout, named as a folder.
+    let root = tempfile::tempdir().unwrap();
+    let copy = root.path().join("power-copy");
+    let from = Path::new(katas::catalogue::find("fast-power").unwrap().package().dir);
+    for entry in walk(from) {
+        let target = copy.join(entry.strip_prefix(from).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(&entry).unwrap();
+        std::fs::write(
+            target,
+            text.replace("slug = \"fast-power\"", "slug = \"power-copy\""),
+        )
+        .unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_infrakata"))
+        .args(["kata", "check", "./power-copy"])
+        .current_dir(root.path())
+        .env_remove("INFRAKATA_WORKSPACE")
+        .env_remove("INFRAKATA_PROBLEMS")
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    if text.contains("run in the sandbox") && std::env::var_os("INFRAKATA_CI").is_none() {
+        println!("skipped: no sandbox here: {text}");
+        return;
+    }
+    assert!(out.status.success(), "{text}");
+    for row in ["reference.rs", "starter.rs", "wrong/linear_loop.rs"] {
+        let line = text.lines().find(|l| l.starts_with(row)).expect(row);
+        assert!(line.ends_with("ok"), "{line}");
+    }
+    assert!(
+        text.trim_end().ends_with("./power-copy: package complete"),
+        "{text}"
+    );
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

@@ -218,7 +218,13 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
     if let Some(dir) = super::io_kata::package_dir(slug) {
         return super::io_kata::check(dir);
     }
-    let dir = problems_dir.join(slug);
+    // A folder named as it is (`kata check ./my-kata`), else a package of the checkout's.
+    let named = Path::new(slug);
+    let dir = if named.join(katas::layout::META_FILE).is_file() {
+        named.to_path_buf()
+    } else {
+        problems_dir.join(slug)
+    };
     if let Some(dir) = dir.to_str().and_then(super::io_kata::package_dir) {
         return super::io_kata::check(dir);
     }

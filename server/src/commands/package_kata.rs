@@ -51,7 +51,19 @@ pub(super) fn solution_rows(dir: &Path) -> anyhow::Result<Vec<Row>> {
         // The package's own judge failed: a row of the table, not our failure.
         Err(graders::GradeError::Kata { source, .. }) => Ok(Err(source.to_string())),
         Err(e) => Err(e),
-    })?;
+    });
+    // Without the sandbox here (no root, an old kernel) the table still says what it could.
+    let verified = match verified {
+        Ok(verified) => verified,
+        Err(e) => {
+            return Ok(vec![Row {
+                part: "solutions".into(),
+                expected: "run in the sandbox".into(),
+                got: katas::report::trim(&format!("{e:#}")),
+                ok: false,
+            }]);
+        }
+    };
     Ok(match verified {
         Ok(rows) => rows
             .into_iter()
