@@ -6,7 +6,7 @@ use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Performance, Resources};
+use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Resources};
 use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
@@ -19,6 +19,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 mod bank;
 mod custom;
+mod figure;
 mod io;
 mod io_verify;
 mod package;
@@ -285,7 +286,11 @@ impl Grader {
         } else {
             // Inline (`infrakata grade`), there is no later attempt: a measurement the host
             // was too busy for is reported missing with the reason.
-            match self.performance(owed.kata, &owed.source, &owed.selected) {
+            match self.performance(
+                figure::Counted::Catalogue(owed.kata),
+                &owed.source,
+                &owed.selected,
+            ) {
                 Ok(Ok(figure)) => report.performance = Some(figure),
                 Ok(Err(why)) | Err(GradeError::Unavailable(why)) => {
                     report.performance_missing = Some(why)
@@ -295,42 +300,6 @@ impl Grader {
         }
         progress(Stage::Done);
         Ok(report)
-    }
-}
-
-impl Grader {
-    /// Measures an accepted CPU `submit` whose verdict was published by an earlier job
-    /// (possibly on another worker): takes the verdict's program for `source` from the compile
-    /// cache (compiling it again only on another worker), and counts instructions on fresh
-    /// single-use inputs against the reference's. It never judges: the verdict stays the one
-    /// published. It takes no grading slot, so a worker's measuring loop never
-    /// holds one a verdict is waiting for.
-    pub fn measure_submission(
-        &self,
-        slug: &str,
-        source: &str,
-        progress: &dyn Fn(Stage),
-    ) -> Result<Measured, GradeError> {
-        let kata = kata_for(slug, source)?;
-        if kata.meta().kind == KataKind::Gpu {
-            return Err(GradeError::Internal(format!(
-                "`{slug}` is a GPU kata: its device timings come with its verdict, not from a \
-                 measurement job"
-            )));
-        }
-        progress(Stage::Measuring);
-        let selected: Vec<CaseInfo> = kata
-            .case_list()
-            .map_err(GradeError::kata(slug))?
-            .into_iter()
-            .filter(|c| Mode::Submit.includes(c.group))
-            .collect();
-        let measured = match self.performance(kata, source, &selected)? {
-            Ok(figure) => Measured::Figure(figure),
-            Err(why) => Measured::Missing(why),
-        };
-        progress(Stage::Done);
-        Ok(measured)
     }
 }
 
@@ -591,155 +560,6 @@ impl Grader {
     }
 }
 
-impl Grader {
-    /// The solution's and the reference's instruction counts on the same fresh, single-use
-    /// inputs, each less the empty harness's; or why there is no figure. `Err` only for our
-    /// own failures (and `Unavailable` when the host was too busy to finish it in time).
-    ///
-    /// The measured program is sent its inputs, never a seed, and no input set is measured
-    /// for another submission: a count can tell a learner nothing they could use later.
-    fn performance(
-        &self,
-        kata: &dyn Kata,
-        source: &str,
-        selected: &[CaseInfo],
-    ) -> Result<Result<Performance, String>, GradeError> {
-        let cases = bank::measured_cases(selected);
-        if cases.is_empty() {
-            return Ok(Err("this kata has no performance cases".into()));
-        }
-        let Some(tool) = &self.measure_tool else {
-            return Ok(Err(format!(
-                "this grader has no instruction counter ({MEASURE_TOOL} is missing)"
-            )));
-        };
-        // An input set banked with its reference count, or a fresh one counted below.
-        let banked = self.reference_bank.take(&kata.meta().slug, &cases);
-        let seed = banked.map_or_else(fresh_seed, |(seed, _)| seed);
-        let program = self.measured_program(kata, source, "an accepted submission")?;
-        let (learner, processes) = match self.count(kata, &program, &cases, seed, tool)? {
-            Ok(counted) => counted,
-            Err(why) => return Ok(Err(why)),
-        };
-        let reference_program =
-            self.measured_program(kata, kata.package().reference, "the reference")?;
-        let harness = match self.harness(kata, &reference_program, tool)? {
-            Ok(n) => n,
-            Err(why) => return Ok(Err(why)),
-        };
-        let reference = match banked {
-            Some((_, reference)) => reference,
-            None => match self.count(kata, &reference_program, &cases, seed, tool)? {
-                Ok((n, _)) => n,
-                Err(why) => {
-                    return Ok(Err(format!("the reference could not be measured: {why}")));
-                }
-            },
-        };
-        // Each process of a rank kata starts up like the empty harness; the same cases make the
-        // same processes for the reference.
-        let instructions = learner.saturating_sub(harness * processes);
-        let reference_instructions = reference.saturating_sub(harness * processes);
-        if reference_instructions == 0 {
-            return Ok(Err(
-                "the reference's count was no more than the empty harness's".into(),
-            ));
-        }
-        Ok(Ok(Performance {
-            instructions,
-            reference_instructions,
-            harness_instructions: harness,
-            ratio: instructions as f64 / reference_instructions as f64,
-            cases: cases.len(),
-        }))
-    }
-
-    /// `source`'s program for measuring: the verdict's own, from the compile cache (one compile
-    /// serves both; valgrind's extra start-up on the dynamic loader, about 60 ms, is less than
-    /// a second compile linked statically). `whose` names it in our error when it does not
-    /// compile.
-    fn measured_program(
-        &self,
-        kata: &dyn Kata,
-        source: &str,
-        whose: &str,
-    ) -> Result<Binary, GradeError> {
-        match compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            compile::Target::Runner(kata.meta()),
-            source,
-        )? {
-            Compiled::Binary { path, .. } => Ok(path),
-            Compiled::Failed { diagnostics, .. } => Err(GradeError::Internal(format!(
-                "{whose} of `{}` does not compile for measuring: {diagnostics:?}",
-                kata.meta().slug
-            ))),
-        }
-    }
-
-    /// The empty harness's count: the reference's program run on no case (start-up, reading
-    /// the request), measured once per kata and grader.
-    fn harness(
-        &self,
-        kata: &dyn Kata,
-        reference_program: &Path,
-        tool: &Path,
-    ) -> Result<Result<u64, String>, GradeError> {
-        let slug = kata.meta().slug.clone();
-        let known = self
-            .harness_cost
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&slug)
-            .cloned();
-        if let Some(known) = known {
-            return Ok(known);
-        }
-        let measured = self
-            .count(kata, reference_program, &[], fresh_seed(), tool)?
-            .map(|(n, _)| n)
-            .map_err(|why| format!("the empty harness could not be measured: {why}"));
-        self.harness_cost
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(slug, measured.clone());
-        Ok(measured)
-    }
-
-    /// The instruction count of `binary` on `cases` made from `seed` on the trusted side (the
-    /// program is sent the inputs), measured in the sandbox, and how many processes it ran as
-    /// (one per rank for a rank kata).
-    fn count(
-        &self,
-        kata: &dyn Kata,
-        binary: &Path,
-        cases: &[CaseInfo],
-        seed: u64,
-        tool: &Path,
-    ) -> Result<Result<(u64, u64), String>, GradeError> {
-        let judging = kata
-            .prepare(seed)
-            .map_err(GradeError::kata(&kata.meta().slug))?;
-        let ran = run::run(
-            &self.sandbox,
-            run::Subject::of(kata),
-            &*judging,
-            binary,
-            cases,
-            seed,
-            &self.gpu_host,
-            Purpose::Measure { tool },
-        )?;
-        let processes = ran.processes;
-        Ok(ran
-            .instructions
-            .unwrap_or_else(|| Err("the run was not measured".into()))
-            .map(|n| (n, processes)))
-    }
-}
-
 /// A seed from the OS random source: a grading's secret cases and a measurement's single-use
 /// inputs are drawn from it, never from a generator whose state could be guessed.
 pub(crate) fn fresh_seed() -> u64 {
@@ -793,11 +613,17 @@ impl Drop for Slot<'_> {
 fn kata_for(slug: &str, source: &str) -> Result<&'static dyn katas::catalogue::Kata, GradeError> {
     let kata =
         katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
+    check_source_size(source)?;
+    Ok(kata)
+}
+
+/// Refuses a learner's file over the size any grading accepts.
+fn check_source_size(source: &str) -> Result<(), GradeError> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err(GradeError::SourceTooLarge {
             bytes: source.len(),
             limit: MAX_SOURCE_BYTES,
         });
     }
-    Ok(kata)
+    Ok(())
 }

@@ -176,4 +176,14 @@ impl GradeReport {
             ..Self::compile_error(&judged.slug, mode, diagnostics, None, resources)
         }
     }
+
+    /// An accepted `submit` still without its figure or the reason it has none: a measurement
+    /// is owed before the report is complete. (A custom run is a `run`; it never owes one.)
+    pub fn awaits_figure(&self) -> bool {
+        self.verdict == Verdict::Accepted
+            && self.mode == Mode::Submit
+            && self.performance.is_none()
+            && self.performance_missing.is_none()
+            && self.gpu_performance.is_none()
+    }
 }

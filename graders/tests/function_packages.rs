@@ -8,7 +8,8 @@
 //! instead under `INFRAKATA_CI=1`.
 
 use graders::package::FunctionPackage;
-use graders::{GradeError, GradeReport, Grader, GraderConfig};
+use graders::report::Performance;
+use graders::{GradeError, GradeReport, Grader, GraderConfig, Measured};
 use katas::{Mode, Outcome, Verdict};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::{Path, PathBuf};
@@ -67,6 +68,10 @@ fn trials() -> Vec<Trial> {
         Trial::test(
             "package::a_judge_that_does_not_compile_is_the_kata_s_fault",
             judge_does_not_compile,
+        ),
+        Trial::test(
+            "package::an_accepted_submit_is_measured_against_its_version_s_reference",
+            measured_against_its_own_reference,
         ),
     ]);
     for (name, check, said) in hostile_checkers() {
@@ -208,6 +213,51 @@ fn judge_does_not_compile() -> Result<(), Failed> {
         }
         other => Err(format!("{other:#?}").into()),
     }
+}
+
+/// The built-in reference submitted to fast-power's package counts exactly as that package's
+/// reference; to a version whose reference does extra work per call, it counts well below.
+fn measured_against_its_own_reference() -> Result<(), Failed> {
+    let unchanged = read(&problem("fast-power"))?;
+    let submitted = unchanged.reference.clone();
+    let figure = |package: &FunctionPackage| -> Result<Performance, Failed> {
+        let report = grade(package, &submitted).map_err(|e| e.to_string())?;
+        if !report.awaits_figure() {
+            return Err(format!("an accepted submit owes its figure: {report:#?}").into());
+        }
+        match grader()?.measure_package(package, &submitted, &|_| {}) {
+            Ok(Measured::Figure(figure)) => Ok(figure),
+            other => Err(format!("{}: {other:?}", package.meta.slug).into()),
+        }
+    };
+    let same = figure(&unchanged)?;
+    if same.instructions != same.reference_instructions {
+        return Err(format!("the reference against itself should count the same: {same:?}").into());
+    }
+    let header = "pub fn power(base: f64, exponent: i32) -> f64 {\n";
+    if !submitted.contains(header) {
+        return Err("the reference's `power` changed shape; update this test".into());
+    }
+    let dir = copy(&problem("fast-power"), "slower-reference", &|file, text| {
+        if file == "reference.rs" {
+            let spin = "    let mut spin = 0u64;\n    for i in 0..1024 {\n        spin = \
+                        std::hint::black_box(spin ^ i);\n    }\n    std::hint::black_box(spin);\n";
+            text.replacen(header, &format!("{header}{spin}"), 1)
+        } else {
+            text
+        }
+    });
+    let slower = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let slower = figure(&slower?)?;
+    if slower.reference_instructions <= same.reference_instructions || slower.ratio >= 0.8 {
+        return Err(format!(
+            "against a slower reference the same program counts less than 0.8 of it: {slower:?} \
+             (against its own: {same:?})"
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// `(name, the checker's body, words the failure must hold)`: each replaces the scaffold's

@@ -302,3 +302,43 @@ fn kata_check_finds_a_new_io_package_in_the_problems_folder_by_slug() {
         assert!(table.contains(expected), "`{expected}` not in {table}");
     }
 }
+
+#[test]
+fn a_function_package_is_graded_from_its_folder_and_measured_against_its_own_reference() {
+    if !sandbox_available() {
+        return;
+    }
+    // fast-power under a slug the build never saw: graded and counted from its own files.
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("power-drill");
+    let mut copy = Command::new("cp");
+    copy.arg("-r").arg(katas_dir()).arg(&package);
+    assert!(copy.status().unwrap().success());
+    let toml = package.join("kata.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("slug = \"fast-power\""));
+    std::fs::write(
+        &toml,
+        text.replace("slug = \"fast-power\"", "slug = \"power-drill\""),
+    )
+    .unwrap();
+    let reference = package.join("reference.rs");
+    let out = grade(&[
+        package.to_str().unwrap(),
+        reference.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = json(&out);
+    assert_eq!(report["kata"], "power-drill", "{report}");
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    let figure = &report["performance"];
+    assert!(
+        figure["reference_instructions"].as_u64() > Some(0),
+        "{report}"
+    );
+    assert_eq!(
+        figure["instructions"], figure["reference_instructions"],
+        "{report}"
+    );
+}

@@ -9,6 +9,7 @@
 //! one submission only; and the count is the one the reference would give on those inputs at
 //! any time (counts are deterministic), so a banked figure equals an unbanked one.
 
+use super::figure::Counted;
 use super::{Grader, fresh_seed};
 use crate::GradeError;
 use katas::judge::CaseInfo;
@@ -89,11 +90,17 @@ impl Grader {
         if cases.is_empty() {
             return Ok(());
         }
-        let program = self.measured_program(kata, kata.package().reference, "the reference")?;
+        let program = self.measured_program(
+            Counted::Catalogue(kata),
+            kata.package().reference,
+            "the reference",
+        )?;
         let seed = fresh_seed();
         // A count that fails here is tried again, unbanked, by the next figure, which then says
         // why; nothing is banked.
-        if let Ok((reference, _)) = self.count(kata, &program, &cases, seed, tool)? {
+        if let Ok((reference, _)) =
+            self.count(Counted::Catalogue(kata), &program, &cases, seed, tool)?
+        {
             let indices = cases.iter().map(|c| c.index).collect();
             self.reference_bank.put(
                 slug,

@@ -4,7 +4,7 @@
 //! (the instructor's code, in the sandbox: [`crate::validator`]). The first failing case
 //! decides the verdict and the rest are not run, as on Kattis.
 
-use super::{Grader, MAX_SOURCE_BYTES, Stage, ms};
+use super::{Grader, Stage, ms};
 use crate::GradeError;
 use crate::compile::{self, Target};
 use crate::report::GradeReport;
@@ -33,12 +33,7 @@ impl Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
         let slug = package.slug();
-        if source.len() > MAX_SOURCE_BYTES {
-            return Err(GradeError::SourceTooLarge {
-                bytes: source.len(),
-                limit: MAX_SOURCE_BYTES,
-            });
-        }
+        super::check_source_size(source)?;
         progress(Stage::Queued);
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);

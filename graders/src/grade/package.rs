@@ -3,18 +3,20 @@
 //! session, the run sandbox and the report are the catalogue's; only where the learner's
 //! program and the judge come from differs.
 
-use super::{Grader, IoCheck, MAX_SOURCE_BYTES, Stage, fresh_seed, ms};
+use super::{Grader, IoCheck, Stage, fresh_seed, ms};
 use crate::compile::{self, Compiled, Target};
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::run::{self, Purpose, Subject};
 use crate::{GradeError, GradeReport};
-use katas::judge::KataError;
+use katas::judge::{CaseInfo, KataError};
 use katas::{Mode, Report, Verdict};
+use std::path::{Path, PathBuf};
 
 impl Grader {
     /// Grades `source` against `package`. As [`Grader::judge`], `Err` only for bad requests and
     /// for failures that are not the learner's: the package's own (its judge did not compile,
-    /// or failed) come back as [`GradeError::Kata`]. No performance figure is measured.
+    /// or failed) come back as [`GradeError::Kata`]. An accepted `submit` owes its figure
+    /// ([`GradeReport::awaits_figure`]), which [`Grader::measure_package`] counts.
     pub fn grade_package(
         &self,
         package: &FunctionPackage,
@@ -24,28 +26,11 @@ impl Grader {
     ) -> Result<GradeReport, GradeError> {
         let meta = &package.meta;
         let slug = meta.slug.as_str();
-        if source.len() > MAX_SOURCE_BYTES {
-            return Err(GradeError::SourceTooLarge {
-                bytes: source.len(),
-                limit: MAX_SOURCE_BYTES,
-            });
-        }
+        super::check_source_size(source)?;
         progress(Stage::Queued);
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
-        let judge = self.package_judge(package)?;
-        let library = crate::package::library(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            package,
-        )?
-        .map_err(|said| {
-            GradeError::kata(slug)(KataError::Judge(format!(
-                "could not be built: its logic as the learners' library did not compile: {}",
-                katas::report::trim(&said)
-            )))
-        })?;
+        let (judge, library) = self.package_programs(package)?;
         let seed = if mode == Mode::Run {
             katas::DEFAULT_SEED
         } else {
@@ -116,15 +101,45 @@ impl Grader {
                 ran.output,
             );
             report.case_time_ms = Some(meta.limits.case_time_ms);
-            if report.verdict == Verdict::Accepted && mode == Mode::Submit {
-                report.performance_missing = Some(
-                    "a kata graded from its package has no performance figure yet: its \
-                     reference is timed only in the catalogue's build"
-                        .into(),
-                );
-            }
             progress(Stage::Done);
             Ok(report)
+        })
+    }
+
+    /// The package's judge and the folder of its learners' library, built in the compile
+    /// sandbox or taken from the compile cache; either failing to compile is the kata's fault.
+    pub(super) fn package_programs(
+        &self,
+        package: &FunctionPackage,
+    ) -> Result<(crate::cache::Binary, PathBuf), GradeError> {
+        let judge = self.package_judge(package)?;
+        let library = crate::package::library(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            package,
+        )?
+        .map_err(|said| {
+            GradeError::kata(&package.meta.slug)(KataError::Judge(format!(
+                "could not be built: its logic as the learners' library did not compile: {}",
+                katas::report::trim(&said)
+            )))
+        })?;
+        Ok((judge, library))
+    }
+
+    /// The cases the package's judge makes from `seed`, as a grading selects from them.
+    pub(super) fn package_cases(
+        &self,
+        package: &FunctionPackage,
+        judge: &Path,
+        seed: u64,
+    ) -> Result<Vec<CaseInfo>, GradeError> {
+        let meta = &package.meta;
+        std::thread::scope(|s| {
+            let judging =
+                ProcessJudging::start(s, &self.sandbox, judge, &meta.slug, &meta.limits, seed)?;
+            Ok(judging.case_list())
         })
     }
 

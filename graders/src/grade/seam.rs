@@ -39,6 +39,15 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
         progress: &dyn Fn(Stage),
     ) -> Result<Measured, GradeError>;
 
+    /// The instruction count of an accepted `submit` of the function package `package` whose
+    /// verdict is already published ([`Grader::measure_package`]).
+    fn measure_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError>;
+
     /// A custom-input run ([`Grader::custom`]).
     fn custom(
         &self,
@@ -69,7 +78,8 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
     fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError>;
 
     /// The verdict of a solution for the function package `package`, graded from its own files
-    /// ([`Grader::grade_package`]): final, it owes no figure.
+    /// ([`Grader::grade_package`]): final; an accepted `submit` owes its figure
+    /// ([`GradeReport::awaits_figure`]).
     fn judge_package(
         &self,
         package: &FunctionPackage,
@@ -105,6 +115,15 @@ impl Grade for Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<Measured, GradeError> {
         Grader::measure_submission(self, slug, source, progress)
+    }
+
+    fn measure_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        Grader::measure_package(self, package, source, progress)
     }
 
     fn custom(

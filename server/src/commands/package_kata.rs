@@ -27,8 +27,16 @@ fn read(dir: &Path) -> anyhow::Result<FunctionPackage> {
 pub fn grade(dir: &Path, file: &Path, mode: Mode, json: bool) -> anyhow::Result<ExitCode> {
     let package = read(dir)?;
     let source = read_source(file)?;
-    let report =
-        with_grader(|grader, progress| grader.grade_package(&package, &source, mode, progress))?;
+    // Inline, as `infrakata grade` measures a catalogue kata's accepted submit.
+    let report = with_grader(|grader, progress| {
+        let mut report = grader.grade_package(&package, &source, mode, progress)?;
+        if report.awaits_figure() {
+            grader
+                .measure_package(&package, &source, progress)?
+                .apply_to(&mut report);
+        }
+        Ok(report)
+    })?;
     show(&report, json)
 }
 

@@ -148,31 +148,15 @@ async fn grade(
 ) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
     let progress = Arc::new(progress);
     let (grader, owned) = (Arc::clone(grader), job.clone());
+    if let Some(hash) = &job.package {
+        return graded_package(source, grader, job, hash, progress).await;
+    }
     if job.phase == JobPhase::Measure {
         return Ok(tokio::task::spawn_blocking(move || {
             grader.measure_submission(&owned.kata, &owned.source, &*progress)
         })
         .await?
         .map(Graded::Measured));
-    }
-    if let Some(hash) = &job.package {
-        // A version published to the service as a package: its verdict is final (no figure).
-        let package = match packages::package(&**source, job, hash).await {
-            Ok(package) => package,
-            Err(e) => {
-                return Ok(Err(graders::GradeError::Unavailable(format!(
-                    "fetching the package {hash}: {e:#}"
-                ))));
-            }
-        };
-        return Ok(tokio::task::spawn_blocking(move || match &*package {
-            Stored::Io(package) => grader.judge_io(package, &owned.source, owned.mode, &*progress),
-            Stored::Function(package) => {
-                grader.judge_package(package, &owned.source, owned.mode, &*progress)
-            }
-        })
-        .await?
-        .map(|r| Graded::Report(Box::new(r))));
     }
     if let Some(input) = job.custom_input.clone() {
         // A custom-input run owes no measurement: its report is final when it returns.
@@ -218,6 +202,66 @@ async fn grade(
             .await?
             .map(|r| Graded::Report(Box::new(r))),
     )
+}
+
+async fn prepare_next_figure(grader: &Arc<dyn Grade>, job: &Claimed) {
+    let (grader, slug) = (Arc::clone(grader), job.kata.clone());
+    match tokio::task::spawn_blocking(move || grader.prepare_next_figure(&slug)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::warn!(kata = %job.kata, "preparing the next figure: {e}"),
+        Err(panic) => tracing::warn!(kata = %job.kata, "preparing the next figure: {panic}"),
+    }
+}
+
+/// [`grade`] for a version published to the service as a package, the version the job names:
+/// a stdin/stdout kata's verdict is final; a function kata's accepted submit is handed over to
+/// be measured against that version's reference, as a catalogue kata's is (a rejudge's never:
+/// its result is only compared).
+async fn graded_package(
+    source: &Arc<impl JobSource>,
+    grader: Arc<dyn Grade>,
+    job: &Claimed,
+    hash: &str,
+    progress: Arc<impl Fn(Stage) + Send + Sync + 'static>,
+) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
+    let package = match packages::package(&**source, job, hash).await {
+        Ok(package) => package,
+        Err(e) => {
+            return Ok(Err(graders::GradeError::Unavailable(format!(
+                "fetching the package {hash}: {e:#}"
+            ))));
+        }
+    };
+    let owned = job.clone();
+    let graded = tokio::task::spawn_blocking(move || match (&*package, owned.phase) {
+        (Stored::Function(package), JobPhase::Measure) => grader
+            .measure_package(package, &owned.source, &*progress)
+            .map(Graded::Measured),
+        (Stored::Io(package), JobPhase::Measure) => Err(graders::GradeError::Internal(format!(
+            "`{}` is a stdin/stdout kata: its verdicts owe no figure",
+            package.slug()
+        ))),
+        (Stored::Io(package), JobPhase::Verdict) => grader
+            .judge_io(package, &owned.source, owned.mode, &*progress)
+            .map(|r| Graded::Report(Box::new(r))),
+        (Stored::Function(package), JobPhase::Verdict) => grader
+            .judge_package(package, &owned.source, owned.mode, &*progress)
+            .map(|r| Graded::Report(Box::new(r))),
+    })
+    .await?;
+    match graded {
+        Ok(Graded::Report(report)) if report.awaits_figure() && job.rejudge.is_none() => {
+            // The lease may have moved on; either way this worker is done with the job.
+            if let Ok(false) | Err(_) = source.hand_over(job, &report).await {
+                tracing::info!(
+                    job = job.job_id,
+                    "verdict not handed over: the lease had moved on"
+                );
+            }
+            Ok(Ok(Graded::HandedOver))
+        }
+        graded => Ok(graded),
+    }
 }
 
 async fn work(
@@ -266,14 +310,10 @@ async fn work(
                 tracing::info!(job = job.job_id, "figure dropped: the lease had moved on");
             }
             // Only the measuring loop gets here, so no verdict waits for this: the next
-            // figure for this kata then counts only the learner.
-            let (grader, slug) = (Arc::clone(grader), job.kata.clone());
-            match tokio::task::spawn_blocking(move || grader.prepare_next_figure(&slug)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => tracing::warn!(kata = %job.kata, "preparing the next figure: {e}"),
-                Err(panic) => {
-                    tracing::warn!(kata = %job.kata, "preparing the next figure: {panic}")
-                }
+            // figure for this kata then counts only the learner. (A package's figures are
+            // never banked: each version is counted against its own reference.)
+            if job.package.is_none() {
+                prepare_next_figure(grader, job).await;
             }
         }
         // Transient trouble on this host: another attempt (here or on another worker) may

@@ -345,6 +345,18 @@ impl Grade for FakeGrader {
         )))
     }
 
+    fn measure_package(
+        &self,
+        package: &graders::package::FunctionPackage,
+        _source: &str,
+        _progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader measures no package (`{}`)",
+            package.meta.slug
+        )))
+    }
+
     fn verify_package(
         &self,
         package: &graders::package::FunctionPackage,

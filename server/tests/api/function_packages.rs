@@ -55,19 +55,33 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     // version, grades submissions.
     let app = spawn_app(no_workers(), Some(grader.clone())).await;
     let replica = spawn_replica(&app, no_workers(), None).await;
-    let worker = tokio::spawn(server::worker::run(
-        Arc::new(RemoteSource::new(
-            &app.url(""),
-            &app.app.state.config.worker_token,
-            WorkerHello {
-                worker_id: "remote-packages".into(),
-                name: "remote packages".into(),
-                capabilities: server::worker::capabilities(1),
-                phase: JobPhase::Verdict,
-            },
-        )),
-        grader,
-    ));
+    let remote = |id: &str, capabilities, phase| {
+        tokio::spawn(server::worker::run(
+            Arc::new(RemoteSource::new(
+                &app.url(""),
+                &app.app.state.config.worker_token,
+                WorkerHello {
+                    worker_id: id.into(),
+                    name: id.into(),
+                    capabilities,
+                    phase,
+                },
+            )),
+            grader.clone(),
+        ))
+    };
+    let worker = remote(
+        "remote-packages",
+        server::worker::capabilities(1),
+        JobPhase::Verdict,
+    );
+    // An accepted submit's figure is counted by a measuring loop, against its version's
+    // reference.
+    let measurer = remote(
+        "remote-measurer",
+        server::worker::measuring_capabilities(),
+        JobPhase::Measure,
+    );
     let db = &app.app.state.db;
     let ines = users::create(db, "ines", Role::Instructor, None)
         .await
@@ -106,6 +120,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = replica.verdict(&learner, id, GRADING).await;
     assert_eq!(report["verdict"], "accepted", "{report}");
     assert_eq!(report["kata_version"], 1, "{report}");
+    assert_own_reference(&report);
     let starter = std::fs::read_to_string(new_kata.path().join("starter.rs")).unwrap();
     let id = app
         .submit_id(&learner, "fusion-drill", &starter, "submit")
@@ -184,6 +199,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_eq!(report["verdict"], "accepted", "{report}");
     assert_eq!(report["kata_version"], 2, "{report}");
+    assert_own_reference(&report);
 
     // A version with a changed API (a third entry point) is built from its files too; work
     // written for version 2 stays readable and is told what changed, with the new starter.
@@ -224,6 +240,21 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         3
     );
     worker.abort();
+    measurer.abort();
+}
+
+/// The version's reference submitted: its figure counts exactly as that reference does (a
+/// single-threaded program counts the same on the same inputs).
+fn assert_own_reference(report: &Value) {
+    let figure = &report["performance"];
+    assert!(
+        figure["reference_instructions"].as_u64() > Some(0),
+        "{report}"
+    );
+    assert_eq!(
+        figure["instructions"], figure["reference_instructions"],
+        "{report}"
+    );
 }
 
 async fn json(app: &TestApp, token: &str, path: &str) -> Value {

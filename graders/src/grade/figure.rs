@@ -1,0 +1,316 @@
+//! The performance figure of an accepted CPU submit: the learner's and the reference's
+//! instruction counts on the same fresh, single-use inputs. One counting path serves a kata
+//! compiled into the build and a version built from its package ([`Counted`]): only where the
+//! programs and the trusted side come from differs.
+
+use super::bank::measured_cases;
+use super::{Grader, Stage, fresh_seed};
+use crate::GradeError;
+use crate::cache::Binary;
+use crate::compile::{self, Compiled, Target};
+use crate::package::{FunctionPackage, ProcessJudging};
+use crate::report::{Measured, Performance};
+use crate::run::{self, Purpose, Subject};
+use katas::judge::CaseInfo;
+use katas::{Kata, KataKind, KataMeta, Mode};
+use std::path::Path;
+use std::sync::PoisonError;
+
+/// What a figure is counted against, with everything its programs are built from.
+#[derive(Clone, Copy)]
+pub(super) enum Counted<'a> {
+    /// A kata compiled into the build: its judging in the grader, its runner library prebuilt.
+    Catalogue(&'a dyn Kata),
+    /// A version built from its package: its judge a sandboxed process, its library its own.
+    Package {
+        package: &'a FunctionPackage,
+        judge: &'a Path,
+        library: &'a Path,
+    },
+}
+
+impl Counted<'_> {
+    fn meta(&self) -> &KataMeta {
+        match self {
+            Self::Catalogue(kata) => kata.meta(),
+            Self::Package { package, .. } => &package.meta,
+        }
+    }
+
+    /// What per-kata figures (the empty harness's count) are kept under: a version's own, for
+    /// a package, since its reference and harness are its own.
+    fn key(&self) -> String {
+        match self {
+            Self::Catalogue(kata) => kata.meta().slug.clone(),
+            Self::Package { package, .. } => {
+                format!("{}@{}", package.meta.slug, package.content_hash)
+            }
+        }
+    }
+
+    fn reference(&self) -> &str {
+        match self {
+            Self::Catalogue(kata) => kata.package().reference,
+            Self::Package { package, .. } => &package.reference,
+        }
+    }
+
+    fn target(&self) -> Target<'_> {
+        match self {
+            Self::Catalogue(kata) => Target::Runner(kata.meta()),
+            Self::Package {
+                package, library, ..
+            } => Target::Linked {
+                meta: &package.meta,
+                library,
+            },
+        }
+    }
+}
+
+impl Grader {
+    /// Measures an accepted CPU `submit` whose verdict was published by an earlier job
+    /// (possibly on another worker): takes the verdict's program for `source` from the compile
+    /// cache (compiling it again only on another worker), and counts instructions on fresh
+    /// single-use inputs against the reference's. It never judges: the verdict stays the one
+    /// published. It takes no grading slot, so a worker's measuring loop never
+    /// holds one a verdict is waiting for.
+    pub fn measure_submission(
+        &self,
+        slug: &str,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        let kata = super::kata_for(slug, source)?;
+        if kata.meta().kind == KataKind::Gpu {
+            return Err(GradeError::Internal(format!(
+                "`{slug}` is a GPU kata: its device timings come with its verdict, not from a \
+                 measurement job"
+            )));
+        }
+        progress(Stage::Measuring);
+        let selected: Vec<CaseInfo> = kata
+            .case_list()
+            .map_err(GradeError::kata(slug))?
+            .into_iter()
+            .filter(|c| Mode::Submit.includes(c.group))
+            .collect();
+        let measured = match self.performance(Counted::Catalogue(kata), source, &selected)? {
+            Ok(figure) => Measured::Figure(figure),
+            Err(why) => Measured::Missing(why),
+        };
+        progress(Stage::Done);
+        Ok(measured)
+    }
+
+    /// [`Grader::measure_submission`] for a version built from its package: the learner's
+    /// count against that version's own reference, on inputs its own judge makes. Its judge
+    /// and library come from the compile cache (built by the verdict, or now on another
+    /// worker); a package whose judge fails is the kata's fault ([`GradeError::Kata`]).
+    pub fn measure_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        super::check_source_size(source)?;
+        progress(Stage::Measuring);
+        let (judge, library) = self.package_programs(package)?;
+        let counted = Counted::Package {
+            package,
+            judge: &judge,
+            library: &library,
+        };
+        let selected: Vec<CaseInfo> = self
+            .package_cases(package, &judge, fresh_seed())?
+            .into_iter()
+            .filter(|c| Mode::Submit.includes(c.group))
+            .collect();
+        let measured = match self.performance(counted, source, &selected)? {
+            Ok(figure) => Measured::Figure(figure),
+            Err(why) => Measured::Missing(why),
+        };
+        progress(Stage::Done);
+        Ok(measured)
+    }
+
+    /// The solution's and the reference's instruction counts on the same fresh, single-use
+    /// inputs, each less the empty harness's; or why there is no figure. `Err` only for our
+    /// own failures (and `Unavailable` when the host was too busy to finish it in time).
+    ///
+    /// The measured program is sent its inputs, never a seed, and no input set is measured
+    /// for another submission: a count can tell a learner nothing they could use later.
+    pub(super) fn performance(
+        &self,
+        counted: Counted<'_>,
+        source: &str,
+        selected: &[CaseInfo],
+    ) -> Result<Result<Performance, String>, GradeError> {
+        let cases = measured_cases(selected);
+        if cases.is_empty() {
+            return Ok(Err("this kata has no performance cases".into()));
+        }
+        let Some(tool) = &self.measure_tool else {
+            return Ok(Err(format!(
+                "this grader has no instruction counter ({} is missing)",
+                super::MEASURE_TOOL
+            )));
+        };
+        // An input set banked with its reference count, or a fresh one counted below. Only a
+        // catalogue kata's are banked; a package's key is never put there.
+        let banked = self.reference_bank.take(&counted.key(), &cases);
+        let seed = banked.map_or_else(fresh_seed, |(seed, _)| seed);
+        let program = self.measured_program(counted, source, "an accepted submission")?;
+        let (learner, processes) = match self.count(counted, &program, &cases, seed, tool)? {
+            Ok(counted) => counted,
+            Err(why) => return Ok(Err(why)),
+        };
+        let reference_program =
+            self.measured_program(counted, counted.reference(), "the reference")?;
+        let harness = match self.harness(counted, &reference_program, tool)? {
+            Ok(n) => n,
+            Err(why) => return Ok(Err(why)),
+        };
+        let reference = match banked {
+            Some((_, reference)) => reference,
+            None => match self.count(counted, &reference_program, &cases, seed, tool)? {
+                Ok((n, _)) => n,
+                Err(why) => {
+                    return Ok(Err(format!("the reference could not be measured: {why}")));
+                }
+            },
+        };
+        // Each process of a rank kata starts up like the empty harness; the same cases make the
+        // same processes for the reference.
+        let instructions = learner.saturating_sub(harness * processes);
+        let reference_instructions = reference.saturating_sub(harness * processes);
+        if reference_instructions == 0 {
+            return Ok(Err(
+                "the reference's count was no more than the empty harness's".into(),
+            ));
+        }
+        Ok(Ok(Performance {
+            instructions,
+            reference_instructions,
+            harness_instructions: harness,
+            ratio: instructions as f64 / reference_instructions as f64,
+            cases: cases.len(),
+        }))
+    }
+
+    /// `source`'s program for measuring: the verdict's own, from the compile cache (one compile
+    /// serves both; valgrind's extra start-up on the dynamic loader, about 60 ms, is less than
+    /// a second compile linked statically). `whose` names it in our error when it does not
+    /// compile.
+    pub(super) fn measured_program(
+        &self,
+        counted: Counted<'_>,
+        source: &str,
+        whose: &str,
+    ) -> Result<Binary, GradeError> {
+        let compiled = compile::compile(
+            &self.sandbox,
+            &self.toolchain,
+            &self.cache,
+            counted.target(),
+            source,
+        )?;
+        match compiled {
+            Compiled::Binary { path, .. } => Ok(path),
+            Compiled::Failed { diagnostics, .. } => Err(GradeError::Internal(format!(
+                "{whose} of `{}` does not compile for measuring: {diagnostics:?}",
+                counted.meta().slug
+            ))),
+        }
+    }
+
+    /// The empty harness's count: the reference's program run on no case (start-up, reading
+    /// the request), measured once per kata (per version, for a package) and grader.
+    fn harness(
+        &self,
+        counted: Counted<'_>,
+        reference_program: &Path,
+        tool: &Path,
+    ) -> Result<Result<u64, String>, GradeError> {
+        let key = counted.key();
+        let known = self
+            .harness_cost
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(known) = known {
+            return Ok(known);
+        }
+        let measured = self
+            .count(counted, reference_program, &[], fresh_seed(), tool)?
+            .map(|(n, _)| n)
+            .map_err(|why| format!("the empty harness could not be measured: {why}"));
+        self.harness_cost
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, measured.clone());
+        Ok(measured)
+    }
+
+    /// The instruction count of `binary` on `cases` made from `seed` on the trusted side (the
+    /// program is sent the inputs), measured in the sandbox, and how many processes it ran as
+    /// (one per rank for a rank kata).
+    pub(super) fn count(
+        &self,
+        counted: Counted<'_>,
+        binary: &Path,
+        cases: &[CaseInfo],
+        seed: u64,
+        tool: &Path,
+    ) -> Result<Result<(u64, u64), String>, GradeError> {
+        let slug = counted.meta().slug.as_str();
+        let purpose = Purpose::Measure { tool };
+        let ran = match counted {
+            Counted::Catalogue(kata) => {
+                let judging = kata.prepare(seed).map_err(GradeError::kata(slug))?;
+                run::run(
+                    &self.sandbox,
+                    Subject::of(kata),
+                    &*judging,
+                    binary,
+                    cases,
+                    seed,
+                    &self.gpu_host,
+                    purpose,
+                )?
+            }
+            Counted::Package { package, judge, .. } => std::thread::scope(|s| {
+                let meta = &package.meta;
+                let judging =
+                    ProcessJudging::start(s, &self.sandbox, judge, slug, &meta.limits, seed)?;
+                let ranked = judging.ranked();
+                let subject = Subject {
+                    meta,
+                    ranked: ranked
+                        .as_ref()
+                        .map(|r| r as &dyn katas::rank_net::RankedKata),
+                };
+                let ran = run::run(
+                    &self.sandbox,
+                    subject,
+                    &judging,
+                    binary,
+                    cases,
+                    seed,
+                    &self.gpu_host,
+                    purpose,
+                );
+                match judging.failure() {
+                    Some(failure) => Err(GradeError::kata(slug)(failure)),
+                    None => ran,
+                }
+            })?,
+        };
+        let processes = ran.processes;
+        Ok(ran
+            .instructions
+            .unwrap_or_else(|| Err("the run was not measured".into()))
+            .map(|n| (n, processes)))
+    }
+}
