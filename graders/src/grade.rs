@@ -25,7 +25,7 @@ mod io_verify;
 mod package;
 mod seam;
 
-pub use io_verify::IoCheck;
+pub use io_verify::PackageCheck;
 pub use seam::Grade;
 
 /// The largest learner file accepted.

@@ -20,7 +20,7 @@ pub mod source_policy;
 pub mod toolchain;
 pub mod validator;
 
-pub use grade::{Grade, Grader, GraderConfig, IoCheck, Judged, MAX_SOURCE_BYTES, Stage};
+pub use grade::{Grade, Grader, GraderConfig, Judged, MAX_SOURCE_BYTES, PackageCheck, Stage};
 pub use report::{CustomOutputs, GpuCaseSpeed, GpuPerformance, GradeReport, Measured};
 
 /// Why a grading could not produce a report. A learner's code never causes one of these.

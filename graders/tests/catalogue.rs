@@ -5,35 +5,16 @@
 //! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
 //! instead under `INFRAKATA_CI=1`.
 
+mod common;
+
+use common::grader;
 use graders::{Grader, GraderConfig};
 use katas::rules::{self, Checked, Observed, Part};
 use katas::{Kata, Verdict};
-use libtest_mimic::{Arguments, Failed, Trial};
-use std::sync::OnceLock;
+use libtest_mimic::{Failed, Trial};
 
 fn main() {
-    graders::sandbox::run_stage_if_requested();
-    let args = Arguments::from_args();
-    let trials = match grader() {
-        Err(why) => {
-            if std::env::var_os("INFRAKATA_CI").is_some() {
-                eprintln!("catalogue grading: the sandbox is required under INFRAKATA_CI=1: {why}");
-                std::process::exit(1);
-            }
-            println!("catalogue grading skipped: {why}");
-            Vec::new()
-        }
-        Ok(_) => trials(),
-    };
-    libtest_mimic::run(&args, trials).exit();
-}
-
-fn grader() -> Result<&'static Grader, String> {
-    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
-    GRADER
-        .get_or_init(|| Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(Clone::clone)
+    common::run_suite("catalogue grading", || grader().map(drop), trials);
 }
 
 fn trials() -> Vec<Trial> {

@@ -7,38 +7,19 @@
 //! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
 //! instead under `INFRAKATA_CI=1`.
 
+mod common;
+
+use common::grader;
 use graders::package::FunctionPackage;
 use graders::report::Performance;
-use graders::{GradeError, GradeReport, Grader, GraderConfig, Measured};
+use graders::{GradeError, GradeReport, Measured};
 use katas::{Mode, Outcome, Verdict};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 fn main() {
-    graders::sandbox::run_stage_if_requested();
-    let args = Arguments::from_args();
-    let trials = match grader() {
-        Err(why) => {
-            if std::env::var_os("INFRAKATA_CI").is_some() {
-                eprintln!("function packages: the sandbox is required under INFRAKATA_CI=1: {why}");
-                std::process::exit(1);
-            }
-            println!("function packages skipped: {why}");
-            Vec::new()
-        }
-        Ok(_) => trials(),
-    };
-    libtest_mimic::run(&args, trials).exit();
-}
-
-fn grader() -> Result<&'static Grader, String> {
-    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
-    GRADER
-        .get_or_init(|| Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(Clone::clone)
+    common::run_suite("function packages", || grader().map(drop), trials);
 }
 
 fn trials() -> Vec<Trial> {

@@ -7,6 +7,8 @@
 //! Needs root and the kernel's sandbox features (namespaces, Landlock, seccomp, cgroups). Where
 //! they are missing the suite says why and skips — unless `INFRAKATA_CI=1`, where it fails.
 
+mod common;
+
 use graders::{Grader, GraderConfig};
 use katas::{Mode, Verdict};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -52,21 +54,12 @@ fn main() {
         std::process::exit(status.code().unwrap_or(1));
     }
 
-    let trials = match grader() {
-        Err(why) => {
-            if std::env::var_os("INFRAKATA_CI").is_some() {
-                eprintln!("hostile suite: the sandbox is required under INFRAKATA_CI=1: {why}");
-                std::process::exit(1);
-            }
-            println!("hostile suite skipped: {why}");
-            Vec::new()
-        }
-        Ok(_) => submissions()
+    common::run_suite_with("hostile suite", args, grader().map(drop), || {
+        submissions()
             .into_iter()
             .map(|s| Trial::test(format!("hostile::{}", s.name), move || grade_one(&s)))
-            .collect(),
-    };
-    libtest_mimic::run(&args, trials).exit();
+            .collect()
+    });
 }
 
 fn grader() -> Result<&'static Grader, String> {

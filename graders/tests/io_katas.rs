@@ -7,36 +7,17 @@
 //! Needs root and the sandbox's kernel features; skips with the reason otherwise, and fails
 //! instead under `INFRAKATA_CI=1`.
 
-use graders::{GradeReport, Grader, GraderConfig};
+mod common;
+
+use common::grader;
+use graders::GradeReport;
 use katas::io::IoPackage;
 use katas::{Mode, Outcome, Verdict};
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 fn main() {
-    graders::sandbox::run_stage_if_requested();
-    let args = Arguments::from_args();
-    let trials = match grader() {
-        Err(why) => {
-            if std::env::var_os("INFRAKATA_CI").is_some() {
-                eprintln!("io katas: the sandbox is required under INFRAKATA_CI=1: {why}");
-                std::process::exit(1);
-            }
-            println!("io katas skipped: {why}");
-            Vec::new()
-        }
-        Ok(_) => trials(),
-    };
-    libtest_mimic::run(&args, trials).exit();
-}
-
-fn grader() -> Result<&'static Grader, String> {
-    static GRADER: OnceLock<Result<Grader, String>> = OnceLock::new();
-    GRADER
-        .get_or_init(|| Grader::new(GraderConfig::for_checkout()).map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(Clone::clone)
+    common::run_suite("io katas", || grader().map(drop), trials);
 }
 
 fn fixture() -> PathBuf {
@@ -274,7 +255,7 @@ fn verification() -> Result<(), Failed> {
         format!("{meta}\n[[io.input_validators]]\nlanguage = \"python3\"\nfiles = [\"input_validators/small.py\"]\n"),
     )
     .map_err(|e| e.to_string())?;
-    let verify = |limit: &str| -> Result<Vec<graders::IoCheck>, Failed> {
+    let verify = |limit: &str| -> Result<Vec<graders::PackageCheck>, Failed> {
         std::fs::write(
             dir.path().join("input_validators/small.py"),
             checker.replace("LIMIT", limit),

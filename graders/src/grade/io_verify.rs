@@ -10,16 +10,16 @@ use crate::validator::{self, ACCEPT, BuildFailed};
 use katas::io::IoPackage;
 use katas::{Mode, Verdict};
 
-/// One verification step and what it found.
+/// One step of verifying a package in the sandbox (stdin/stdout or function) and what it found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IoCheck {
+pub struct PackageCheck {
     pub part: String,
     pub expected: String,
     pub got: String,
     pub ok: bool,
 }
 
-impl IoCheck {
+impl PackageCheck {
     pub(super) fn new(
         part: impl Into<String>,
         expected: impl Into<String>,
@@ -37,20 +37,20 @@ impl IoCheck {
 
 impl Grader {
     /// Every check of `package`. `Err` only when our side fails.
-    pub fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError> {
+    pub fn verify_io(&self, package: &IoPackage) -> Result<Vec<PackageCheck>, GradeError> {
         let mut checks = Vec::new();
         let grade = |source: &str| self.grade_io(package, source, Mode::Submit, &|_| {});
         match package.reference() {
             Some(source) => {
                 let report = grade(source)?;
-                checks.push(IoCheck::new(
+                checks.push(PackageCheck::new(
                     "reference.rs",
                     "accepted",
                     describe(&report),
                     report.verdict == Verdict::Accepted,
                 ));
             }
-            None => checks.push(IoCheck::new(
+            None => checks.push(PackageCheck::new(
                 "reference.rs",
                 "accepted",
                 "none: the answer files are the reference".into(),
@@ -60,14 +60,14 @@ impl Grader {
         match package.starter() {
             Some(source) => {
                 let report = grade(source)?;
-                checks.push(IoCheck::new(
+                checks.push(PackageCheck::new(
                     "starter.rs",
                     "not accepted",
                     describe(&report),
                     report.verdict != Verdict::Accepted,
                 ));
             }
-            None => checks.push(IoCheck::new(
+            None => checks.push(PackageCheck::new(
                 "starter.rs",
                 "present",
                 "missing".into(),
@@ -79,7 +79,7 @@ impl Grader {
             .map_err(|e| GradeError::Internal(e.to_string()))?;
         for known in wrong {
             let report = grade(&known.source)?;
-            checks.push(IoCheck::new(
+            checks.push(PackageCheck::new(
                 format!("wrong/{}.rs", known.name),
                 known.expected.as_str(),
                 describe(&report),
@@ -98,7 +98,7 @@ impl Grader {
             } else {
                 "not run: only single-file Rust solutions are graded".into()
             };
-            checks.push(IoCheck::new(
+            checks.push(PackageCheck::new(
                 not_run.path.clone(),
                 not_run.expected.clone(),
                 why,
@@ -106,7 +106,7 @@ impl Grader {
             ));
         }
         for skipped in &package.decl.skipped_validators {
-            checks.push(IoCheck::new(
+            checks.push(PackageCheck::new(
                 skipped.path.clone(),
                 "every input valid",
                 format!("not run: {}", skipped.reason),
@@ -122,7 +122,7 @@ impl Grader {
         package: &IoPackage,
         index: usize,
         declared: &katas::io::decl::InputValidator,
-    ) -> Result<IoCheck, GradeError> {
+    ) -> Result<PackageCheck, GradeError> {
         let part = declared
             .files
             .first()
@@ -142,7 +142,7 @@ impl Grader {
         )? {
             Ok(program) => program,
             Err(BuildFailed(why)) => {
-                return Ok(IoCheck::new(
+                return Ok(PackageCheck::new(
                     part,
                     "every input valid",
                     format!("does not build: {why}"),
@@ -160,7 +160,7 @@ impl Grader {
                 &case.input,
             )?;
             if ran.exit_code() != Some(ACCEPT) {
-                return Ok(IoCheck::new(
+                return Ok(PackageCheck::new(
                     part,
                     "every input valid",
                     format!("{}.in refused: {}", case.name, ran.failure()),
@@ -168,7 +168,7 @@ impl Grader {
                 ));
             }
         }
-        Ok(IoCheck::new(
+        Ok(PackageCheck::new(
             part,
             "every input valid",
             format!("{} inputs valid", package.cases.len()),

@@ -3,7 +3,7 @@
 //! session, the run sandbox and the report are the catalogue's; only where the learner's
 //! program and the judge come from differs.
 
-use super::{Grader, IoCheck, Stage, fresh_seed, ms};
+use super::{Grader, PackageCheck, Stage, fresh_seed, ms};
 use crate::compile::{self, Compiled, Target};
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::run::{self, Purpose, Subject};
@@ -184,17 +184,20 @@ impl Grader {
     /// Every rule of `package` checked in the sandbox, as `kata check` checks a catalogue
     /// kata's: the reference accepted, the starter refused, each `wrong/` solution its marked
     /// verdict. `Err(GradeError::Kata)` when the package's judge cannot run at all.
-    pub fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError> {
+    pub fn verify_package(
+        &self,
+        package: &FunctionPackage,
+    ) -> Result<Vec<PackageCheck>, GradeError> {
         let grade = |source: &str| self.grade_package(package, source, Mode::Submit, &|_| {});
         let reference = grade(&package.reference)?;
-        let mut checks = vec![IoCheck::new(
+        let mut checks = vec![PackageCheck::new(
             "reference.rs",
             "accepted",
             super::io_verify::describe(&reference),
             reference.verdict == Verdict::Accepted,
         )];
         let starter = grade(&package.starter)?;
-        checks.push(IoCheck::new(
+        checks.push(PackageCheck::new(
             "starter.rs",
             "not accepted",
             super::io_verify::describe(&starter),
@@ -202,7 +205,7 @@ impl Grader {
         ));
         for wrong in &package.wrong {
             let report = grade(&wrong.source)?;
-            checks.push(IoCheck::new(
+            checks.push(PackageCheck::new(
                 format!("wrong/{}.rs", wrong.name),
                 wrong.expected.as_str(),
                 super::io_verify::describe(&report),

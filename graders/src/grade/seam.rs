@@ -9,7 +9,7 @@
 
 use super::{Grader, Judged, Stage};
 use crate::GradeError;
-use crate::grade::IoCheck;
+use crate::grade::PackageCheck;
 use crate::package::FunctionPackage;
 use crate::report::{GradeReport, Measured};
 use katas::Mode;
@@ -75,7 +75,7 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
     ) -> Result<GradeReport, GradeError>;
 
     /// Every check of the stdin/stdout package `package` ([`Grader::verify_io`]).
-    fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError>;
+    fn verify_io(&self, package: &IoPackage) -> Result<Vec<PackageCheck>, GradeError>;
 
     /// The verdict of a solution for the function package `package`, graded from its own files
     /// ([`Grader::grade_package`]): final; an accepted `submit` owes its figure
@@ -90,7 +90,7 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
 
     /// Every rule of the function package `package`, in the sandbox
     /// ([`Grader::verify_package`]).
-    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError>;
+    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<PackageCheck>, GradeError>;
 }
 
 impl Grade for Grader {
@@ -150,7 +150,7 @@ impl Grade for Grader {
         Grader::grade_io(self, package, source, mode, progress)
     }
 
-    fn verify_io(&self, package: &IoPackage) -> Result<Vec<IoCheck>, GradeError> {
+    fn verify_io(&self, package: &IoPackage) -> Result<Vec<PackageCheck>, GradeError> {
         Grader::verify_io(self, package)
     }
 
@@ -164,7 +164,7 @@ impl Grade for Grader {
         Grader::grade_package(self, package, source, mode, progress)
     }
 
-    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<IoCheck>, GradeError> {
+    fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<PackageCheck>, GradeError> {
         Grader::verify_package(self, package)
     }
 }

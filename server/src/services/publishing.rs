@@ -295,3 +295,64 @@ pub(super) fn fail(check: &str, detail: String, detail_zh: String) -> Check {
         detail_zh,
     }
 }
+
+/// The grader's sandbox rows (`graders::PackageCheck`) as checks; whether every one passed.
+pub(super) fn sandbox_rows(rows: Vec<graders::PackageCheck>, checks: &mut Vec<Check>) -> bool {
+    let mut passed = true;
+    for row in rows {
+        passed &= row.ok;
+        let (en, zh) = (
+            format!("{}: expected {}, got {}", row.part, row.expected, row.got),
+            format!("{}：应为 {}，实际 {}", row.part, row.expected, row.got),
+        );
+        checks.push(if row.ok {
+            pass("sandbox", en, zh)
+        } else {
+            fail("sandbox", en, zh)
+        });
+    }
+    passed
+}
+
+/// `files` packed for storage, or `None` with the refusal when the packed archive is over
+/// `bound`: workers fetch a version under that bound, so one over it could never be graded.
+pub(super) fn stored_archive(
+    files: &PackageFiles,
+    bound: usize,
+    checks: &mut Vec<Check>,
+) -> Option<Vec<u8>> {
+    let archive = files.to_tar_gz();
+    if archive.len() <= bound {
+        return Some(archive);
+    }
+    checks.push(fail(
+        "archive",
+        format!(
+            "packed for storage the package takes {} bytes, over {bound}",
+            archive.len()
+        ),
+        format!(
+            "打包存储后题目包有 {} 字节，超过上限 {bound}",
+            archive.len()
+        ),
+    ));
+    None
+}
+
+/// The refusal of a replica without a grader: what it cannot do before a version goes live,
+/// in both languages.
+pub(super) fn no_sandbox_here(cannot: (&str, &str), checks: &mut Vec<Check>) {
+    checks.push(fail(
+        "sandbox",
+        format!(
+            "this replica runs no grader (the sandbox is not available here), so it cannot \
+             {} in the sandbox before it goes live: publish through a replica where the \
+             sandbox is available",
+            cannot.0
+        ),
+        format!(
+            "这个副本没有评测器（这里无法使用沙箱），无法在上线前于沙箱中{}：请通过可以使用沙箱的副本发布",
+            cannot.1
+        ),
+    ));
+}

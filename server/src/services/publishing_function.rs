@@ -6,7 +6,10 @@
 //! each `wrong/` solution its marked verdict), and its files are stored by content hash for
 //! every replica and worker.
 
-use super::publishing::{Check, StoredPackage, check_lint, check_meta, fail, pass};
+use super::publishing::{
+    Check, StoredPackage, check_lint, check_meta, fail, no_sandbox_here, pass, sandbox_rows,
+    stored_archive,
+};
 use crate::db::kata_versions::{Published, Statements};
 use crate::domain::VersionSource;
 use graders::package::FunctionPackage;
@@ -122,16 +125,7 @@ fn built_from_files(
         }
     };
     let Some(grader) = grader else {
-        checks.push(fail(
-            "sandbox",
-            "this replica runs no grader (the sandbox is not available here), so it cannot build \
-             and verify the package in the sandbox before it goes live: publish through a \
-             replica where the sandbox is available"
-                .into(),
-            "这个副本没有评测器（这里无法使用沙箱），无法在上线前于沙箱中构建并验证题目包：\
-             请通过可以使用沙箱的副本发布"
-                .into(),
-        ));
+        no_sandbox_here(("build and verify the package", "构建并验证题目包"), checks);
         return Ok(None);
     };
     let verified = match grader.verify_package(&package) {
@@ -147,20 +141,7 @@ fn built_from_files(
         }
         Err(e) => return Err(e),
     };
-    let mut passed = true;
-    for row in verified {
-        passed &= row.ok;
-        let (en, zh) = (
-            format!("{}: expected {}, got {}", row.part, row.expected, row.got),
-            format!("{}：应为 {}，实际 {}", row.part, row.expected, row.got),
-        );
-        checks.push(if row.ok {
-            pass("sandbox", en, zh)
-        } else {
-            fail("sandbox", en, zh)
-        });
-    }
-    if !passed {
+    if !sandbox_rows(verified, checks) {
         return Ok(None);
     }
     let api = match LearnerApi::of_logic(&package.logic) {
@@ -170,22 +151,10 @@ fn built_from_files(
             return Ok(None);
         }
     };
-    let archive = files.to_tar_gz();
-    let bound = super::publishing::limits().archive_bytes;
-    if archive.len() > bound {
-        checks.push(fail(
-            "archive",
-            format!(
-                "packed for storage the package takes {} bytes, over {bound}",
-                archive.len()
-            ),
-            format!(
-                "打包存储后题目包有 {} 字节，超过上限 {bound}",
-                archive.len()
-            ),
-        ));
+    let Some(archive) = stored_archive(files, super::publishing::limits().archive_bytes, checks)
+    else {
         return Ok(None);
-    }
+    };
     let version = Published {
         content_hash: files.content_hash(),
         grading_hash: files.grading_hash(),

@@ -3,7 +3,10 @@
 //! `wrong/` program its marked verdict and every input accepted by the input validators, all
 //! in the sandbox through this replica's grader. Only a package that passes goes live.
 
-use super::publishing::{Check, StoredPackage, check_lint, check_meta, fail, pass};
+use super::publishing::{
+    Check, StoredPackage, check_lint, check_meta, fail, no_sandbox_here, sandbox_rows,
+    stored_archive,
+};
 use crate::db::kata_versions::{Published, Statements};
 use crate::domain::VersionSource;
 use graders::{Grade, GradeError};
@@ -54,33 +57,10 @@ pub(super) fn verify(
         }
     };
     let Some(grader) = grader else {
-        checks.push(fail(
-            "sandbox",
-            "this replica runs no grader (the sandbox is not available here), so it cannot run \
-             the package's programs in the sandbox before it goes live: publish through a \
-             replica where the sandbox is available"
-                .into(),
-            "这个副本没有评测器（这里无法使用沙箱），无法在上线前于沙箱中运行题目包里的程序：\
-             请通过可以使用沙箱的副本发布"
-                .into(),
-        ));
+        no_sandbox_here(("run the package's programs", "运行题目包里的程序"), checks);
         return Ok(None);
     };
-    let verified = grader.verify_io(&package)?;
-    let mut passed = true;
-    for row in verified {
-        passed &= row.ok;
-        let (en, zh) = (
-            format!("{}: expected {}, got {}", row.part, row.expected, row.got),
-            format!("{}：应为 {}，实际 {}", row.part, row.expected, row.got),
-        );
-        checks.push(if row.ok {
-            pass("sandbox", en, zh)
-        } else {
-            fail("sandbox", en, zh)
-        });
-    }
-    if !passed {
+    if !sandbox_rows(grader.verify_io(&package)?, checks) {
         return Ok(None);
     }
     let (Some(en), Some(zh), Some(starter)) = (
@@ -103,23 +83,9 @@ pub(super) fn verify(
         }),
         published_by: None,
     };
-    let archive = files.to_tar_gz();
-    let bound = katas::io::limits().archive_bytes;
-    if archive.len() > bound {
-        // Workers fetch a version under this bound: one over it could never be graded.
-        checks.push(fail(
-            "archive",
-            format!(
-                "packed for storage the package takes {} bytes, over {bound}",
-                archive.len()
-            ),
-            format!(
-                "打包存储后题目包有 {} 字节，超过上限 {bound}",
-                archive.len()
-            ),
-        ));
+    let Some(archive) = stored_archive(files, katas::io::limits().archive_bytes, checks) else {
         return Ok(None);
-    }
+    };
     let stored = StoredPackage {
         meta: package.meta,
         archive,

@@ -325,7 +325,7 @@ impl Grade for FakeGrader {
     fn verify_io(
         &self,
         package: &katas::io::IoPackage,
-    ) -> Result<Vec<graders::IoCheck>, GradeError> {
+    ) -> Result<Vec<graders::PackageCheck>, GradeError> {
         Err(GradeError::Internal(format!(
             "the scripted grader verifies no stdin/stdout package (`{}`)",
             package.slug()
@@ -360,7 +360,7 @@ impl Grade for FakeGrader {
     fn verify_package(
         &self,
         package: &graders::package::FunctionPackage,
-    ) -> Result<Vec<graders::IoCheck>, GradeError> {
+    ) -> Result<Vec<graders::PackageCheck>, GradeError> {
         Err(GradeError::Internal(format!(
             "the scripted grader builds no package (`{}`)",
             package.meta.slug
