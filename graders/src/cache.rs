@@ -161,6 +161,11 @@ impl CompileCache {
         &self.dir
     }
 
+    /// The bounds this cache keeps to (also those of the package libraries beside it).
+    pub fn limits(&self) -> CacheLimits {
+        self.limits
+    }
+
     /// Bytes held by cache entries now.
     pub fn size(&self) -> u64 {
         self.entries().iter().map(|e| e.bytes).sum()

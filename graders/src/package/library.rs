@@ -3,6 +3,10 @@
 //! file alone, as a catalogue kata's does. Kept under the compile cache's folder in
 //! `packages/<key>/`, the key being everything it is made from; a folder appears whole (built
 //! aside, then renamed) and is never changed.
+//!
+//! The shelf is bounded like the cache's binaries (`CacheLimits::max_bytes`, least recently
+//! used first, a lookup counting as a use), with one difference: a learner's compile links the
+//! library in place, so a library used in the last [`IN_USE_FOR`] is never removed.
 
 use super::FunctionPackage;
 use super::programs::{LIBRARY_FILE, library_files, named_modules, rustc_args};
@@ -11,7 +15,8 @@ use crate::cache::CompileCache;
 use crate::compile::DEPS;
 use crate::sandbox::{BUILD_INSIDE, BuildDir, Job, Profile, Sandbox};
 use crate::toolchain::Toolchain;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 /// The biggest library accepted back from the compiler.
 const MAX_LIBRARY_BYTES: u64 = 64 << 20;
@@ -53,6 +58,9 @@ pub(crate) fn library(
     let shelf = cache.dir().join("packages");
     let dir = shelf.join(&key);
     if dir.join(LIBRARY_FILE).is_file() {
+        // A failed touch only makes the library look older than it is.
+        let _ = std::fs::File::open(dir.join(LIBRARY_FILE))
+            .and_then(|f| f.set_modified(SystemTime::now()));
         return Ok(Ok(dir));
     }
     let mut slot = sandbox.slot()?;
@@ -95,5 +103,92 @@ pub(crate) fn library(
     if std::fs::rename(&aside, &dir).is_err() {
         let _ = std::fs::remove_dir_all(&aside);
     }
+    evict(&shelf, cache.limits().max_bytes, SystemTime::now());
     Ok(Ok(dir))
+}
+
+/// How long after its last lookup a library may still be linked by a grading: its compile is
+/// bounded to seconds; this leaves room for the wait before it.
+pub(crate) const IN_USE_FOR: Duration = Duration::from_secs(15 * 60);
+
+/// Removes the least recently used libraries on `shelf` until it holds at most `max_bytes`,
+/// sparing any used within [`IN_USE_FOR`] of `now`; and the half-built folders of processes
+/// that no longer exist.
+fn evict(shelf: &Path, max_bytes: u64, now: SystemTime) {
+    let Ok(read) = std::fs::read_dir(shelf) else {
+        return;
+    };
+    let mut kept = Vec::new();
+    for entry in read.filter_map(Result::ok) {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(aside) = name.strip_prefix('.') {
+            let pid = aside.rsplit_once('.').map(|(_, pid)| pid);
+            if pid.is_some_and(|pid| !Path::new("/proc").join(pid).exists()) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+            continue;
+        }
+        let Ok(meta) = std::fs::metadata(path.join(LIBRARY_FILE)) else {
+            continue;
+        };
+        let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        kept.push((used, meta.len(), path));
+    }
+    let mut total: u64 = kept.iter().map(|(_, bytes, _)| bytes).sum();
+    kept.sort_by_key(|(used, _, _)| *used);
+    for (used, bytes, path) in kept {
+        if total <= max_bytes {
+            break;
+        }
+        let recent = now
+            .duration_since(used)
+            .map_or(true, |age| age < IN_USE_FOR);
+        if !recent && std::fs::remove_dir_all(&path).is_ok() {
+            total -= bytes;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn library(shelf: &Path, name: &str, bytes: usize, used: SystemTime) {
+        let dir = shelf.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(LIBRARY_FILE), vec![0u8; bytes]).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(dir.join(LIBRARY_FILE))
+            .unwrap();
+        file.set_modified(used).unwrap();
+    }
+
+    #[test]
+    fn the_least_recently_used_go_first_and_a_library_in_use_stays() {
+        let shelf = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let hours = |h: u64| now - Duration::from_secs(h * 3600);
+        library(shelf.path(), "oldest", 100, hours(3));
+        library(shelf.path(), "older", 100, hours(2));
+        library(shelf.path(), "old", 100, hours(1));
+        library(shelf.path(), "in-use", 100, now - IN_USE_FOR / 2);
+        library(shelf.path(), "fresh", 100, now);
+        // A half-built folder of a process that is gone, and one of this process.
+        std::fs::create_dir_all(shelf.path().join(".abc.4194305")).unwrap();
+        let ours = format!(".abc.{}", std::process::id());
+        std::fs::create_dir_all(shelf.path().join(&ours)).unwrap();
+        evict(shelf.path(), 300, now);
+        let left = |name: &str| shelf.path().join(name).exists();
+        assert!(
+            !left("oldest") && !left("older"),
+            "the two least recently used"
+        );
+        assert!(left("old") && left("in-use") && left("fresh"));
+        assert!(!left(".abc.4194305") && left(&ours));
+        // Over the bound with only libraries in use: none is removed.
+        evict(shelf.path(), 0, now);
+        assert!(!left("old") && left("in-use") && left("fresh"));
+    }
 }
