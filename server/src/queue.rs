@@ -49,7 +49,7 @@ pub async fn claim(
             kinds,
             hello.phase,
             state.lease_ms(),
-            hello.capabilities.packages,
+            hello.capabilities.package_kinds(),
         )
         .await?;
         for id in exhausted {

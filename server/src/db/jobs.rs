@@ -120,18 +120,50 @@ pub async fn claim(
     phase: JobPhase,
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
-    claim_for(db, worker_id, kinds, phase, lease_ms, true).await
+    claim_for(db, worker_id, kinds, phase, lease_ms, PackageKinds::ALL).await
 }
 
-/// [`claim`] for a worker that says whether it grades published stdin/stdout packages
-/// (`packages`); one that does not is never given a job of such a kata.
+/// Which kinds of published package a worker grades, as its hello says
+/// ([`super::workers::Capabilities`]): a job graded against a package of another kind is never
+/// given to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackageKinds {
+    /// Stdin/stdout katas.
+    pub io: bool,
+    /// Function katas built from their files.
+    pub function: bool,
+}
+
+impl PackageKinds {
+    pub const ALL: Self = Self {
+        io: true,
+        function: true,
+    };
+    pub const NONE: Self = Self {
+        io: false,
+        function: false,
+    };
+
+    /// The condition on a job's package `p` under which this worker may not take the job. A
+    /// package stored before kinds were recorded (NULL) goes only to a worker grading both.
+    fn refused(self) -> Option<&'static str> {
+        match (self.io, self.function) {
+            (true, true) => None,
+            (true, false) => Some("COALESCE(p.kind, '') <> 'io'"),
+            (false, true) => Some("COALESCE(p.kind, '') <> 'function'"),
+            (false, false) => Some("1 = 1"),
+        }
+    }
+}
+
+/// [`claim`] for a worker that grades only the kinds of published package in `packages`.
 pub async fn claim_for(
     db: &Db,
     worker_id: &str,
     kinds: &[JobKind],
     phase: JobPhase,
     lease_ms: i64,
-    packages: bool,
+    packages: PackageKinds,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
     if kinds.is_empty() {
@@ -156,16 +188,19 @@ pub async fn claim_for(
         ),
         JobPhase::Verdict => String::new(),
     };
-    // Rejudges are of published packages only.
-    let packaged_only_if_able = if packages {
-        String::new()
-    } else {
-        format!(
-            " AND rejudge_id IS NULL AND NOT EXISTS (SELECT 1 FROM submissions s
-               JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
-               WHERE s.id = jobs.submission_id AND {})",
-            super::kata_packages::PACKAGED
-        )
+    // A job is graded against its submission's version, a rejudge's against its candidate.
+    let packaged_only_if_able = match packages.refused() {
+        None => String::new(),
+        Some(refused) => format!(
+            " AND NOT EXISTS (SELECT 1 FROM submissions s
+                 JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
+                 JOIN kata_packages p ON p.content_hash = v.content_hash
+               WHERE s.id = jobs.submission_id AND jobs.rejudge_id IS NULL AND {refused})
+              AND NOT EXISTS (SELECT 1 FROM rejudges r
+                 JOIN kata_versions v ON v.slug = r.slug AND v.number = r.version
+                 JOIN kata_packages p ON p.content_hash = v.content_hash
+               WHERE r.id = jobs.rejudge_id AND {refused})"
+        ),
     };
     let sql = format!(
         "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,

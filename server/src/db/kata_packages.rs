@@ -8,15 +8,26 @@ use super::{Db, Tx, now_ms};
 pub const PACKAGED: &str =
     "EXISTS (SELECT 1 FROM kata_packages p WHERE p.content_hash = v.content_hash)";
 
-/// Stores `archive` under `content_hash` unless it is there already (the same files).
-pub async fn store(tx: &mut Tx<'_>, content_hash: &str, archive: &[u8]) -> Result<(), sqlx::Error> {
+/// Stores `archive` under `content_hash` unless it is there already (the same files), with
+/// the kind of kata it holds (`io` or `function`: which workers may grade it).
+pub async fn store(
+    tx: &mut Tx<'_>,
+    content_hash: &str,
+    archive: &[u8],
+    kind: katas::KataKind,
+) -> Result<(), sqlx::Error> {
+    let kind = match kind {
+        katas::KataKind::Io => "io",
+        katas::KataKind::Cpu | katas::KataKind::Gpu => "function",
+    };
     sqlx::query(
-        "INSERT INTO kata_packages (content_hash, archive, stored_at) VALUES ($1, $2, $3)
-         ON CONFLICT (content_hash) DO NOTHING",
+        "INSERT INTO kata_packages (content_hash, archive, stored_at, kind)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (content_hash) DO NOTHING",
     )
     .bind(content_hash)
     .bind(archive)
     .bind(now_ms())
+    .bind(kind)
     .execute(&mut **tx)
     .await?;
     Ok(())

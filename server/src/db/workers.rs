@@ -21,6 +21,21 @@ pub struct Capabilities {
     /// hash. Workers from before such katas say nothing (`false`): they are never given one.
     #[serde(default)]
     pub packages: bool,
+    /// Grades function katas built from their published packages (their judge a sandboxed
+    /// process, their figure against their own reference). Workers from before say nothing
+    /// (`false`): they are never given such a job, verdict or measurement.
+    #[serde(default)]
+    pub function_packages: bool,
+}
+
+impl Capabilities {
+    /// The kinds of published package this worker grades.
+    pub fn package_kinds(&self) -> super::jobs::PackageKinds {
+        super::jobs::PackageKinds {
+            io: self.packages,
+            function: self.function_packages,
+        }
+    }
 }
 
 /// A worker seen this recently counts as connected (remote workers long-poll every ≤ 60 s;

@@ -145,7 +145,13 @@ pub async fn verify_and_publish(
     let mut tx = state.db.begin().await?;
     if let Some(stored) = &stored {
         kata_packages::add_kata(&mut tx, &stored.meta, "cpu").await?;
-        kata_packages::store(&mut tx, &version.content_hash, &stored.archive).await?;
+        kata_packages::store(
+            &mut tx,
+            &version.content_hash,
+            &stored.archive,
+            stored.meta.kind,
+        )
+        .await?;
     }
     served::lock_kata(&mut tx, slug).await?;
     let publication = kata_versions::publish(&mut tx, slug, &version).await?;

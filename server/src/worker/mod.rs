@@ -94,6 +94,7 @@ pub fn capabilities(slot: usize) -> Capabilities {
         kinds,
         gpu,
         packages: true,
+        function_packages: true,
     }
 }
 
@@ -105,6 +106,7 @@ pub fn measuring_capabilities() -> Capabilities {
         kinds: vec![JobKind::Cpu],
         gpu: None,
         packages: true,
+        function_packages: true,
     }
 }
 

@@ -26,6 +26,7 @@ fn caps(kinds: &[&str]) -> Capabilities {
             driver_version: "13.0".into(),
         }),
         packages: true,
+        function_packages: true,
     }
 }
 

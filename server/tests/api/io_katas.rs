@@ -167,7 +167,7 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
         &[server::domain::JobKind::Cpu],
         JobPhase::Verdict,
         60_000,
-        false,
+        server::db::jobs::PackageKinds::NONE,
     )
     .await
     .unwrap();

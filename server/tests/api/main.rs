@@ -28,6 +28,7 @@ mod kata_stats;
 mod limits;
 mod measure_jobs;
 mod openapi;
+mod package_claims;
 mod pages;
 mod postgres;
 mod publishing;
