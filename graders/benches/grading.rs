@@ -453,6 +453,36 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
         },
     );
     g.finish();
+    // The figure of an accepted submit, as a measuring loop takes it once the verdict is out:
+    // the verdict's program from the compile cache, the reference counted on the same fresh
+    // inputs (no banked count on either side), against the build's kata or the package's own.
+    let mut g = c.benchmark_group("the figure of an accepted fast-power submit");
+    g.sample_size(10);
+    g.bench_function("the build's kata: measure_submission", |b| {
+        b.iter(|| {
+            let measured = grader
+                .measure_submission("fast-power", &source, &|_| {})
+                .expect("measures");
+            assert!(
+                matches!(measured, graders::Measured::Figure(_)),
+                "{measured:?}"
+            );
+            black_box(measured)
+        })
+    });
+    g.bench_function("its package, its judge process: measure_package", |b| {
+        b.iter(|| {
+            let measured = grader
+                .measure_package(&package, &source, &|_| {})
+                .expect("measures");
+            assert!(
+                matches!(measured, graders::Measured::Figure(_)),
+                "{measured:?}"
+            );
+            black_box(measured)
+        })
+    });
+    g.finish();
     // A publish builds everything anew: a fresh comment in the logic changes every build's key.
     let mut g = c.benchmark_group("publishing a function package (verification)");
     g.sample_size(10).measurement_time(Duration::from_secs(30));

@@ -54,6 +54,10 @@ fn trials() -> Vec<Trial> {
             "package::an_accepted_submit_is_measured_against_its_version_s_reference",
             measured_against_its_own_reference,
         ),
+        Trial::test(
+            "package::given_answers_are_the_judge_s_and_never_in_the_learners_library",
+            given_answers_stay_with_the_judge,
+        ),
     ]);
     for (name, check, said) in hostile_checkers() {
         out.push(Trial::test(
@@ -239,6 +243,55 @@ fn measured_against_its_own_reference() -> Result<(), Failed> {
         .into());
     }
     Ok(())
+}
+
+/// online-softmax (a data-only package) whose first sample gives its answer by hand. The judge
+/// grades against that answer (a wrong one fails the reference); a solution that asks the
+/// package's logic for it (`Spec::oracle`, which the learners' library links) finds nothing.
+fn given_answers_stay_with_the_judge() -> Result<(), Failed> {
+    let first_case = "args = [[[2.0, [1.0, 2.0, 3.0, 4.0]], [2.0, [3.0, 2.0, 1.0, 0.0]], \
+                      [2.0, [5.0, 5.0, 5.0, 5.0]]], 2]\n";
+    let with_answer = |name: &str, answer: &str| {
+        copy(&problem("online-softmax"), name, &|file, text| {
+            if file == "data/cases.toml" {
+                text.replacen(first_case, &format!("{first_case}answer = {answer}\n"), 1)
+            } else {
+                text
+            }
+        })
+    };
+    let read_and_remove = |dir: PathBuf| {
+        let package = read(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        package
+    };
+    let run = |package: &FunctionPackage, source: &str| {
+        grader()?
+            .grade_package(package, source, Mode::Run, &|_| {})
+            .map_err(|e| Failed::from(e.to_string()))
+    };
+    // The equal scores' plain average is 3.0 in every column.
+    let right = read_and_remove(with_answer("given-right", "[3.0, 3.0, 3.0, 3.0]"))?;
+    if !right.logic.contains("fn oracle") {
+        return Err("the first case's answer did not reach the logic; update this test".into());
+    }
+    let reference = run(&right, &right.reference)?;
+    if reference.verdict != Verdict::Accepted {
+        return Err(format!("the reference against a right answer: {reference:#?}").into());
+    }
+    let wrong = read_and_remove(with_answer("given-wrong", "[9.0, 9.0, 9.0, 9.0]"))?;
+    let reference = run(&wrong, &wrong.reference)?;
+    if reference.cases.first().map(|c| c.outcome) != Some(Outcome::WrongAnswer) {
+        return Err(format!("the judge ignored the given answer: {reference:#?}").into());
+    }
+    let asks = "use katas::KataSpec;\nuse katas::problems::online_softmax::{Input, Spec};\n\n\
+                pub fn attention_row(keys: Vec<(f32, Vec<f32>)>, tile: usize) -> Vec<f32> {\n    \
+                Spec::oracle(&Input { keys, tile }).unwrap_or_default()\n}\n";
+    let asked = run(&right, asks)?;
+    match asked.cases.first() {
+        Some(case) if case.outcome != Outcome::Passed => Ok(()),
+        _ => Err(format!("a solution read the given answer: {asked:#?}").into()),
+    }
 }
 
 /// `(name, the checker's body, words the failure must hold)`: each replaces the scaffold's

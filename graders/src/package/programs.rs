@@ -130,7 +130,8 @@ pub(crate) fn judge_files(
 /// Everything after the sandbox's own toolchain flags for the package's own crate: as the
 /// runner library and a runner are compiled (so a learner's program behaves as it does in the
 /// catalogue), against the library and the crates it lets packages use. `library`: the rlib
-/// with `metadata` as its disambiguator; otherwise the judge's binary.
+/// with `metadata` as its disambiguator (built as the runner library, without `solutions`);
+/// otherwise the judge's binary (with it, as the trusted side).
 pub(crate) fn rustc_args(
     toolchain: &Toolchain,
     deps: &str,
@@ -151,6 +152,10 @@ pub(crate) fn rustc_args(
         None => {
             args.push("--crate-type=bin".into());
             args.push("-Cstrip=debuginfo".into());
+            // The trusted side, as the catalogue's judge is built: what the package's logic
+            // keeps for it alone (a data-only package's given answers) is in the judge and
+            // never in the library learners' programs link.
+            args.push("--cfg=feature=\"solutions\"".into());
         }
     }
     args.extend(

@@ -195,13 +195,17 @@ fn cases_fn(sx: &Structs, decl: &DataDecl, entries: &[Entry], cases: &[Case<'_>]
 
 /// `oracle`, when `data/cases.toml` gives answers: a given answer is the case's expected output,
 /// so the reference is graded against it like any solution and a package whose reference
-/// disagrees is refused by its own checks.
+/// disagrees is refused by its own checks. Trusted side only (`solutions`): the library
+/// learners' programs link is built without it, so a solution cannot look its answers up
+/// there (the trait's default, `None`, is all it finds).
 fn oracle_fn(entries: &[Entry], cases: &[Case<'_>]) -> String {
     let answered: Vec<&Case<'_>> = cases.iter().filter(|c| c.answer.is_some()).collect();
     if answered.is_empty() {
         return String::new();
     }
-    let mut s = String::from("    fn oracle(input: &Input) -> Option<Output> {\n");
+    let mut s = String::from(
+        "    #[cfg(feature = \"solutions\")]\n    fn oracle(input: &Input) -> Option<Output> {\n",
+    );
     for case in answered {
         let answer = case.answer.as_deref().unwrap_or_default();
         let output = if entries.len() == 1 {
