@@ -34,23 +34,32 @@ pub enum Request {
     /// [`Reply::Failed`]).
     Judge {
         index: u32,
+        #[serde(with = "bytes::result")]
         result: CaseResult,
         time_ms: f64,
     },
     /// A rank kata: open the network of the case whose input is `input`
     /// ([`Reply::NetOpened`]). The grader routes the ranks' traffic; the network's rules and
     /// counters stay here, with the rest of the package's trusted code.
-    NetOpen { input: Vec<u8> },
+    NetOpen {
+        #[serde(with = "serde_bytes")]
+        input: Vec<u8>,
+    },
     /// [`CaseNet::post`] on network `net`, and every reply it made ready
     /// ([`Reply::NetPosted`]): replies only ever become ready when a request is posted, so
     /// the grader asks for none on its own.
     NetPost {
         net: u32,
         rank: u32,
+        #[serde(with = "serde_bytes")]
         request: Vec<u8>,
     },
     /// [`CaseNet::finish`] ([`Reply::NetFinished`]).
-    NetFinish { net: u32, outputs: Vec<Vec<u8>> },
+    NetFinish {
+        net: u32,
+        #[serde(with = "bytes::many")]
+        outputs: Vec<Vec<u8>>,
+    },
 }
 
 /// A case as the grader sees it, with the answer bound the reference's answer sets.
@@ -76,7 +85,7 @@ pub struct Prepared {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Reply {
     Prepared(Prepared),
-    Input(Vec<u8>),
+    Input(#[serde(with = "serde_bytes")] Vec<u8>),
     Judged(JudgedCase),
     /// The kata could not make its cases or encode an input (its own fault).
     Broken(KataError),
@@ -86,6 +95,7 @@ pub enum Reply {
         net: u32,
         ranks: u32,
         traffic_bound: u64,
+        #[serde(with = "bytes::many")]
         rank_inputs: Vec<Vec<u8>>,
     },
     NetPosted {
@@ -93,9 +103,10 @@ pub enum Reply {
         /// broke the network's rules.
         posted: Result<Option<String>, String>,
         /// `(rank, reply)` for every reply ready now ([`CaseNet::reply`]).
+        #[serde(with = "bytes::tagged")]
         replies: Vec<(u32, Vec<u8>)>,
     },
-    NetFinished(Result<Vec<u8>, String>),
+    NetFinished(#[serde(with = "bytes::result")] Result<Vec<u8>, String>),
     /// No such network, or its input could not be read.
     NetFailed(String),
 }
@@ -347,6 +358,60 @@ impl ReplyReader {
     }
 }
 
+/// Byte strings as postcard writes them natively (a length, then the bytes) instead of as a
+/// sequence of `u8` values, one serde call each: the same bytes on the wire, but a rank
+/// kata's traffic (megabytes a grading) crosses this protocol twice.
+mod bytes {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_bytes::{ByteBuf, Bytes};
+
+    pub mod many {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(v.iter().map(|b| Bytes::new(b)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
+            let bufs = Vec::<ByteBuf>::deserialize(d)?;
+            Ok(bufs.into_iter().map(ByteBuf::into_vec).collect())
+        }
+    }
+
+    pub mod tagged {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(v: &[(u32, Vec<u8>)], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(v.iter().map(|(tag, b)| (tag, Bytes::new(b))))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Vec<(u32, Vec<u8>)>, D::Error> {
+            let bufs = Vec::<(u32, ByteBuf)>::deserialize(d)?;
+            Ok(bufs.into_iter().map(|(t, b)| (t, b.into_vec())).collect())
+        }
+    }
+
+    pub mod result {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(
+            v: &Result<Vec<u8>, String>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            v.as_ref().map(|b| Bytes::new(b)).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Result<Vec<u8>, String>, D::Error> {
+            let r = Result::<ByteBuf, String>::deserialize(d)?;
+            Ok(r.map(ByteBuf::into_vec))
+        }
+    }
+}
+
 /// `request` as one message on the judge's stdin.
 pub fn request_message(request: &Request) -> Vec<u8> {
     // Every field of a request has an encoding.
@@ -377,5 +442,60 @@ mod tests {
         assert!(reader.push(&u32::MAX.to_le_bytes()).is_empty());
         assert!(reader.broken.as_deref().unwrap().contains("bound"));
         assert!(reader.push(&stream).is_empty(), "nothing is read after");
+    }
+
+    #[test]
+    fn byte_strings_cross_as_bytes_and_come_back_whole() {
+        let requests = [
+            Request::NetOpen { input: vec![7; 3] },
+            Request::NetPost {
+                net: 1,
+                rank: 2,
+                request: vec![0, 255, 9],
+            },
+            Request::NetFinish {
+                net: 1,
+                outputs: vec![vec![1], Vec::new(), vec![2, 3]],
+            },
+            Request::Judge {
+                index: 0,
+                result: Ok(vec![4, 5]),
+                time_ms: 1.5,
+            },
+            Request::Judge {
+                index: 1,
+                result: Err("panicked".into()),
+                time_ms: 0.0,
+            },
+        ];
+        for request in requests {
+            let bytes = crate::wire::encode(&request).unwrap();
+            assert_eq!(crate::wire::decode::<Request>(&bytes).unwrap(), request);
+        }
+        let replies = [
+            Reply::NetPosted {
+                posted: Ok(None),
+                replies: vec![(0, vec![1, 2]), (3, Vec::new())],
+            },
+            Reply::NetOpened {
+                net: 0,
+                ranks: 2,
+                traffic_bound: 10,
+                rank_inputs: vec![vec![1], vec![2]],
+            },
+            Reply::NetFinished(Ok(vec![8])),
+        ];
+        for reply in replies {
+            let bytes = crate::wire::encode(&reply).unwrap();
+            assert_eq!(crate::wire::decode::<Reply>(&bytes).unwrap(), reply);
+        }
+        // The same bytes as a plain sequence of `u8`s: only the work per byte changed.
+        let plain = crate::wire::encode(&(1u32, 2u32, vec![0u8, 255, 9])).unwrap();
+        let post = Request::NetPost {
+            net: 1,
+            rank: 2,
+            request: vec![0, 255, 9],
+        };
+        assert_eq!(crate::wire::encode(&post).unwrap()[1..], plain[..]);
     }
 }
