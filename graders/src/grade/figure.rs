@@ -95,12 +95,7 @@ impl Grader {
             .into_iter()
             .filter(|c| Mode::Submit.includes(c.group))
             .collect();
-        let measured = match self.performance(Counted::Catalogue(kata), source, &selected)? {
-            Ok(figure) => Measured::Figure(figure),
-            Err(why) => Measured::Missing(why),
-        };
-        progress(Stage::Done);
-        Ok(measured)
+        self.measured(Counted::Catalogue(kata), source, &selected, progress)
     }
 
     /// [`Grader::measure_submission`] for a version built from its package: the learner's
@@ -126,7 +121,19 @@ impl Grader {
             .into_iter()
             .filter(|c| Mode::Submit.includes(c.group))
             .collect();
-        let measured = match self.performance(counted, source, &selected)? {
+        self.measured(counted, source, &selected, progress)
+    }
+
+    /// A measurement job's outcome: the figure on `selected`'s performance cases, or why there
+    /// is none.
+    fn measured(
+        &self,
+        counted: Counted<'_>,
+        source: &str,
+        selected: &[CaseInfo],
+        progress: &dyn Fn(Stage),
+    ) -> Result<Measured, GradeError> {
+        let measured = match self.performance(counted, source, selected)? {
             Ok(figure) => Measured::Figure(figure),
             Err(why) => Measured::Missing(why),
         };
