@@ -159,7 +159,7 @@ pub fn compile(
                 None,
                 &format!("{BUILD_INSIDE}/{BINARY}"),
             ));
-            (MAIN_FILE, toolchain.katas_hash.clone())
+            (MAIN_FILE, toolchain.judge_hash.clone())
         }
     };
     // A judge is its logic as much as its file.

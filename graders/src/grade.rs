@@ -23,6 +23,7 @@ mod figure;
 mod io;
 mod io_verify;
 mod package;
+mod package_custom;
 mod seam;
 
 pub use io_verify::PackageCheck;

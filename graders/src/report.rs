@@ -118,6 +118,21 @@ pub struct Resources {
 }
 
 impl GradeReport {
+    /// A custom-input run whose input the kata's judge refused: the message says why, in
+    /// both languages; nothing ran.
+    pub fn input_refused(kata: &str, input: &str, message: Message) -> Self {
+        Self {
+            verdict: Verdict::InputRefused,
+            message: Some(message),
+            custom: Some(CustomOutputs {
+                input: input.to_string(),
+                reference: String::new(),
+                learner: None,
+            }),
+            ..Self::compile_error(kata, Mode::Run, Vec::new(), None, Resources::default())
+        }
+    }
+
     /// A grading that could not finish because our side failed (never the learner's fault).
     pub fn internal_error(kata: &str, mode: Mode, message: Message) -> Self {
         Self {

@@ -1,6 +1,8 @@
 //! The prebuilt `katas` libraries submissions link against (the compiler itself, as the sandbox
 //! sees it, is `sandbox::Toolchain`): one for CPU katas, built with none of the crate's
-//! features, and one for GPU katas, with `cuda` only. A CPU submission's link then reads
+//! features, and one for GPU katas, with `cuda` only. A third, with `custom` only, is what a
+//! published package's judge links (it reads learners' custom input as JSON); no learner's
+//! program links it. A CPU submission's link then reads
 //! neither cudarc nor toml/winnow: an rlib's codegen units pull one another into the link
 //! before the linker's GC drops what is unused, so what is compiled in is what the link pays.
 //!
@@ -27,7 +29,7 @@ const RECORD: &str = "prepared.json";
 /// wire format, fastrand for case generation.
 pub const PACKAGE_CRATES: [&str; 2] = ["serde", "fastrand"];
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v4";
+const RECORD_VERSION: &str = "prepared v5";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
@@ -41,6 +43,12 @@ pub struct Toolchain {
     pub gpu_rlib: PathBuf,
     /// Hash of `gpu_rlib`.
     pub gpu_hash: String,
+    /// The same library with `custom`, which a published package's judge links.
+    pub judge_rlib: PathBuf,
+    /// Hash of `judge_rlib`.
+    pub judge_hash: String,
+    /// [`PACKAGE_CRATES`] as `judge_rlib` links them.
+    pub judge_crates: Vec<(String, PathBuf)>,
     /// Folder with both rlibs and all their dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
     /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
@@ -59,6 +67,7 @@ struct Record {
     rustc: Stamp,
     rlib: Stamp,
     gpu_rlib: Stamp,
+    judge_rlib: Stamp,
     toolchain: Toolchain,
 }
 
@@ -118,6 +127,7 @@ impl Toolchain {
             && Stamp::of(&record.compiler.rustc_host()) == Some(record.rustc)
             && Stamp::of(&record.toolchain.katas_rlib) == Some(record.rlib)
             && Stamp::of(&record.toolchain.gpu_rlib) == Some(record.gpu_rlib)
+            && Stamp::of(&record.toolchain.judge_rlib) == Some(record.judge_rlib)
             && sandbox.adopt_toolchain(record.compiler.clone())
         {
             return Ok(Toolchain {
@@ -135,6 +145,8 @@ impl Toolchain {
                 .ok_or_else(|| GradeError::Toolchain("the library vanished".into()))?,
             gpu_rlib: Stamp::of(&toolchain.gpu_rlib)
                 .ok_or_else(|| GradeError::Toolchain("the GPU library vanished".into()))?,
+            judge_rlib: Stamp::of(&toolchain.judge_rlib)
+                .ok_or_else(|| GradeError::Toolchain("the judges' library vanished".into()))?,
             compiler,
             toolchain: toolchain.clone(),
         };
@@ -170,7 +182,7 @@ fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-/// Builds both libraries (release, without `solutions`) with `compiler`.
+/// Builds the three libraries (release, without `solutions`) with `compiler`.
 fn build(
     workspace_root: &Path,
     target_dir: &Path,
@@ -180,23 +192,30 @@ fn build(
     let version = output(Command::new(&rustc).arg("-vV"))?;
     let (katas_rlib, package_crates) = build_library(workspace_root, target_dir, &rustc, None)?;
     let (gpu_rlib, _) = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
+    let (judge_rlib, judge_crates) =
+        build_library(workspace_root, target_dir, &rustc, Some("custom"))?;
     let deps_dir = katas_rlib
         .parent()
         .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
         .to_path_buf();
-    if gpu_rlib.parent() != Some(deps_dir.as_path()) {
-        return Err(GradeError::Toolchain(format!(
-            "the two runner libraries landed in different folders: {} and {}",
-            katas_rlib.display(),
-            gpu_rlib.display()
-        )));
+    for other in [&gpu_rlib, &judge_rlib] {
+        if other.parent() != Some(deps_dir.as_path()) {
+            return Err(GradeError::Toolchain(format!(
+                "the katas libraries landed in different folders: {} and {}",
+                katas_rlib.display(),
+                other.display()
+            )));
+        }
     }
     Ok(Toolchain {
         version,
         katas_hash: file_hash(&katas_rlib)?,
         gpu_hash: file_hash(&gpu_rlib)?,
+        judge_hash: file_hash(&judge_rlib)?,
         katas_rlib,
         gpu_rlib,
+        judge_rlib,
+        judge_crates,
         deps_dir,
         package_crates,
         reused: false,

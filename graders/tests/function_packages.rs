@@ -58,6 +58,10 @@ fn trials() -> Vec<Trial> {
             "package::given_answers_are_the_judge_s_and_never_in_the_learners_library",
             given_answers_stay_with_the_judge,
         ),
+        Trial::test(
+            "package::custom_input_is_admitted_and_answered_by_the_version_s_judge",
+            custom_input_through_the_judge,
+        ),
     ]);
     for (name, check, said) in hostile_checkers() {
         out.push(Trial::test(
@@ -292,6 +296,63 @@ fn given_answers_stay_with_the_judge() -> Result<(), Failed> {
         Some(case) if case.outcome != Outcome::Passed => Ok(()),
         _ => Err(format!("a solution read the given answer: {asked:#?}").into()),
     }
+}
+
+/// fast-power built from its files: its judge makes the custom-input form the catalogue's
+/// compiled kata makes (one code path, `katas::custom`), answers an admitted input as the
+/// compiled reference does, and refuses what the compiled kata refuses, in the same words,
+/// as the run's verdict.
+fn custom_input_through_the_judge() -> Result<(), Failed> {
+    let package = read(&problem("fast-power"))?;
+    let compiled = katas::catalogue::find("fast-power").ok_or("fast-power is in the build")?;
+    let grader = grader()?;
+    let examples = grader
+        .package_examples(&package)
+        .map_err(|e| e.to_string())?;
+    let sample = compiled
+        .sample_input()
+        .ok_or("fast-power offers custom input")?;
+    if examples.sample.as_deref() != Some(sample.as_str())
+        || examples.examples != compiled.input_examples()
+    {
+        return Err(format!("the judge's form {examples:#?} is not the build's").into());
+    }
+    let custom = |source: &str, input: &str| {
+        grader
+            .custom_package(&package, source, input, &|_| {})
+            .map_err(|e| Failed::from(e.to_string()))
+    };
+    let expected = compiled
+        .custom(&sample)
+        .map_err(|e| e.to_string())?
+        .reference_output;
+    let answered = custom(&package.reference, &sample)?;
+    let outputs = answered.custom.as_ref().ok_or("a custom run's report")?;
+    if answered.verdict != Verdict::Accepted
+        || outputs.reference != expected
+        || outputs.learner.as_deref() != Some(expected.as_str())
+    {
+        return Err(format!("the reference on the sample: {answered:#?}").into());
+    }
+    let starter = custom(&package.starter, &sample)?;
+    if starter.verdict == Verdict::Accepted || starter.custom.is_none() {
+        return Err(format!("the starter on the sample: {starter:#?}").into());
+    }
+    for refused in [r#"{"Power": []}"#, r#"{"Cube": [[2.0, 3]]}"#] {
+        let said = compiled
+            .check_custom(refused)
+            .err()
+            .ok_or("the build refuses it")?;
+        let report = custom(&package.reference, refused)?;
+        let message = report.message.as_ref().map(|m| m.en.as_str());
+        if report.verdict != Verdict::InputRefused
+            || message != Some(said.message(katas::Lang::En).as_str())
+            || !report.cases.is_empty()
+        {
+            return Err(format!("{refused}: {report:#?}, the build says {said}").into());
+        }
+    }
+    Ok(())
 }
 
 /// `(name, the checker's body, words the failure must hold)`: each replaces the scaffold's

@@ -159,14 +159,31 @@ impl CustomCase {
     }
 }
 
-/// Parses and admits `json` for kata `S`: cheap, no code of anyone's runs.
-pub fn parse<S: KataSpec>(json: &str) -> Result<S::Input, CustomError> {
+/// What the custom-input form of a kata starts from ([`sample`] and [`examples`]): for a
+/// version built from its package, made by its judge when it is published and stored with it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InputExamples {
+    pub sample: Option<String>,
+    pub examples: Vec<(String, String)>,
+}
+
+/// The checks of `json` that need no kata code: its size and that it is JSON at all. A version
+/// built from its package admits the rest (shape, constraints) in its sandboxed judge.
+pub fn check_json(json: &str) -> Result<(), CustomError> {
     if json.len() > MAX_INPUT_BYTES {
         return Err(CustomError::TooLarge {
             bytes: json.len(),
             limit: MAX_INPUT_BYTES,
         });
     }
+    serde_json::from_str::<serde::de::IgnoredAny>(json)
+        .map(drop)
+        .map_err(|e| CustomError::json(&e))
+}
+
+/// Parses and admits `json` for kata `S`: cheap, no code of anyone's runs.
+pub fn parse<S: KataSpec>(json: &str) -> Result<S::Input, CustomError> {
+    check_json(json)?;
     let input: S::Input = serde_json::from_str(json).map_err(|e| CustomError::json(&e))?;
     S::admit(&input).map_err(CustomError::Refused)?;
     Ok(input)
@@ -307,7 +324,7 @@ impl<S: KataSpec> Judging for Shown<S> {
 }
 
 /// `text` cut to [`MAX_SHOWN_BYTES`] on a character boundary, marked when cut.
-fn cut(mut text: String) -> String {
+pub fn cut(mut text: String) -> String {
     if text.len() > MAX_SHOWN_BYTES {
         let mut end = MAX_SHOWN_BYTES;
         while !text.is_char_boundary(end) {

@@ -283,7 +283,7 @@ pub(crate) struct Prepared<S: KataSpec> {
 
 impl<S: KataSpec> Prepared<S> {
     /// Judging with the given answer bounds, one per case.
-    #[cfg(feature = "solutions")]
+    #[cfg(feature = "custom")]
     pub(crate) fn bounded(
         trial: Arc<Trial<S>>,
         bounds: Vec<usize>,

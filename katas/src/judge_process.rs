@@ -60,6 +60,15 @@ pub enum Request {
         #[serde(with = "bytes::many")]
         outputs: Vec<Vec<u8>>,
     },
+    /// A custom-input run: admit the learner's `json` as the kata's input and answer it with
+    /// the reference ([`Reply::CustomPrepared`], one case that `Input` and `Judge` then name
+    /// as #0; [`Reply::InputRefused`]; [`Reply::Broken`] when the reference failed on it).
+    Custom { json: String, case_time_ms: u64 },
+    /// The learner's answer to the custom case as JSON, once judged ([`Reply::Shown`]).
+    LearnerOutput,
+    /// The input's format by example, from the cases of the default seed
+    /// ([`Reply::Examples`]): what the custom-input form starts from.
+    Examples,
 }
 
 /// A case as the grader sees it, with the answer bound the reference's answer sets.
@@ -109,6 +118,25 @@ pub enum Reply {
     NetFinished(#[serde(with = "bytes::result")] Result<Vec<u8>, String>),
     /// No such network, or its input could not be read.
     NetFailed(String),
+    /// The custom input admitted: its one case, and the reference's answer as JSON
+    /// ([`crate::shown`], cut to [`crate::custom::MAX_SHOWN_BYTES`]).
+    CustomPrepared {
+        case: PreparedCase,
+        reference: String,
+        ranked: bool,
+    },
+    /// The custom input is not this kata's, in English and 中文: the learner's to fix.
+    InputRefused {
+        en: String,
+        zh: String,
+    },
+    Shown(Option<String>),
+    /// The first sample's input (pretty JSON) and one example per entry point (compact JSON);
+    /// see [`crate::custom::sample`] and [`crate::custom::examples`].
+    Examples {
+        sample: Option<String>,
+        examples: Vec<(String, String)>,
+    },
 }
 
 /// A case's judgement as it crosses: what the checker decided and said. The case's name,
@@ -182,13 +210,13 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     // A checker's panic is reported as `Failed`; its message must not reach stdout.
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdout = std::io::stdout().lock();
-    let mut trial: Option<(Trial<S>, Duration)> = None;
+    let mut held = Held::<S>::Nothing;
     let mut nets: Vec<Box<dyn CaseNet>> = Vec::new();
     while let Ok(bytes) = crate::runner::read_message() {
         let reply = match crate::wire::decode::<Request>(&bytes) {
             Ok(request) => match network::<S>(&mut nets, request) {
                 Ok(reply) => reply,
-                Err(request) => answer::<S>(reference, &mut trial, request),
+                Err(request) => answer::<S>(reference, &mut held, request),
             },
             Err(e) => Reply::Broken(KataError::Encode {
                 what: "a request".into(),
@@ -250,11 +278,15 @@ fn network<S: KataSpec>(
     })
 }
 
-fn answer<S: KataSpec>(
-    reference: S::Solution,
-    trial: &mut Option<(Trial<S>, Duration)>,
-    request: Request,
-) -> Reply {
+/// What the judge holds between requests: one grading's cases, or one custom input's.
+enum Held<S: KataSpec> {
+    Nothing,
+    Graded(Trial<S>, Duration),
+    #[cfg(feature = "custom")]
+    Custom(crate::custom::CustomCase),
+}
+
+fn answer<S: KataSpec>(reference: S::Solution, held: &mut Held<S>, request: Request) -> Reply {
     match request {
         Request::Prepare { seed, case_time_ms } => match Trial::<S>::prepare(reference, seed) {
             Ok(made) => {
@@ -270,7 +302,7 @@ fn answer<S: KataSpec>(
                             .map_or(0, |b| b.len() as u64 * 2 + (64 << 10)),
                     })
                     .collect();
-                *trial = Some((made, Duration::from_millis(case_time_ms)));
+                *held = Held::Graded(made, Duration::from_millis(case_time_ms));
                 Reply::Prepared(Prepared {
                     cases,
                     ranked: S::ranked().is_some(),
@@ -278,21 +310,7 @@ fn answer<S: KataSpec>(
             }
             Err(e) => Reply::Broken(e),
         },
-        Request::Input { index } => {
-            let Some(case) = trial
-                .as_ref()
-                .and_then(|(t, _)| t.cases.get(index as usize))
-            else {
-                return Reply::Broken(KataError::NoSuchCase(index as usize));
-            };
-            match crate::wire::encode(&case.input) {
-                Ok(bytes) => Reply::Input(bytes),
-                Err(e) => Reply::Broken(KataError::Encode {
-                    what: format!("case #{index}"),
-                    message: e.to_string(),
-                }),
-            }
-        }
+        Request::Input { index } => input(held, index),
         Request::NetOpen { .. } | Request::NetPost { .. } | Request::NetFinish { .. } => {
             Reply::NetFailed("answered elsewhere".into())
         }
@@ -300,21 +318,112 @@ fn answer<S: KataSpec>(
             index,
             result,
             time_ms,
-        } => {
-            let found = trial.as_ref().and_then(|(t, limit)| {
-                let i = index as usize;
-                Some((t.cases.get(i)?, t.expected.get(i)?, *limit))
-            });
-            let Some((case, expected, limit)) = found else {
-                return Reply::Failed(JudgeFailure::Checker(format!("#{index} (no such case)")));
-            };
-            match judge_case::<S>(case, expected, result, time_ms, limit) {
-                Ok(report) => Reply::Judged(JudgedCase::of(report)),
-                Err(failure) => Reply::Failed(failure),
-            }
-        }
+        } => judge(held, index, result, time_ms),
+        Request::Custom { json, case_time_ms } => custom::<S>(reference, held, &json, case_time_ms),
+        Request::LearnerOutput => Reply::Shown(match held {
+            #[cfg(feature = "custom")]
+            Held::Custom(case) => case.learner_output(),
+            _ => None,
+        }),
+        Request::Examples => examples::<S>(reference),
     }
 }
+
+fn input<S: KataSpec>(held: &Held<S>, index: u32) -> Reply {
+    let encoded = match held {
+        Held::Graded(trial, _) => match trial.cases.get(index as usize) {
+            Some(case) => crate::wire::encode(&case.input).map_err(|e| KataError::Encode {
+                what: format!("case #{index}"),
+                message: e.to_string(),
+            }),
+            None => Err(KataError::NoSuchCase(index as usize)),
+        },
+        #[cfg(feature = "custom")]
+        Held::Custom(case) => case.judging.input_bytes(index as usize),
+        Held::Nothing => Err(KataError::NoSuchCase(index as usize)),
+    };
+    encoded.map_or_else(Reply::Broken, Reply::Input)
+}
+
+fn judge<S: KataSpec>(held: &Held<S>, index: u32, result: CaseResult, time_ms: f64) -> Reply {
+    let no_case = || Reply::Failed(JudgeFailure::Checker(format!("#{index} (no such case)")));
+    let judged = match held {
+        Held::Graded(trial, limit) => {
+            let i = index as usize;
+            let (Some(case), Some(expected)) = (trial.cases.get(i), trial.expected.get(i)) else {
+                return no_case();
+            };
+            judge_case::<S>(case, expected, result, time_ms, *limit)
+        }
+        #[cfg(feature = "custom")]
+        Held::Custom(case) if index == 0 => case.judging.judge(0, result, time_ms),
+        _ => return no_case(),
+    };
+    match judged {
+        Ok(report) => Reply::Judged(JudgedCase::of(report)),
+        Err(failure) => Reply::Failed(failure),
+    }
+}
+
+#[cfg(feature = "custom")]
+fn custom<S: KataSpec>(
+    reference: S::Solution,
+    held: &mut Held<S>,
+    json: &str,
+    case_time_ms: u64,
+) -> Reply {
+    use crate::custom::CustomError;
+    match crate::custom::prepare::<S>(reference, json, Duration::from_millis(case_time_ms)) {
+        Ok(case) => {
+            let prepared = PreparedCase {
+                name: case.info.name.clone(),
+                name_zh: case.info.name_zh.clone(),
+                group: case.info.group,
+                answer_bound: case.judging.answer_bound(0) as u64,
+            };
+            let reference = case.reference_output.clone();
+            *held = Held::Custom(case);
+            Reply::CustomPrepared {
+                case: prepared,
+                reference,
+                ranked: S::ranked().is_some(),
+            }
+        }
+        Err(CustomError::Reference(why)) => Reply::Broken(KataError::Reference {
+            case: crate::custom::CASE_NAME.into(),
+            message: why,
+        }),
+        Err(refused) => Reply::InputRefused {
+            en: refused.message(crate::Lang::En),
+            zh: refused.message(crate::Lang::Zh),
+        },
+    }
+}
+
+#[cfg(not(feature = "custom"))]
+fn custom<S: KataSpec>(_: S::Solution, _: &mut Held<S>, _: &str, _: u64) -> Reply {
+    Reply::Broken(KataError::Judge(NO_CUSTOM.into()))
+}
+
+#[cfg(feature = "custom")]
+fn examples<S: KataSpec>(reference: S::Solution) -> Reply {
+    match Trial::<S>::prepare(reference, crate::DEFAULT_SEED) {
+        Ok(trial) => Reply::Examples {
+            sample: crate::custom::sample::<S>(&trial.cases),
+            examples: crate::custom::examples::<S>(&trial.cases),
+        },
+        Err(e) => Reply::Broken(e),
+    }
+}
+
+#[cfg(not(feature = "custom"))]
+fn examples<S: KataSpec>(_: S::Solution) -> Reply {
+    Reply::Broken(KataError::Judge(NO_CUSTOM.into()))
+}
+
+/// A judge linked against a library without custom input (the grader links them all with it).
+#[cfg(not(feature = "custom"))]
+const NO_CUSTOM: &str = "was built without custom input (`katas` feature `custom`)";
 
 /// The grader's side of the judge's stdout: replies as they arrive, each bounded.
 #[derive(Debug, Default)]

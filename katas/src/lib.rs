@@ -23,7 +23,7 @@ extern crate self as katas;
 #[cfg(feature = "packages")]
 pub mod archive;
 pub mod catalogue;
-#[cfg(feature = "solutions")]
+#[cfg(feature = "custom")]
 pub mod custom;
 pub mod data;
 #[cfg(feature = "drills")]
@@ -54,7 +54,7 @@ pub mod runner;
 #[cfg(feature = "packages")]
 pub mod scaffold;
 pub mod session;
-#[cfg(feature = "solutions")]
+#[cfg(feature = "custom")]
 pub mod shown;
 pub mod spec;
 pub mod statement;

@@ -17,10 +17,15 @@ pub enum Verdict {
     OutputLimitExceeded,
     /// Our fault; never given for anything the solution did.
     InternalError,
+    /// A custom-input run whose input the kata refused (not its JSON shape, or outside the
+    /// statement's constraints) where only the kata's own code can tell: a version built from
+    /// its package admits input in its sandboxed judge, not at the API. The program did not
+    /// run; only a custom run (never an attempt) gets it.
+    InputRefused,
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 8] = [
+    pub const ALL: [Verdict; 9] = [
         Self::Accepted,
         Self::WrongAnswer,
         Self::CompileError,
@@ -29,6 +34,7 @@ impl Verdict {
         Self::MemoryLimitExceeded,
         Self::OutputLimitExceeded,
         Self::InternalError,
+        Self::InputRefused,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -41,6 +47,7 @@ impl Verdict {
             Self::MemoryLimitExceeded => "memory_limit_exceeded",
             Self::OutputLimitExceeded => "output_limit_exceeded",
             Self::InternalError => "internal_error",
+            Self::InputRefused => "input_refused",
         }
     }
 
@@ -59,6 +66,7 @@ impl Verdict {
             Self::MemoryLimitExceeded => "Memory limit exceeded",
             Self::OutputLimitExceeded => "Output limit exceeded",
             Self::InternalError => "Internal error",
+            Self::InputRefused => "Input refused",
         }
     }
 }

@@ -144,7 +144,10 @@ impl Grader {
     }
 
     /// The package's judge program, built in the compile sandbox (cached by its files).
-    fn package_judge(&self, package: &FunctionPackage) -> Result<crate::cache::Binary, GradeError> {
+    pub(super) fn package_judge(
+        &self,
+        package: &FunctionPackage,
+    ) -> Result<crate::cache::Binary, GradeError> {
         let target = Target::Judge {
             meta: &package.meta,
             logic: &package.logic,

@@ -13,6 +13,7 @@ use crate::grade::PackageCheck;
 use crate::package::FunctionPackage;
 use crate::report::{GradeReport, Measured};
 use katas::Mode;
+use katas::custom::InputExamples;
 use katas::io::IoPackage;
 
 /// What a grading worker needs from a grader; see [`Grader`] for what each operation means.
@@ -91,6 +92,19 @@ pub trait Grade: Send + Sync + std::fmt::Debug {
     /// Every rule of the function package `package`, in the sandbox
     /// ([`Grader::verify_package`]).
     fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<PackageCheck>, GradeError>;
+
+    /// A custom-input run on the function package `package` ([`Grader::custom_package`]).
+    fn custom_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        input: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError>;
+
+    /// What the custom-input form of `package`'s kata starts from
+    /// ([`Grader::package_examples`]).
+    fn package_examples(&self, package: &FunctionPackage) -> Result<InputExamples, GradeError>;
 }
 
 impl Grade for Grader {
@@ -166,5 +180,19 @@ impl Grade for Grader {
 
     fn verify_package(&self, package: &FunctionPackage) -> Result<Vec<PackageCheck>, GradeError> {
         Grader::verify_package(self, package)
+    }
+
+    fn custom_package(
+        &self,
+        package: &FunctionPackage,
+        source: &str,
+        input: &str,
+        progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Grader::custom_package(self, package, source, input, progress)
+    }
+
+    fn package_examples(&self, package: &FunctionPackage) -> Result<InputExamples, GradeError> {
+        Grader::package_examples(self, package)
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::GradeError;
 use crate::sandbox::{self, Job, LimitHit, Profile, Sandbox, Watch};
+use katas::custom::InputExamples;
 use katas::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, KataError};
 use katas::judge_process::{self, PreparedCase, Reply, ReplyReader, Request};
 use katas::rank_net::{CaseNet, Posted, RankedKata};
@@ -28,6 +29,13 @@ const MAX_RANKS: usize = 64;
 const MAX_CASES: usize = 4096;
 /// The most notes a case report keeps from a judge.
 const MAX_NOTES: usize = 16;
+/// The most input examples (one per entry point) kept from a judge.
+const MAX_EXAMPLES: usize = 16;
+
+/// JSON a judge shows (an answer, an example), held to what a page shows whatever it sent.
+fn shown(json: String) -> String {
+    katas::custom::cut(json)
+}
 
 /// The judge's sandbox: the run profile (no fork, exec, sockets or host files) with room for
 /// every case and answer of a grading.
@@ -133,6 +141,107 @@ impl ProcessJudging {
         limits_of_kata: &Limits,
         seed: u64,
     ) -> Result<Self, GradeError> {
+        let mut judging = Self::spawn(scope, sandbox, judge, limits_of_kata);
+        let prepare = Request::Prepare {
+            seed,
+            case_time_ms: limits_of_kata.case_time_ms,
+        };
+        let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
+        match judging.channel.ask(&prepare, PREPARE_WAIT)? {
+            Ok(Reply::Prepared(prepared)) if prepared.cases.len() > MAX_CASES => Err(broken(
+                format!("made {} cases (at most {MAX_CASES})", prepared.cases.len()),
+            )),
+            Ok(Reply::Prepared(prepared)) => {
+                judging.cases = prepared.cases;
+                judging.ranked = prepared.ranked;
+                Ok(judging)
+            }
+            Ok(Reply::Broken(e)) => Err(GradeError::kata(slug)(e)),
+            Ok(_) => Err(broken("answered out of turn".into())),
+            Err(why) => Err(broken(why)),
+        }
+    }
+
+    /// As [`ProcessJudging::start`], for a custom-input run: the judge admits the learner's
+    /// `json` and answers it with the reference. `Ok(Err(refusal))`: the input is not this
+    /// kata's (the learner's to fix); otherwise the one case and the reference's answer.
+    pub fn start_custom<'scope>(
+        scope: &'scope Scope<'scope, '_>,
+        sandbox: &'scope Sandbox,
+        judge: &'scope Path,
+        slug: &str,
+        limits_of_kata: &Limits,
+        json: &str,
+    ) -> Result<Result<(Self, String), katas::Message>, GradeError> {
+        let mut judging = Self::spawn(scope, sandbox, judge, limits_of_kata);
+        let request = Request::Custom {
+            json: json.to_string(),
+            case_time_ms: limits_of_kata.case_time_ms,
+        };
+        let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
+        match judging.channel.ask(&request, PREPARE_WAIT)? {
+            Ok(Reply::CustomPrepared {
+                case,
+                reference,
+                ranked,
+            }) => {
+                judging.cases = vec![case];
+                judging.ranked = ranked;
+                Ok(Ok((judging, shown(reference))))
+            }
+            Ok(Reply::InputRefused { en, zh }) => Ok(Err(katas::Message::new(
+                katas::report::trim(&en),
+                katas::report::trim(&zh),
+            ))),
+            Ok(Reply::Broken(e)) => Err(GradeError::kata(slug)(e)),
+            Ok(_) => Err(broken("answered out of turn".into())),
+            Err(why) => Err(broken(why)),
+        }
+    }
+
+    /// What the custom-input form starts from, as the judge makes it from the default seed's
+    /// cases. `Err(GradeError::Kata)` when it cannot.
+    pub fn examples(
+        sandbox: &Sandbox,
+        judge: &Path,
+        slug: &str,
+        limits_of_kata: &Limits,
+    ) -> Result<InputExamples, GradeError> {
+        let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
+        std::thread::scope(|s| {
+            let judging = Self::spawn(s, sandbox, judge, limits_of_kata);
+            match judging.channel.ask(&Request::Examples, PREPARE_WAIT)? {
+                Ok(Reply::Examples { sample, examples }) => Ok(InputExamples {
+                    sample: sample.map(shown),
+                    examples: examples
+                        .into_iter()
+                        .take(MAX_EXAMPLES)
+                        .map(|(entry, json)| (katas::report::trim(&entry), shown(json)))
+                        .collect(),
+                }),
+                Ok(Reply::Broken(e)) => Err(GradeError::kata(slug)(e)),
+                Ok(_) => Err(broken("answered out of turn".into())),
+                Err(why) => Err(broken(why)),
+            }
+        })
+    }
+
+    /// The learner's answer to a custom input as JSON, once judged; `None` when it gave none
+    /// that decodes (or the judge cannot say).
+    pub fn learner_output(&self) -> Option<String> {
+        match self.channel.reply(&Request::LearnerOutput) {
+            Ok(Reply::Shown(shown_output)) => shown_output.map(shown),
+            _ => None,
+        }
+    }
+
+    /// `judge` started in the sandbox on a thread of `scope`, asked nothing yet.
+    fn spawn<'scope>(
+        scope: &'scope Scope<'scope, '_>,
+        sandbox: &'scope Sandbox,
+        judge: &'scope Path,
+        limits_of_kata: &Limits,
+    ) -> Self {
         let (requests, feed) = channel();
         let (events_in, events) = channel();
         let stop = Arc::new(AtomicBool::new(false));
@@ -161,7 +270,7 @@ impl ProcessJudging {
                 .map_err(GradeError::from);
             let _ = events_in.send(Event::Ended(ended));
         });
-        let mut judging = Self {
+        Self {
             cases: Vec::new(),
             ranked: false,
             channel: Arc::new(Channel {
@@ -173,24 +282,6 @@ impl ProcessJudging {
                 stop,
                 failure: Mutex::new(None),
             }),
-        };
-        let prepare = Request::Prepare {
-            seed,
-            case_time_ms: limits_of_kata.case_time_ms,
-        };
-        let broken = |why: String| GradeError::kata(slug)(KataError::Judge(why));
-        match judging.channel.ask(&prepare, PREPARE_WAIT)? {
-            Ok(Reply::Prepared(prepared)) if prepared.cases.len() > MAX_CASES => Err(broken(
-                format!("made {} cases (at most {MAX_CASES})", prepared.cases.len()),
-            )),
-            Ok(Reply::Prepared(prepared)) => {
-                judging.cases = prepared.cases;
-                judging.ranked = prepared.ranked;
-                Ok(judging)
-            }
-            Ok(Reply::Broken(e)) => Err(GradeError::kata(slug)(e)),
-            Ok(_) => Err(broken("answered out of turn".into())),
-            Err(why) => Err(broken(why)),
         }
     }
 

@@ -131,7 +131,8 @@ pub(crate) fn judge_files(
 /// runner library and a runner are compiled (so a learner's program behaves as it does in the
 /// catalogue), against the library and the crates it lets packages use. `library`: the rlib
 /// with `metadata` as its disambiguator (built as the runner library, without `solutions`);
-/// otherwise the judge's binary (with it, as the trusted side).
+/// otherwise the judge's binary (with it, as the trusted side, linking the judges' library,
+/// which reads custom input).
 pub(crate) fn rustc_args(
     toolchain: &Toolchain,
     deps: &str,
@@ -169,11 +170,12 @@ pub(crate) fn rustc_args(
         .map(String::from),
     );
     args.push(format!("-Ldependency={deps}"));
-    args.push(format!(
-        "--extern=katas_real={deps}/{}",
-        name(&toolchain.katas_rlib)
-    ));
-    for (krate, rlib) in &toolchain.package_crates {
+    let (katas, crates) = match library {
+        Some(_) => (&toolchain.katas_rlib, &toolchain.package_crates),
+        None => (&toolchain.judge_rlib, &toolchain.judge_crates),
+    };
+    args.push(format!("--extern=katas_real={deps}/{}", name(katas)));
+    for (krate, rlib) in crates {
         args.push(format!("--extern={krate}={deps}/{}", name(rlib)));
     }
     args.push(format!("-o{out}"));

@@ -12,6 +12,7 @@
 use super::{IoError, IoPackage};
 use crate::archive::PackageFiles;
 use crate::catalogue::{Kata, Package, Which, WrongSource};
+use crate::custom::{CustomError, InputExamples};
 use crate::judge::{CaseInfo, Judging, KataError};
 use crate::layout;
 use crate::meta::KataMeta;
@@ -28,6 +29,9 @@ pub struct IoKata {
     meta: KataMeta,
     package: &'static Package,
     cases: Vec<CaseInfo>,
+    /// A function kata's custom-input form, as its judge made it at publishing; `None` for a
+    /// stdin/stdout kata (no custom input).
+    examples: Option<InputExamples>,
 }
 
 fn leak(text: &str) -> &'static str {
@@ -52,7 +56,7 @@ impl IoKata {
                 group: case.group,
             })
             .collect();
-        Self::from_files(&package.meta, &package.files, &wrong, cases)
+        Self::from_files(&package.meta, &package.files, &wrong, cases, None)
     }
 
     /// The view of a package's files: `wrong` as `(name, source, verdict)`, `cases` as far as
@@ -62,6 +66,7 @@ impl IoKata {
         files: &PackageFiles,
         wrong: &[(String, String, Verdict)],
         cases: Vec<CaseInfo>,
+        examples: Option<InputExamples>,
     ) -> Result<Self, IoError> {
         let text = |name: &'static str| files.text(name).ok_or(IoError::Missing(name));
         let wrong: Vec<WrongSource> = wrong
@@ -90,6 +95,7 @@ impl IoKata {
             meta: meta.clone(),
             package: Box::leak(Box::new(package_files)),
             cases,
+            examples,
         })
     }
 }
@@ -125,14 +131,16 @@ pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
 
 /// The view of a published function package, graded from its files in the sandbox (its judge
 /// is built from them: `graders::package`), parsed once per process by content hash. `wrong`
-/// is its `wrong/` solutions as `(name, source, verdict)`.
+/// is its `wrong/` solutions as `(name, source, verdict)`; `examples`, what its judge made for
+/// the custom-input form when it was published (none for a version published before that).
 pub fn intern_function(
     meta: &KataMeta,
     files: &PackageFiles,
     wrong: &[(String, String, Verdict)],
+    examples: InputExamples,
 ) -> Result<&'static dyn Kata, IoError> {
     interned_or(&files.content_hash(), || {
-        IoKata::from_files(meta, files, wrong, Vec::new())
+        IoKata::from_files(meta, files, wrong, Vec::new(), Some(examples))
     })
 }
 
@@ -149,19 +157,11 @@ fn interned_or(
     Ok(kata)
 }
 
-fn no_custom_input(kind: crate::KataKind) -> crate::custom::CustomError {
-    crate::custom::CustomError::Refused(if kind == crate::KataKind::Io {
-        Refusal::new(
-            "custom input is not offered for a stdin/stdout kata: run your program on the samples",
-            "标准输入输出题不提供自定义输入：请用样例运行你的程序",
-        )
-    } else {
-        Refusal::new(
-            "custom input is not offered yet for this version of the kata: run your code on the \
-             samples",
-            "这个版本的题目暂不提供自定义输入：请用样例运行你的代码",
-        )
-    })
+fn no_custom_input() -> CustomError {
+    CustomError::Refused(Refusal::new(
+        "custom input is not offered for a stdin/stdout kata: run your program on the samples",
+        "标准输入输出题不提供自定义输入：请用样例运行你的程序",
+    ))
 }
 
 impl Kata for IoKata {
@@ -190,20 +190,36 @@ impl Kata for IoKata {
         Err(KataError::NotInProcess(self.meta.slug.clone()))
     }
 
-    fn check_custom(&self, _json: &str) -> Result<(), crate::custom::CustomError> {
-        Err(no_custom_input(self.meta.kind))
+    /// A function kata's input is admitted by its judge in the sandbox
+    /// (`graders::Grader::custom_package`): only what needs none of its code is checked here.
+    fn check_custom(&self, json: &str) -> Result<(), CustomError> {
+        match self.examples {
+            Some(_) => crate::custom::check_json(json),
+            None => Err(no_custom_input()),
+        }
     }
 
-    fn custom(&self, _json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError> {
-        Err(no_custom_input(self.meta.kind))
+    fn custom(&self, _json: &str) -> Result<crate::custom::CustomCase, CustomError> {
+        match self.examples {
+            Some(_) => Err(CustomError::Reference(format!(
+                "`{}` is judged only in the sandbox",
+                self.meta.slug
+            ))),
+            None => Err(no_custom_input()),
+        }
     }
 
     fn sample_input(&self) -> Option<String> {
-        None
+        // A version published before its judge made examples still takes custom input.
+        let examples = self.examples.as_ref()?;
+        Some(examples.sample.clone().unwrap_or_default())
     }
 
     fn input_examples(&self) -> Vec<(String, String)> {
-        Vec::new()
+        self.examples
+            .as_ref()
+            .map(|e| e.examples.clone())
+            .unwrap_or_default()
     }
 }
 

@@ -41,7 +41,7 @@ fn known(slug: &str) -> anyhow::Result<&'static dyn katas::Kata> {
 }
 
 /// `--custom`'s value: the JSON itself, or `@FILE` (`@-`: standard input).
-fn read_input(arg: &str) -> anyhow::Result<String> {
+pub(super) fn read_input(arg: &str) -> anyhow::Result<String> {
     let Some(path) = arg.strip_prefix('@') else {
         return Ok(arg.to_string());
     };
@@ -113,7 +113,12 @@ fn print_report(r: &GradeReport) {
     for d in &r.diagnostics {
         print!("{}", d.rendered);
     }
-    if let Some(c) = &r.custom {
+    if let Some(c) = &r.custom
+        && r.verdict == katas::Verdict::InputRefused
+    {
+        // Nothing ran: the message below says why.
+        println!("  input:     {}", c.input);
+    } else if let Some(c) = &r.custom {
         print!("{}", custom_lines(c, r.cases.first()));
     } else if !r.cases.is_empty() {
         let rows: Vec<Vec<String>> = r

@@ -39,7 +39,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             json,
             custom,
         } => match custom {
-            Some(input) => grade::run_custom(&slug, &file, &input, json),
+            Some(input) => match package_kata::package_dir(&slug) {
+                Some(dir) => package_kata::run_custom(dir, &file, &input, json),
+                None => grade::run_custom(&slug, &file, &input, json),
+            },
             None => match (
                 io_kata::package_dir(&slug),
                 package_kata::package_dir(&slug),

@@ -40,6 +40,17 @@ pub fn grade(dir: &Path, file: &Path, mode: Mode, json: bool) -> anyhow::Result<
     show(&report, json)
 }
 
+/// `grade DIR FILE --custom INPUT`: the package's judge admits and answers the input in the
+/// sandbox ([`graders::Grader::custom_package`]), as on the service.
+pub fn run_custom(dir: &Path, file: &Path, input: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let package = read(dir)?;
+    let source = read_source(file)?;
+    let input = super::grade::read_input(input)?;
+    let report =
+        with_grader(|grader, progress| grader.custom_package(&package, &source, &input, progress))?;
+    show(&report, json)
+}
+
 /// The rows `kata check` prints for a package graded from its own files: every solution in
 /// the sandbox, or why none could run.
 pub(super) fn solution_rows(dir: &Path) -> anyhow::Result<Vec<Row>> {

@@ -1,4 +1,4 @@
-//! Stdin/stdout packages published to the running service (`kata_packages`): each version's
+//! Packages published to the running service (`kata_packages`): each version's
 //! files as one canonical archive, named by content hash. Such a kata has no code compiled
 //! into the binary, so this row is all a replica needs to serve it and a worker to grade it.
 
@@ -9,28 +9,43 @@ pub const PACKAGED: &str =
     "EXISTS (SELECT 1 FROM kata_packages p WHERE p.content_hash = v.content_hash)";
 
 /// Stores `archive` under `content_hash` unless it is there already (the same files), with
-/// the kind of kata it holds (`io` or `function`: which workers may grade it).
+/// the kind of kata it holds (`io` or `function`: which workers may grade it) and, for a
+/// function kata, what its custom-input form starts from (`InputExamples` as JSON).
 pub async fn store(
     tx: &mut Tx<'_>,
     content_hash: &str,
     archive: &[u8],
     kind: katas::KataKind,
+    input_examples: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     let kind = match kind {
         katas::KataKind::Io => "io",
         katas::KataKind::Cpu | katas::KataKind::Gpu => "function",
     };
     sqlx::query(
-        "INSERT INTO kata_packages (content_hash, archive, stored_at, kind)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (content_hash) DO NOTHING",
+        "INSERT INTO kata_packages (content_hash, archive, stored_at, kind, input_examples)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (content_hash) DO NOTHING",
     )
     .bind(content_hash)
     .bind(archive)
     .bind(now_ms())
     .bind(kind)
+    .bind(input_examples)
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// What the custom-input form of the version `content_hash` starts from, as stored with it
+/// (`None` when nothing was).
+pub async fn input_examples(db: &Db, content_hash: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar::<_, Option<String>>(
+        "SELECT input_examples FROM kata_packages WHERE content_hash = $1",
+    )
+    .bind(content_hash)
+    .fetch_optional(db)
+    .await
+    .map(Option::flatten)
 }
 
 /// The archive stored under `content_hash`.

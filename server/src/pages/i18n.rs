@@ -774,6 +774,7 @@ impl Text {
                 Verdict::MemoryLimitExceeded => "超出内存限制",
                 Verdict::OutputLimitExceeded => "超出输出限制",
                 Verdict::InternalError => "内部错误",
+                Verdict::InputRefused => "输入不被接受",
             },
         }
     }

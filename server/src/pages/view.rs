@@ -65,7 +65,7 @@ pub fn verdict_class(v: Verdict) -> &'static str {
     match v {
         Verdict::Accepted => "ok",
         Verdict::CompileError => "warn",
-        Verdict::InternalError => "muted",
+        Verdict::InternalError | Verdict::InputRefused => "muted",
         _ => "bad",
     }
 }
@@ -227,8 +227,10 @@ impl ReportView {
                 notes: c.notes_in(t.lang).to_vec(),
             })
             .collect();
-        // The one case of a custom run is shown beside both answers, not in a case table.
-        let custom = r.custom.as_ref().map(|c| {
+        // The one case of a custom run is shown beside both answers, not in a case table; a
+        // refused input has neither (the message says why).
+        let answered = r.verdict != Verdict::InputRefused;
+        let custom = r.custom.as_ref().filter(|_| answered).map(|c| {
             let case = cases.first();
             CustomView {
                 outcome: case.map_or_else(String::new, |k| k.outcome.clone()),

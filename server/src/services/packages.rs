@@ -9,6 +9,7 @@ use crate::error::AppError;
 use graders::package::FunctionPackage;
 use katas::Kata;
 use katas::archive::PackageFiles;
+use katas::custom::InputExamples;
 use katas::io::IoPackage;
 use katas::io::served::{intern, intern_function, interned};
 use katas::{KataKind, KataMeta, layout};
@@ -22,14 +23,18 @@ pub enum Stored {
 }
 
 impl Stored {
-    /// The learner-facing view, read once per process.
-    fn view(&self) -> Result<&'static dyn Kata, String> {
+    /// The learner-facing view, read once per process; `examples`, what a function kata's
+    /// custom-input form starts from.
+    fn view(&self, examples: InputExamples) -> Result<&'static dyn Kata, String> {
         match self {
             Self::Io(package) => intern(package).map_err(|e| e.to_string()),
-            Self::Function(package) => {
-                intern_function(&package.meta, &package.files, &package.wrong_sources())
-                    .map_err(|e| e.to_string())
-            }
+            Self::Function(package) => intern_function(
+                &package.meta,
+                &package.files,
+                &package.wrong_sources(),
+                examples,
+            )
+            .map_err(|e| e.to_string()),
         }
     }
 }
@@ -100,7 +105,12 @@ async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError
         return Ok(kata);
     }
     let package = load(db, content_hash).await?;
-    package.view().map_err(|message| {
+    // Ours, written when the version was published; unreadable, the form starts empty.
+    let examples = kata_packages::input_examples(db, content_hash)
+        .await?
+        .and_then(|json| serde_json::from_str(&json).ok())
+        .unwrap_or_default();
+    package.view(examples).map_err(|message| {
         PackageError::Unreadable {
             hash: content_hash.to_string(),
             message,

@@ -150,6 +150,7 @@ pub async fn verify_and_publish(
             &version.content_hash,
             &stored.archive,
             stored.meta.kind,
+            stored.input_examples.as_deref(),
         )
         .await?;
     }
@@ -175,6 +176,8 @@ pub(super) struct StoredPackage {
     pub meta: katas::KataMeta,
     /// The canonical archive of exactly the files verified.
     pub archive: Vec<u8>,
+    /// A function kata's `katas::custom::InputExamples` as JSON, made by its judge.
+    pub input_examples: Option<String>,
 }
 
 /// The upload's files, or `None` with the refusal recorded: read under a stdin/stdout

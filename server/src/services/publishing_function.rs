@@ -144,6 +144,9 @@ fn built_from_files(
     if !sandbox_rows(verified, checks) {
         return Ok(None);
     }
+    let Some(input_examples) = input_examples(grader, &package, checks)? else {
+        return Ok(None);
+    };
     let api = match LearnerApi::of_logic(&package.logic) {
         Ok(api) => api,
         Err(e) => {
@@ -167,8 +170,39 @@ fn built_from_files(
     let stored = StoredPackage {
         meta: package.meta,
         archive,
+        input_examples: Some(input_examples),
     };
     Ok(Some((version, Some(stored))))
+}
+
+/// What the custom-input form starts from, as the package's judge makes it (JSON), with its
+/// row; `None` with the refusal recorded when the judge cannot make it.
+fn input_examples(
+    grader: &dyn Grade,
+    package: &FunctionPackage,
+    checks: &mut Vec<Check>,
+) -> Result<Option<String>, GradeError> {
+    let examples = match grader.package_examples(package) {
+        Ok(examples) => examples,
+        Err(GradeError::Kata { source, .. }) => {
+            checks.push(fail(
+                "custom_input",
+                format!("the examples of the custom-input form: {source}"),
+                format!("自定义输入的示例：{source}"),
+            ));
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
+    let n = examples.examples.len();
+    checks.push(pass(
+        "custom_input",
+        format!("custom input offered, starting from the first sample; {n} input examples"),
+        format!("提供自定义输入，从第一个样例出发；{n} 个输入示例"),
+    ));
+    serde_json::to_string(&examples)
+        .map(Some)
+        .map_err(|e| GradeError::Internal(format!("writing the input examples: {e}")))
 }
 
 /// The files of `package` (as compiled) that `files` has differently, or lacks, or adds.

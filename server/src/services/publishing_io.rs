@@ -89,6 +89,7 @@ pub(super) fn verify(
     let stored = StoredPackage {
         meta: package.meta,
         archive,
+        input_examples: None,
     };
     Ok(Some((version, Some(stored))))
 }

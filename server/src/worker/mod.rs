@@ -216,9 +216,9 @@ async fn prepare_next_figure(grader: &Arc<dyn Grade>, job: &Claimed) {
 }
 
 /// [`grade`] for a version published to the service as a package, the version the job names:
-/// a stdin/stdout kata's verdict is final; a function kata's accepted submit is handed over to
-/// be measured against that version's reference, as a catalogue kata's is (a rejudge's never:
-/// its result is only compared).
+/// a stdin/stdout kata's verdict is final, and so is a function kata's custom-input run; a
+/// function kata's accepted submit is handed over to be measured against that version's
+/// reference, as a catalogue kata's is (a rejudge's never: its result is only compared).
 async fn graded_package(
     source: &Arc<impl JobSource>,
     grader: Arc<dyn Grade>,
@@ -236,6 +236,13 @@ async fn graded_package(
     };
     let owned = job.clone();
     let graded = tokio::task::spawn_blocking(move || match (&*package, owned.phase) {
+        // A custom-input run owes no measurement: its report is final when it returns.
+        (Stored::Function(package), JobPhase::Verdict) if owned.custom_input.is_some() => {
+            let input = owned.custom_input.as_deref().unwrap_or_default();
+            grader
+                .custom_package(package, &owned.source, input, &*progress)
+                .map(|r| Graded::Report(Box::new(r)))
+        }
         (Stored::Function(package), JobPhase::Measure) => grader
             .measure_package(package, &owned.source, &*progress)
             .map(Graded::Measured),

@@ -113,7 +113,9 @@ fn cases(kata: &dyn katas::catalogue::Kata, mode: Mode, verdict: Verdict) -> Vec
         Verdict::MemoryLimitExceeded => (Outcome::MemoryLimitExceeded, Outcome::NotRun),
         Verdict::OutputLimitExceeded => (Outcome::OutputLimitExceeded, Outcome::NotRun),
         Verdict::InternalError => (Outcome::InternalError, Outcome::NotRun),
-        Verdict::CompileError => unreachable!("a compile error has no cases"),
+        Verdict::CompileError | Verdict::InputRefused => {
+            unreachable!("a compile error or a refused input has no cases")
+        }
     };
     for c in cases.iter_mut().skip(1) {
         c.outcome = rest;
@@ -361,6 +363,29 @@ impl Grade for FakeGrader {
         &self,
         package: &graders::package::FunctionPackage,
     ) -> Result<Vec<graders::PackageCheck>, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader builds no package (`{}`)",
+            package.meta.slug
+        )))
+    }
+
+    fn custom_package(
+        &self,
+        package: &graders::package::FunctionPackage,
+        _source: &str,
+        _input: &str,
+        _progress: &dyn Fn(Stage),
+    ) -> Result<GradeReport, GradeError> {
+        Err(GradeError::Internal(format!(
+            "the scripted grader builds no package (`{}`)",
+            package.meta.slug
+        )))
+    }
+
+    fn package_examples(
+        &self,
+        package: &graders::package::FunctionPackage,
+    ) -> Result<katas::custom::InputExamples, GradeError> {
         Err(GradeError::Internal(format!(
             "the scripted grader builds no package (`{}`)",
             package.meta.slug

@@ -128,6 +128,51 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let report = app.verdict(&learner, id, GRADING).await;
     assert_ne!(report["verdict"], "accepted", "{report}");
 
+    // Custom input: the form starts from what the version's judge made when it was published
+    // (the build's graph-fusion makes the same), and the judge admits and answers the input.
+    assert!(out.contains("custom input offered"), "{out}");
+    let sample = shown(&replica, &learner, "fusion-drill").await["custom_input"].clone();
+    let built = katas::catalogue::find("graph-fusion").unwrap();
+    assert_eq!(sample, built.sample_input().unwrap(), "{sample}");
+    let custom = |input: &str| {
+        let body = serde_json::json!({ "source": reference, "input": input });
+        replica
+            .client
+            .post(replica.url("/api/katas/fusion-drill/custom"))
+            .bearer_auth(&learner)
+            .json(&body)
+            .send()
+    };
+    let run = custom(sample.as_str().unwrap()).await.unwrap();
+    assert_eq!(run.status(), 202);
+    let id = run.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let done = app
+        .verdict(&learner, server::domain::SubmissionId(id), GRADING)
+        .await;
+    assert_eq!(done["verdict"], "accepted", "{done}");
+    assert_eq!(
+        done["custom"]["learner"], done["custom"]["reference"],
+        "{done}"
+    );
+    let expected = built.custom(sample.as_str().unwrap()).unwrap();
+    assert_eq!(
+        done["custom"]["reference"], expected.reference_output,
+        "{done}"
+    );
+    // Not this kata's input: only its judge can tell, and says so as the run's verdict.
+    let run = custom(r#"{"Nope": 1}"#).await.unwrap();
+    assert_eq!(run.status(), 202);
+    let id = run.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let done = app
+        .verdict(&learner, server::domain::SubmissionId(id), GRADING)
+        .await;
+    assert_eq!(done["verdict"], "input_refused", "{done}");
+    let said = built.check_custom(r#"{"Nope": 1}"#).unwrap_err();
+    assert_eq!(done["message"], said.message(katas::Lang::En), "{done}");
+    // Not JSON at all: refused at once, nothing stored.
+    let refused = custom("[1,").await.unwrap();
+    assert_eq!(refused.status(), 422);
+
     // A candidate version is rejudged against before it goes live: both submits again, the
     // difference printed.
     let candidate = edited(

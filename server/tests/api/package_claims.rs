@@ -45,9 +45,15 @@ async fn a_function_package_s_jobs_go_only_to_workers_that_grade_them() {
         ..Published::compiled(kata).unwrap()
     };
     let mut tx = db.begin().await.unwrap();
-    kata_packages::store(&mut tx, &hash, &files.to_tar_gz(), katas::KataKind::Cpu)
-        .await
-        .unwrap();
+    kata_packages::store(
+        &mut tx,
+        &hash,
+        &files.to_tar_gz(),
+        katas::KataKind::Cpu,
+        None,
+    )
+    .await
+    .unwrap();
     served::lock_kata(&mut tx, "fast-power").await.unwrap();
     let published = kata_versions::publish(&mut tx, "fast-power", &version)
         .await
