@@ -453,6 +453,34 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
         },
     );
     g.finish();
+    // A custom-input run: admitted and answered in the grader (the build's kata) or by the
+    // package's judge process, which also reads the learner's JSON.
+    let sample = katas::catalogue::find("fast-power")
+        .and_then(|k| k.sample_input())
+        .expect("fast-power offers custom input");
+    let mut g = c.benchmark_group("a custom-input run of fast-power (accepted)");
+    g.bench_function("baseline: bare rustc -O on the learner file", |b| {
+        b.iter(|| build_program(&program, dir.path()))
+    });
+    g.bench_function("the build's kata: custom", |b| {
+        b.iter(|| {
+            let report = grader
+                .custom("fast-power", &unique(&source), &sample, &|_| {})
+                .expect("runs");
+            assert_eq!(report.verdict, katas::Verdict::Accepted);
+            black_box(report)
+        })
+    });
+    g.bench_function("its package, its judge process: custom_package", |b| {
+        b.iter(|| {
+            let report = grader
+                .custom_package(&package, &unique(&source), &sample, &|_| {})
+                .expect("runs");
+            assert_eq!(report.verdict, katas::Verdict::Accepted);
+            black_box(report)
+        })
+    });
+    g.finish();
     // The figure of an accepted submit, as a measuring loop takes it once the verdict is out:
     // the verdict's program from the compile cache, the reference counted on the same fresh
     // inputs (no banked count on either side), against the build's kata or the package's own.

@@ -45,14 +45,15 @@ pub enum Request {
         #[serde(with = "serde_bytes")]
         input: Vec<u8>,
     },
-    /// [`CaseNet::post`] on network `net`, and every reply it made ready
+    /// [`CaseNet::post_all`] on network `net`: `rank`'s requests in the order it sent them
+    /// (what one read of its stdout brought), and every reply they made ready
     /// ([`Reply::NetPosted`]): replies only ever become ready when a request is posted, so
     /// the grader asks for none on its own.
     NetPost {
         net: u32,
         rank: u32,
-        #[serde(with = "serde_bytes")]
-        request: Vec<u8>,
+        #[serde(with = "bytes::many")]
+        requests: Vec<Vec<u8>>,
     },
     /// [`CaseNet::finish`] ([`Reply::NetFinished`]).
     NetFinish {
@@ -108,9 +109,10 @@ pub enum Reply {
         rank_inputs: Vec<Vec<u8>>,
     },
     NetPosted {
-        /// `Ok(None)`: taken; `Ok(Some(what))`: the rank waits for a reply; `Err`: the rank
-        /// broke the network's rules.
-        posted: Result<Option<String>, String>,
+        /// One per request posted, up to the first refused: `Ok(None)`: taken;
+        /// `Ok(Some(what))`: the rank waits for a reply; `Err`: the rank broke the network's
+        /// rules.
+        posted: Vec<Result<Option<String>, String>>,
         /// `(rank, reply)` for every reply ready now ([`CaseNet::reply`]).
         #[serde(with = "bytes::tagged")]
         replies: Vec<(u32, Vec<u8>)>,
@@ -257,12 +259,22 @@ fn network<S: KataSpec>(
                 opened
             }
         },
-        Request::NetPost { net, rank, request } => match nets.get_mut(net as usize) {
+        Request::NetPost {
+            net,
+            rank,
+            requests,
+        } => match nets.get_mut(net as usize) {
             Some(n) => {
-                let posted = n.post(rank as usize, &request).map(|p| match p {
-                    Posted::Taken => None,
-                    Posted::Waits(what) => Some(what),
-                });
+                let posted = n
+                    .post_all(rank as usize, &requests)
+                    .into_iter()
+                    .map(|posted| {
+                        posted.map(|p| match p {
+                            Posted::Taken => None,
+                            Posted::Waits(what) => Some(what),
+                        })
+                    })
+                    .collect();
                 let replies = (0..n.ranks())
                     .filter_map(|r| Some((r as u32, n.reply(r)?)))
                     .collect();
@@ -560,7 +572,7 @@ mod tests {
             Request::NetPost {
                 net: 1,
                 rank: 2,
-                request: vec![0, 255, 9],
+                requests: vec![vec![0, 255, 9], Vec::new()],
             },
             Request::NetFinish {
                 net: 1,
@@ -583,7 +595,7 @@ mod tests {
         }
         let replies = [
             Reply::NetPosted {
-                posted: Ok(None),
+                posted: vec![Ok(None), Ok(Some("recv".into())), Err("no".into())],
                 replies: vec![(0, vec![1, 2]), (3, Vec::new())],
             },
             Reply::NetOpened {
@@ -599,11 +611,11 @@ mod tests {
             assert_eq!(crate::wire::decode::<Reply>(&bytes).unwrap(), reply);
         }
         // The same bytes as a plain sequence of `u8`s: only the work per byte changed.
-        let plain = crate::wire::encode(&(1u32, 2u32, vec![0u8, 255, 9])).unwrap();
+        let plain = crate::wire::encode(&(1u32, 2u32, vec![vec![0u8, 255, 9]])).unwrap();
         let post = Request::NetPost {
             net: 1,
             rank: 2,
-            request: vec![0, 255, 9],
+            requests: vec![vec![0, 255, 9]],
         };
         assert_eq!(crate::wire::encode(&post).unwrap()[1..], plain[..]);
     }

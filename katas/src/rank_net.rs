@@ -48,6 +48,21 @@ pub trait CaseNet: Send {
     /// `rank`'s request, in wire bytes. `Err`: the rank broke the network's rules (or sent
     /// bytes that are no request), and fails with the message.
     fn post(&mut self, rank: usize, request: &[u8]) -> Result<Posted, String>;
+    /// `rank`'s requests in the order it sent them, each as [`CaseNet::post`], up to and
+    /// including the first refused (the rank has failed: the rest are never posted). A network
+    /// in another process takes them in one round trip.
+    fn post_all(&mut self, rank: usize, requests: &[Vec<u8>]) -> Vec<Result<Posted, String>> {
+        let mut posted = Vec::with_capacity(requests.len());
+        for request in requests {
+            let one = self.post(rank, request);
+            let refused = one.is_err();
+            posted.push(one);
+            if refused {
+                break;
+            }
+        }
+        posted
+    }
     /// The reply owed to `rank`, encoded for its stdin, once it can be given.
     fn reply(&mut self, rank: usize) -> Option<Vec<u8>>;
     /// The output of the case, in wire bytes, from every rank's result in wire bytes.

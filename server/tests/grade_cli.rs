@@ -341,4 +341,31 @@ fn a_function_package_is_graded_from_its_folder_and_measured_against_its_own_ref
         figure["instructions"], figure["reference_instructions"],
         "{report}"
     );
+    // Custom input on the folder: its judge answers an input, and refuses one it does not admit.
+    let custom = |input: &str| {
+        grade(&[
+            package.to_str().unwrap(),
+            reference.to_str().unwrap(),
+            "--custom",
+            input,
+        ])
+    };
+    let out = custom(r#"{"Power": [[2.0, 10]]}"#);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        text.contains("power-drill: Accepted — custom input"),
+        "{text}"
+    );
+    assert!(
+        text.contains("reference:") && text.contains("1024"),
+        "{text}"
+    );
+    let out = custom(r#"{"Power": []}"#);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("power-drill: Input refused — custom input"),
+        "{text}"
+    );
+    assert!(text.contains("the number of queries"), "{text}");
 }

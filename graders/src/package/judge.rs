@@ -455,25 +455,44 @@ impl CaseNet for ProcessNet {
     }
 
     fn post(&mut self, rank: usize, request: &[u8]) -> Result<Posted, String> {
+        let mut posted = self.post_all(rank, std::slice::from_ref(&request.to_vec()));
+        posted.pop().unwrap_or_else(|| self.channel.out_of_turn())
+    }
+
+    /// One round trip for all of them: the judge posts them in order and stops at the first
+    /// refused. A judge that answers for more requests than were sent, or for none, answered
+    /// out of turn.
+    fn post_all(&mut self, rank: usize, requests: &[Vec<u8>]) -> Vec<Result<Posted, String>> {
         let request = Request::NetPost {
             net: self.net,
             rank: rank as u32,
-            request: request.to_vec(),
+            requests: requests.to_vec(),
         };
-        let Reply::NetPosted { posted, replies } = self.channel.reply(&request)? else {
-            return self.channel.out_of_turn();
+        let reply = match self.channel.reply(&request) {
+            Ok(reply) => reply,
+            Err(why) => return vec![Err(why)],
         };
+        let Reply::NetPosted { posted, replies } = reply else {
+            return vec![self.channel.out_of_turn()];
+        };
+        let complete = posted.last().is_some_and(Result::is_err) || posted.len() == requests.len();
+        if posted.is_empty() || posted.len() > requests.len() || !complete {
+            return vec![self.channel.out_of_turn()];
+        }
         for (rank, reply) in replies {
             if let Some(ready) = self.ready.get_mut(rank as usize) {
                 ready.push_back(reply);
             }
         }
-        match posted {
-            // The rank broke the network's rules: its failure, in the network's words.
-            Err(why) => Err(katas::report::trim(&why)),
-            Ok(None) => Ok(Posted::Taken),
-            Ok(Some(what)) => Ok(Posted::Waits(katas::report::trim(&what))),
-        }
+        posted
+            .into_iter()
+            .map(|posted| match posted {
+                // The rank broke the network's rules: its failure, in the network's words.
+                Err(why) => Err(katas::report::trim(&why)),
+                Ok(None) => Ok(Posted::Taken),
+                Ok(Some(what)) => Ok(Posted::Waits(katas::report::trim(&what))),
+            })
+            .collect()
     }
 
     fn reply(&mut self, rank: usize) -> Option<Vec<u8>> {

@@ -290,11 +290,7 @@ impl Watch for RankWatch<'_, '_> {
         self.reader.push(chunk);
         let frames = self.reader.take_frames();
         if !frames.is_empty() {
-            let now = Instant::now();
-            let mut router = lock(self.router);
-            for frame in frames {
-                router.take(self.rank, frame, now);
-            }
+            lock(self.router).take_all(self.rank, frames, Instant::now());
         }
         if self.reader.other_bytes > self.output_budget || self.reader.oversized.is_some() {
             self.printed_too_much = true;
@@ -379,6 +375,60 @@ impl Router {
         }
     }
 
+    /// The frames one read of rank process `p`'s stdout brought, in order: requests it sent
+    /// one after another for one case are posted together ([`CaseNet::post_all`], one round
+    /// trip to a network in another process).
+    fn take_all(&mut self, p: usize, frames: Vec<Frame>, now: Instant) {
+        let mut requests: Option<(u32, Vec<Vec<u8>>)> = None;
+        for frame in frames {
+            match (frame, &mut requests) {
+                (Frame::Request { case, bytes }, Some((same, batch))) if *same == case => {
+                    batch.push(bytes)
+                }
+                (Frame::Request { case, bytes }, _) => {
+                    if let Some((case, batch)) = requests.replace((case, vec![bytes])) {
+                        self.post(p, case, &batch, now);
+                    }
+                }
+                (other, _) => {
+                    if let Some((case, batch)) = requests.take() {
+                        self.post(p, case, &batch, now);
+                    }
+                    self.take(p, other, now);
+                }
+            }
+        }
+        if let Some((case, batch)) = requests {
+            self.post(p, case, &batch, now);
+        }
+    }
+
+    /// Rank `p`'s requests in case `case`, in the order it sent them.
+    fn post(&mut self, p: usize, case: u32, requests: &[Vec<u8>], now: Instant) {
+        let Some(run) = self.case_of(case, p) else {
+            return;
+        };
+        let mut refused = None;
+        for posted in run.net.post_all(p, requests) {
+            match posted {
+                Ok(Posted::Taken) => {}
+                Ok(Posted::Waits(what)) => run.waiting[p] = Some(what),
+                Err(msg) => {
+                    let msg = format!("rank {p} panicked: {msg}");
+                    run.failures.push(msg.clone());
+                    run.results[p] = Some(Err(msg.clone()));
+                    run.waiting[p] = None;
+                    refused = Some(msg);
+                }
+            }
+        }
+        if let Some(msg) = refused {
+            // Its next wait ends at once, so it moves on to its next case.
+            let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
+        }
+        self.settle(now);
+    }
+
     /// A frame from rank process `p`. Frames a rank had no business sending (for a case it is
     /// not in, or after its result) change nothing.
     fn take(&mut self, p: usize, frame: Frame, now: Instant) {
@@ -391,21 +441,7 @@ impl Router {
                 return;
             }
             Frame::Request { case, bytes } => {
-                let Some(run) = self.case_of(case, p) else {
-                    return;
-                };
-                match run.net.post(p, &bytes) {
-                    Ok(Posted::Taken) => {}
-                    Ok(Posted::Waits(what)) => run.waiting[p] = Some(what),
-                    Err(msg) => {
-                        let msg = format!("rank {p} panicked: {msg}");
-                        run.failures.push(msg.clone());
-                        run.results[p] = Some(Err(msg.clone()));
-                        run.waiting[p] = None;
-                        // Its next wait ends at once, so it moves on to its next case.
-                        let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
-                    }
-                }
+                return self.post(p, case, &[bytes], now);
             }
             Frame::Output { case, bytes } => {
                 let Some(run) = self.case_of(case, p) else {
@@ -604,6 +640,32 @@ mod tests {
         let out: katas::problems::ring_allreduce::Output = katas::wire::decode(bytes).unwrap();
         assert_eq!(out.ranks[1].elements_received, 2);
         assert_eq!(out.ranks[0].messages_sent, 1);
+    }
+
+    #[test]
+    fn requests_read_together_are_posted_in_order_and_none_after_a_refused_one() {
+        let (mut router, replies) = ring(vec![vec![1.0, 2.0], vec![10.0, 20.0]]);
+        let now = Instant::now();
+        let garbage = Frame::Request {
+            case: 7,
+            bytes: vec![0xff; 3],
+        };
+        router.take_all(
+            0,
+            vec![
+                request(&RingRequest::Send(vec![1.0, 2.0])),
+                garbage,
+                request(&RingRequest::Send(vec![3.0, 4.0])),
+            ],
+            now,
+        );
+        assert!(reply(&replies[0]).is_err(), "rank 0 is told it failed");
+        router.take(1, request(&RingRequest::Recv), now);
+        assert_eq!(reply(&replies[1]), Ok(vec![1.0, 2.0]));
+        // The send after the refused request never reached the network: rank 1 waits alone.
+        router.take(1, request(&RingRequest::Recv), now);
+        let deadlock = reply(&replies[1]).expect_err("nothing more was sent");
+        assert!(deadlock.contains("rank 0"), "{deadlock}");
     }
 
     #[test]
