@@ -15,7 +15,7 @@ mod meta;
 #[path = "src/package_hash.rs"]
 mod package_hash;
 #[allow(dead_code)]
-#[path = "src/verdict.rs"]
+#[path = "runtime/src/verdict.rs"]
 mod verdict;
 // The drill modules refer to each other as `super::…`, which is this crate root here and
 // `katas::drills` in the library.
@@ -71,6 +71,7 @@ fn main() {
         root.join("problems"),
         root.join("scaffold"),
         root.join("src"),
+        root.join("runtime"),
         root.join("drills"),
         workspace.clone(),
     ]
@@ -392,7 +393,7 @@ fn package_module(k: &Found) -> String {
         wrong.join(", ")
     );
     s.push_str(
-        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    #[cfg(feature = \"solutions\")]\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution)\n    }\n}\n\n",
+        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    #[cfg(feature = \"solutions\")]\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution, crate::CATALOGUE_HASH)\n    }\n}\n\n",
     );
     s
 }

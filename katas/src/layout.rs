@@ -85,9 +85,18 @@ pub fn package_dirs(problems_dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 /// What the catalogue fingerprint covers, relative to the `katas` crate folder.
-const FINGERPRINTED: &[&str] = &["Cargo.toml", "build.rs", "src", "problems", "scaffold"];
+const FINGERPRINTED: &[&str] = &[
+    "Cargo.toml",
+    "build.rs",
+    "src",
+    "runtime/Cargo.toml",
+    "runtime/src",
+    "problems",
+    "scaffold",
+];
 
-/// A fingerprint of everything that makes up the catalogue (the crate's code and every
+/// A fingerprint of everything that makes up the catalogue (the crate's code, the runtime
+/// learners' programs link (`runtime/`), and every
 /// package's files; not learners' workspaces): FNV-1a over each file's relative path and bytes,
 /// in path order. The grader compares the one compiled into it with the one of the runner
 /// library it builds and the one each runner reports, so two trusted sides never disagree

@@ -36,7 +36,6 @@ pub mod judge;
 pub mod judge_process;
 #[cfg(feature = "packages")]
 pub mod kattis;
-pub mod lang;
 pub mod layout;
 #[cfg(feature = "packages")]
 pub mod learner_api;
@@ -45,22 +44,17 @@ pub mod lint;
 pub mod meta;
 #[cfg(feature = "packages")]
 pub mod package_hash;
-pub mod panics;
-pub mod rank_net;
-pub mod ranks;
-pub mod report;
 pub mod rules;
-pub mod runner;
 #[cfg(feature = "packages")]
 pub mod scaffold;
 pub mod session;
 #[cfg(feature = "custom")]
 pub mod shown;
-pub mod spec;
 pub mod statement;
 pub mod translation;
-pub mod verdict;
-pub mod wire;
+
+// What learners' programs link, at the paths every package and solution names.
+pub use katas_runtime::{lang, panics, rank_net, ranks, report, runner, spec, verdict, wire};
 
 #[cfg(feature = "solutions")]
 pub use catalogue::Entry;

@@ -81,7 +81,7 @@ fn head(meta: &KataMeta, reference: bool, aliases: &BTreeSet<String>) -> String 
          {reference}        \
                  /// The sandboxed submission's `main`, as in the catalogue.\n        \
                  pub fn serve(solution: Solution) {{\n            \
-                     ::katas_real::runner::serve::<Spec>(solution)\n        \
+                     ::katas_real::runner::serve::<Spec>(solution, ::katas_real::CATALOGUE_HASH)\n        \
                  }}\n    \
              }}\n\
          {aliases}\
@@ -193,7 +193,9 @@ mod tests {
         let files = library_files(meta, "// logic", &BTreeSet::new());
         let root = &files[0].1;
         assert!(root.contains("pub mod fast_power"));
-        assert!(root.contains("::katas_real::runner::serve::<Spec>(solution)"));
+        assert!(root.contains(
+            "::katas_real::runner::serve::<Spec>(solution, ::katas_real::CATALOGUE_HASH)"
+        ));
         assert!(
             !root.contains("reference"),
             "learners never link the reference"

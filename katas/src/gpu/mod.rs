@@ -21,13 +21,12 @@
 mod driver;
 #[cfg(feature = "cuda")]
 pub mod harness;
-pub mod launch;
 #[cfg(feature = "cuda")]
 pub mod nvrtc;
 #[cfg(feature = "cuda")]
 mod probe;
 pub mod ptx;
-pub mod timing;
+pub use katas_runtime::gpu::{launch, timing};
 
 #[cfg(feature = "cuda")]
 pub use driver::{Arg, Buf, Element, GpuError, HostBuf, measure_peak};

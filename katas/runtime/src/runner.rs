@@ -62,7 +62,7 @@ pub fn message(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// Reads the next message from stdin (see [`message`]).
-pub(crate) fn read_message() -> std::io::Result<Vec<u8>> {
+pub fn read_message() -> std::io::Result<Vec<u8>> {
     let mut stdin = std::io::stdin().lock();
     let mut len = [0u8; 4];
     stdin.read_exact(&mut len)?;
@@ -83,7 +83,7 @@ pub const CUSTOM_CASE_ZH: &str = "自定义输入";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
     /// The cases are generated; the per-case clock starts now. Carries the catalogue
-    /// fingerprint the runner was built with ([`crate::CATALOGUE_HASH`]).
+    /// fingerprint the runner was built with (`katas::CATALOGUE_HASH`).
     Ready {
         catalogue: String,
     },
@@ -270,11 +270,13 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// The submission's `main`: reads the request, runs each case, writes a frame per case.
+/// `catalogue` is the fingerprint of the catalogue the kata was built from (`katas::CATALOGUE_HASH`),
+/// said in the `Ready` frame.
 ///
 /// Nothing here is hidden from the instruction counter: a measured run counts the whole
 /// process on every thread, and the grader subtracts what a run with no case costs (the empty
 /// harness), measured on the reference's program.
-pub fn serve<S: KataSpec>(solution: S::Solution) {
+pub fn serve<S: KataSpec>(solution: S::Solution, catalogue: &str) {
     std::panic::set_hook(Box::new(note_panic_location));
     let Ok(raw) = read_message() else {
         std::process::exit(3);
@@ -284,7 +286,7 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
     };
     drop(raw);
     let ready = Frame::Ready {
-        catalogue: crate::CATALOGUE_HASH.to_string(),
+        catalogue: catalogue.to_string(),
     };
     if let Some(role) = &request.rank {
         emit(&ready, &request.nonce);
@@ -319,8 +321,11 @@ pub fn serve<S: KataSpec>(solution: S::Solution) {
 }
 
 /// The cases the request asks for, by index: its custom input, the inputs it carries, or the
-/// seed's cases; `None` for a request that does not fit together.
-fn cases_of<S: KataSpec>(request: &RunRequest) -> Option<Vec<(u32, crate::spec::Case<S::Input>)>> {
+/// seed's cases; `None` for a request that does not fit together. Public for the test that
+/// checks it against a real kata (`katas/tests/runner_cases.rs`).
+pub fn cases_of<S: KataSpec>(
+    request: &RunRequest,
+) -> Option<Vec<(u32, crate::spec::Case<S::Input>)>> {
     let decode = |bytes: &[u8]| crate::wire::decode::<S::Input>(bytes).ok();
     match (&request.custom, &request.inputs) {
         (Some(bytes), _) => Some(vec![(
@@ -497,47 +502,6 @@ mod tests {
         reader.push(&long_panic);
         assert_eq!(reader.oversized, Some(3));
         assert_eq!(cut("aé".repeat(3), 4), "aéa");
-    }
-
-    #[cfg(feature = "solutions")]
-    #[test]
-    fn a_measured_request_carries_its_inputs_and_no_seed() {
-        use crate::problems::fast_power::Spec;
-        let seeded = Spec::cases(42);
-        let picked = [seeded.len() as u32 - 1, 0];
-        let inputs: Vec<Vec<u8>> = picked
-            .iter()
-            .map(|&i| crate::wire::encode(&seeded[i as usize].input).unwrap())
-            .collect();
-        let request = RunRequest {
-            seed: 0,
-            cases: picked.to_vec(),
-            nonce: [0; 16],
-            custom: None,
-            inputs: Some(inputs.clone()),
-            rank: None,
-        };
-        let cases = cases_of::<Spec>(&request).unwrap();
-        assert_eq!(cases.len(), 2);
-        for ((index, case), &want) in cases.iter().zip(&picked) {
-            assert_eq!(*index, want);
-            assert_eq!(
-                case.input, seeded[want as usize].input,
-                "the input sent, not seed 0's"
-            );
-        }
-        let short = RunRequest {
-            inputs: Some(inputs[..1].to_vec()),
-            ..request.clone()
-        };
-        assert!(cases_of::<Spec>(&short).is_none(), "one input per case");
-        let twice = RunRequest {
-            seed: 42,
-            cases: vec![0, 0],
-            inputs: None,
-            ..request
-        };
-        assert!(cases_of::<Spec>(&twice).is_none());
     }
 
     #[test]

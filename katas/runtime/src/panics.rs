@@ -52,7 +52,7 @@ pub fn learner_panic_message(payload: &(dyn Any + Send)) -> String {
 }
 
 /// How [`panic_message`] begins; the runner sends it so across the sandbox boundary.
-pub(crate) const PANICKED: &str = "panicked: ";
+pub const PANICKED: &str = "panicked: ";
 
 /// The text of a panic payload (`panic!` with a literal or a formatted message).
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {

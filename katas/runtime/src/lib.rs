@@ -1,0 +1,27 @@
+//! What a learner's program links against, and nothing else: the shape of a kata
+//! ([`KataSpec`], its cases and checks), the byte format answers cross the sandbox in
+//! ([`wire`]), the sandboxed runner that calls the solution ([`runner`]), simulated ranks
+//! ([`ranks`], [`rank_net`]), reports and verdicts as data, and the GPU launch types.
+//!
+//! The `katas` crate re-exports every module here at the same path (`katas::spec`,
+//! `katas::runner`, …), so a kata package and a learner's file say `use katas::…` whichever
+//! crate a name lives in. What judges (`katas::judge`, `katas::judge_process`), the catalogue,
+//! the authoring tools and the drills stay in `katas`, which this crate never names.
+
+#![forbid(unsafe_code)]
+
+pub mod gpu;
+pub mod lang;
+pub mod panics;
+pub mod rank_net;
+pub mod ranks;
+pub mod report;
+pub mod runner;
+pub mod spec;
+pub mod verdict;
+pub mod wire;
+
+pub use lang::Lang;
+pub use report::{CaseReport, Outcome, Report};
+pub use spec::{Case, Check, Group, KataSpec, Message, Mismatch, Mode, Refusal, decimal, rounded};
+pub use verdict::Verdict;
