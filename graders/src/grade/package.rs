@@ -9,8 +9,20 @@ use crate::package::{FunctionPackage, ProcessJudging};
 use crate::run::{self, Purpose, Subject};
 use crate::{GradeError, GradeReport};
 use katas::judge::{CaseInfo, KataError};
-use katas::{Mode, Report, Verdict};
+use katas::{KataMeta, Mode, Report, Verdict};
 use std::path::{Path, PathBuf};
+use std::thread::Scope;
+
+/// The learner's program as [`Grader::built`] gives it: binary, resources and warnings, or the
+/// report that ends the grading (a compile error).
+pub(super) type Built = Result<
+    (
+        crate::cache::Binary,
+        crate::report::Resources,
+        Vec<crate::diagnostics::Diagnostic>,
+    ),
+    GradeReport,
+>;
 
 impl Grader {
     /// Grades `source` against `package`. As [`Grader::judge`], `Err` only for bad requests and
@@ -38,19 +50,10 @@ impl Grader {
         };
         std::thread::scope(|s| {
             // The judge makes the cases while rustc builds the learner's program.
-            let judging = s.spawn(|| {
-                ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
-            });
-            let target = Target::Linked {
-                meta,
-                library: &library,
-            };
-            let built =
-                compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)
-                    .and_then(|compiled| self.built(slug, compiled, mode));
-            let judging = judging.join().map_err(|_| {
-                GradeError::Internal("starting the package's judge panicked".into())
-            })??;
+            let (judging, built) =
+                self.build_beside_judge(s, meta, &library, source, mode, || {
+                    ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
+                })?;
             // A rank kata's ranks run as processes of their own; its networks stay in the judge.
             let ranked = judging.ranked();
             let (binary, mut resources, diagnostics) = match built? {
@@ -104,6 +107,28 @@ impl Grader {
             progress(Stage::Done);
             Ok(report)
         })
+    }
+
+    /// The learner's `source` built against the package's `library` while `start` starts the
+    /// package's judge on another thread of `scope`. The judge's failure comes first: a
+    /// grading whose judge cannot start is the kata's, whatever the program.
+    pub(super) fn build_beside_judge<'scope, T: Send + 'scope>(
+        &'scope self,
+        scope: &'scope Scope<'scope, '_>,
+        meta: &KataMeta,
+        library: &Path,
+        source: &str,
+        mode: Mode,
+        start: impl FnOnce() -> Result<T, GradeError> + Send + 'scope,
+    ) -> Result<(T, Result<Built, GradeError>), GradeError> {
+        let judging = scope.spawn(start);
+        let target = Target::Linked { meta, library };
+        let built = compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)
+            .and_then(|compiled| self.built(&meta.slug, compiled, mode));
+        let judging = judging
+            .join()
+            .map_err(|_| GradeError::Internal("starting the package's judge panicked".into()))??;
+        Ok((judging, built))
     }
 
     /// The package's judge and the folder of its learners' library, built in the compile

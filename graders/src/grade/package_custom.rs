@@ -8,7 +8,6 @@
 
 use super::{Grader, Stage, ms};
 use crate::GradeError;
-use crate::compile::{self, Target};
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::report::{CustomOutputs, GradeReport};
 use crate::run::{self, Purpose, Subject};
@@ -37,19 +36,17 @@ impl Grader {
         let (judge, library) = self.package_programs(package)?;
         std::thread::scope(|s| {
             // The judge admits and answers the input while rustc builds the learner's program.
-            let judging = s.spawn(|| {
-                ProcessJudging::start_custom(s, &self.sandbox, &judge, slug, &meta.limits, input)
-            });
-            let target = Target::Linked {
-                meta,
-                library: &library,
-            };
-            let built =
-                compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)
-                    .and_then(|compiled| self.built(slug, compiled, Mode::Run));
-            let admitted = judging.join().map_err(|_| {
-                GradeError::Internal("starting the package's judge panicked".into())
-            })??;
+            let (admitted, built) =
+                self.build_beside_judge(s, meta, &library, source, Mode::Run, || {
+                    ProcessJudging::start_custom(
+                        s,
+                        &self.sandbox,
+                        &judge,
+                        slug,
+                        &meta.limits,
+                        input,
+                    )
+                })?;
             let (judging, reference) = match admitted {
                 Ok(admitted) => admitted,
                 Err(refusal) => {
