@@ -3,6 +3,7 @@
 //! release.
 
 use crate::db::jobs::{self, Claimed};
+use crate::db::queue_state;
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
 use crate::domain::{JobPhase, SubmissionId};
@@ -196,17 +197,23 @@ pub async fn expire_waiting(state: AppState) {
     let max_ms = i64::try_from(max.as_millis()).unwrap_or(i64::MAX);
     loop {
         tokio::time::sleep(every).await;
-        let Ok(ids) = jobs::waited_too_long(&state.db, max_ms).await else {
+        let Ok(ids) = queue_state::waited_too_long(&state.db, max_ms).await else {
             continue;
         };
         for id in ids {
             // A long queue with workers at it is only slow: time out only what no connected
             // worker can grade.
-            if !matches!(jobs::waiting_for(&state.db, id).await, Ok(Some(_))) {
+            if !matches!(queue_state::waiting_for(&state.db, id).await, Ok(Some(_))) {
                 continue;
             }
-            if let Ok(true) =
-                jobs::withdraw(&state.db, id, jobs::Withdrawn::TimedOut, &message, true).await
+            if let Ok(true) = queue_state::withdraw(
+                &state.db,
+                id,
+                queue_state::Withdrawn::TimedOut,
+                &message,
+                true,
+            )
+            .await
             {
                 state.publish(id, State::Done);
             }

@@ -18,6 +18,7 @@ pub mod kata_versions;
 pub mod katas;
 pub mod login_failures;
 pub mod progress;
+pub mod queue_state;
 pub mod rejudges;
 pub mod review;
 pub mod served;

@@ -5,7 +5,7 @@ use super::form::{Button, CsrfForm};
 use super::{Layout, render};
 use crate::auth::Staff;
 use crate::db::submissions::State as SubState;
-use crate::db::{jobs, now_ms, workers};
+use crate::db::{now_ms, queue_state, workers};
 use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
 use crate::state::AppState;
@@ -90,10 +90,10 @@ pub async fn show(
             builtin: w.builtin,
         })
         .collect();
-    let (queued, grading) = jobs::counts(&state.db).await?;
+    let (queued, grading) = queue_state::counts(&state.db).await?;
     let gpu_connected = workers::kind_connected(&state.db, JobKind::Gpu).await?;
-    let gpu_queued = jobs::queued_of_kind(&state.db, JobKind::Gpu).await?;
-    let pending = jobs::pending(&state.db, 200)
+    let gpu_queued = queue_state::queued_of_kind(&state.db, JobKind::Gpu).await?;
+    let pending = queue_state::pending(&state.db, 200)
         .await?
         .into_iter()
         .map(|p| PendingRow {
@@ -158,10 +158,17 @@ pub async fn act(
                  count as an attempt.",
                 "管理员在评测之前取消了这次提交。它不算一次尝试。",
             );
-            jobs::withdraw(&state.db, id, jobs::Withdrawn::Cancelled, &message, false).await?
+            queue_state::withdraw(
+                &state.db,
+                id,
+                queue_state::Withdrawn::Cancelled,
+                &message,
+                false,
+            )
+            .await?
         }
         "requeue" => {
-            let again = jobs::requeue(&state.db, id).await?;
+            let again = queue_state::requeue(&state.db, id).await?;
             state.jobs_waiting.notify_waiters();
             again
         }

@@ -336,7 +336,7 @@ impl Text {
     pub fn worker_kind(&self, waiting_for: &str) -> String {
         match (self.lang, waiting_for.split_once(' ')) {
             (Lang::Zh, Some((kind, "worker"))) => format!("{} 评测节点", kind.to_uppercase()),
-            _ => crate::db::jobs::waiting_for_display(waiting_for),
+            _ => crate::db::queue_state::waiting_for_display(waiting_for),
         }
     }
 

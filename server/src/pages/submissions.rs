@@ -11,7 +11,7 @@ use super::view::{self, ReportView};
 use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
 use crate::db::submissions::{self, State as SubState, Submission};
-use crate::db::{jobs, users};
+use crate::db::{queue_state, users};
 use crate::domain::SubmissionId;
 use crate::error::AppError;
 use crate::state::AppState;
@@ -121,8 +121,8 @@ async fn panel(state: &AppState, s: &Submission, viewer: &Viewer) -> Result<Pane
         withdrawn: submissions::withdrawn(&state.db, s.id).await?,
         csrf: viewer.csrf.clone(),
         state: s.state.as_str(),
-        queue_position: jobs::position(&state.db, s.id).await?,
-        waiting_for: jobs::waiting_for(&state.db, s.id)
+        queue_position: queue_state::position(&state.db, s.id).await?,
+        waiting_for: queue_state::waiting_for(&state.db, s.id)
             .await?
             .map(|w| t.worker_kind(&w)),
         report: match (&s.report, s.state) {

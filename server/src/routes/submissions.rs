@@ -2,7 +2,7 @@
 
 use crate::auth::CurrentUser;
 use crate::db::submissions::{self, State, Submission};
-use crate::db::{jobs, kata_versions};
+use crate::db::{kata_versions, queue_state};
 use crate::domain::SubmissionId;
 use crate::error::{AppError, ErrorBody};
 use crate::services::submissions::{cancel_own, enqueue, enqueue_custom, visible};
@@ -111,8 +111,8 @@ async fn view(state: &AppState, s: &Submission) -> Result<Value, AppError> {
     };
     body["id"] = json!(s.id);
     body["state"] = json!(s.state);
-    body["queue_position"] = json!(jobs::position(&state.db, s.id).await?);
-    body["waiting_for"] = json!(jobs::waiting_for(&state.db, s.id).await?);
+    body["queue_position"] = json!(queue_state::position(&state.db, s.id).await?);
+    body["waiting_for"] = json!(queue_state::waiting_for(&state.db, s.id).await?);
     body["withdrawn"] = json!(submissions::withdrawn(&state.db, s.id).await?);
     body["custom_run"] = json!(s.custom);
     body["kata_version"] = json!(s.kata_version);

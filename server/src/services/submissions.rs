@@ -139,10 +139,10 @@ pub async fn cancel_own(
          not count as an attempt.",
         "你在这次提交等待 worker 时取消了它。它没有被评测，也不算一次尝试。",
     );
-    if !crate::db::jobs::withdraw(
+    if !crate::db::queue_state::withdraw(
         &state.db,
         id,
-        crate::db::jobs::Withdrawn::Cancelled,
+        crate::db::queue_state::Withdrawn::Cancelled,
         &message,
         true,
     )

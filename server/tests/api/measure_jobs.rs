@@ -7,6 +7,7 @@ use crate::helpers::{Options, grader, reference, spawn_app, spawn_idle};
 use graders::{GradeReport, Measured, report::Performance};
 use katas::{Message, Mode, Verdict};
 use server::db::jobs::{self, Claimed};
+use server::db::queue_state;
 use server::db::{Db, submissions};
 use server::domain::{JobKind, JobPhase, SubmissionId};
 use std::time::Duration;
@@ -56,7 +57,7 @@ async fn a_measurement_waits_behind_every_verdict_and_never_regrades_it() {
     assert_eq!(seen.verdict, Some(Verdict::Accepted), "the verdict is out");
     // A queued measurement is never timed out as if its submission still waited for a verdict.
     assert_eq!(
-        jobs::waited_too_long(db, -1_000_000).await.unwrap(),
+        queue_state::waited_too_long(db, -1_000_000).await.unwrap(),
         Vec::<SubmissionId>::new()
     );
 

@@ -4,9 +4,9 @@
 
 use crate::browser::Browser;
 use crate::helpers::{Options, TestApp, fake_grader, spawn_app, spawn_idle, spawn_replica};
-use server::db::jobs;
 use server::db::submissions;
 use server::db::users::{self, Role};
+use server::db::{jobs, queue_state};
 use server::domain::{JobKind, Slug, SubmissionId};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -69,8 +69,11 @@ async fn claims_take_runs_before_submits_and_older_before_newer() {
     let submits = queue_directly(&app, 2, katas::Mode::Submit).await;
     let runs = queue_directly(&app, 2, katas::Mode::Run).await;
     let db = &app.app.state.db;
-    assert_eq!(jobs::position(db, runs[0]).await.unwrap(), Some(0));
-    assert_eq!(jobs::position(db, submits[0]).await.unwrap(), Some(2));
+    assert_eq!(queue_state::position(db, runs[0]).await.unwrap(), Some(0));
+    assert_eq!(
+        queue_state::position(db, submits[0]).await.unwrap(),
+        Some(2)
+    );
     let mut order = Vec::new();
     while let (Some(job), _) = jobs::claim(
         db,
