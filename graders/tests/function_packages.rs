@@ -352,6 +352,32 @@ fn custom_input_through_the_judge() -> Result<(), Failed> {
             return Err(format!("{refused}: {report:#?}, the build says {said}").into());
         }
     }
+    // A package whose admission panics on a learner's input: the kata's fault, never a verdict.
+    const ADMIT: &str = "fn admit(input: &Input) -> Result<(), Refusal> {";
+    let dir = copy(
+        &problem("fast-power"),
+        "custom-admit-panics",
+        &|file, text| {
+            if file == "kata.rs" {
+                assert!(text.contains(ADMIT), "fast-power's admit changed shape");
+                text.replacen(
+                ADMIT,
+                &format!("{ADMIT}\n        if matches!(input, Input::Power(q) if q.len() == 3) {{ panic!(\"admit broke\") }}"),
+                1,
+            )
+            } else {
+                text
+            }
+        },
+    );
+    let broken = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let broken = broken?;
+    let three = r#"{"Power": [[1.0, 1], [2.0, 2], [3.0, 3]]}"#;
+    match grader.custom_package(&broken, &broken.reference, three, &|_| {}) {
+        Err(GradeError::Kata { source, .. }) if source.to_string().contains("judge ended") => {}
+        other => return Err(format!("a panicking admission: {other:#?}").into()),
+    }
     Ok(())
 }
 
