@@ -54,8 +54,6 @@ impl Grader {
                 self.build_beside_judge(s, meta, &library, source, mode, || {
                     ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
                 })?;
-            // A rank kata's ranks run as processes of their own; its networks stay in the judge.
-            let ranked = judging.ranked();
             let (binary, mut resources, diagnostics) = match built? {
                 Ok(built) => built,
                 Err(report) => {
@@ -69,29 +67,8 @@ impl Grader {
                 .into_iter()
                 .filter(|c| mode.includes(c.group))
                 .collect();
-            let ran = run::run(
-                &self.sandbox,
-                Subject {
-                    meta,
-                    ranked: ranked
-                        .as_ref()
-                        .map(|r| r as &dyn katas::rank_net::RankedKata),
-                },
-                &judging,
-                &binary,
-                &selected,
-                seed,
-                &self.gpu_host,
-                Purpose::Judge,
-            )
-            .map_err(|e| match judging.failure() {
-                Some(failure) => GradeError::kata(slug)(failure),
-                None => e,
-            })?;
-            // Whatever the learner's program did, a grading whose judge failed is the kata's.
-            if let Some(failure) = judging.failure() {
-                return Err(GradeError::kata(slug)(failure));
-            }
+            let ran =
+                self.run_beside_judge(meta, &judging, &binary, &selected, seed, Purpose::Judge)?;
             resources.run_wall_ms = ms(ran.wall);
             resources.run_cpu_ms = ms(ran.cpu);
             resources.peak_memory_bytes = ran.peak_memory_bytes;
@@ -129,6 +106,43 @@ impl Grader {
             .join()
             .map_err(|_| GradeError::Internal("starting the package's judge panicked".into()))??;
         Ok((judging, built))
+    }
+
+    /// The learner's `binary` run on the `selected` cases in the run sandbox, judged by the
+    /// package's judge; a rank kata's ranks run as processes of their own, its networks held
+    /// by the judge. Whatever the learner's program did, a run whose judge failed is the
+    /// kata's fault.
+    pub(super) fn run_beside_judge(
+        &self,
+        meta: &KataMeta,
+        judging: &ProcessJudging,
+        binary: &Path,
+        selected: &[CaseInfo],
+        seed: u64,
+        purpose: Purpose<'_>,
+    ) -> Result<run::RunResult, GradeError> {
+        let ranked = judging.ranked();
+        let failed = || judging.failure().map(GradeError::kata(&meta.slug));
+        let ran = run::run(
+            &self.sandbox,
+            Subject {
+                meta,
+                ranked: ranked
+                    .as_ref()
+                    .map(|r| r as &dyn katas::rank_net::RankedKata),
+            },
+            judging,
+            binary,
+            selected,
+            seed,
+            &self.gpu_host,
+            purpose,
+        )
+        .map_err(|e| failed().unwrap_or(e))?;
+        match failed() {
+            Some(failure) => Err(failure),
+            None => Ok(ran),
+        }
     }
 
     /// The package's judge and the folder of its learners' library, built in the compile

@@ -10,7 +10,7 @@ use super::{Grader, Stage, ms};
 use crate::GradeError;
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::report::{CustomOutputs, GradeReport};
-use crate::run::{self, Purpose, Subject};
+use crate::run::Purpose;
 use katas::custom::InputExamples;
 use katas::judge::Judging;
 use katas::{Mode, Report};
@@ -72,33 +72,17 @@ impl Grader {
                 }
             };
             progress(Stage::Running);
-            let kata_failed = |e: GradeError| match judging.failure() {
-                Some(failure) => GradeError::kata(slug)(failure),
-                None => e,
-            };
             let case_input = judging
                 .input_bytes(0)
-                .map_err(|e| kata_failed(GradeError::kata(slug)(e)))?;
-            let ranked = judging.ranked();
-            let ran = run::run(
-                &self.sandbox,
-                Subject {
-                    meta,
-                    ranked: ranked
-                        .as_ref()
-                        .map(|r| r as &dyn katas::rank_net::RankedKata),
-                },
+                .map_err(|e| GradeError::kata(slug)(judging.failure().unwrap_or(e)))?;
+            let ran = self.run_beside_judge(
+                meta,
                 &judging,
                 &binary,
                 &judging.case_list(),
                 katas::DEFAULT_SEED,
-                &self.gpu_host,
                 Purpose::Custom { input: &case_input },
-            )
-            .map_err(kata_failed)?;
-            if let Some(failure) = judging.failure() {
-                return Err(GradeError::kata(slug)(failure));
-            }
+            )?;
             resources.run_wall_ms = ms(ran.wall);
             resources.run_cpu_ms = ms(ran.cpu);
             resources.peak_memory_bytes = ran.peak_memory_bytes;
