@@ -63,6 +63,12 @@ fn trials() -> Vec<Trial> {
             custom_input_through_the_judge,
         ),
     ]);
+    for (name, body, said) in hostile_networks() {
+        out.push(Trial::test(
+            format!("package::hostile_network::{name}_is_the_kata_s_fault"),
+            move || hostile_network(name, body, said),
+        ));
+    }
     for (name, check, said) in hostile_checkers() {
         out.push(Trial::test(
             format!("package::hostile_checker::{name}_is_the_kata_s_fault"),
@@ -408,6 +414,54 @@ fn hostile_checkers() -> Vec<(&'static str, &'static str, &'static str)> {
         ),
         ("exit", "std::process::exit(0)", "ended"),
     ]
+}
+
+/// A rank kata's network, in its judge, that misbehaves when a rank posts to it: `(name, body,
+/// what the kata's failure says)`. The grader posts without waiting, so a network that never
+/// answers must still be caught, and not be taken for ranks that ran out of time.
+fn hostile_networks() -> Vec<(&'static str, &'static str, &'static str)> {
+    vec![
+        ("loop", "loop { std::hint::black_box(0u8); }", "did not answer"),
+        ("exit", "std::process::exit(0)", "ended"),
+    ]
+}
+
+fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
+    const POST: &str = "fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {";
+    let dir = copy(
+        &problem("ring-allreduce"),
+        &format!("hostile-net-{name}"),
+        &|file, text| match file {
+            "kata.toml" => text.replace("slug = \"ring-allreduce\"", "slug = \"hostile-net\""),
+            "kata.rs" => {
+                assert!(text.contains(POST), "ring-allreduce's network changed shape");
+                text.replacen(
+                    POST,
+                    // Only where the grader posts: the reference's own run (on threads of
+                    // its own while the judge makes the cases) goes through unharmed.
+                    &format!(
+                        "{POST}\n        if std::thread::current().name() == Some(\"main\") {{ let _ = rank; {body} }}"
+                    ),
+                    1,
+                )
+            }
+            _ => text,
+        },
+    );
+    let package = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = package?;
+    let started = Instant::now();
+    let result = grade(&package, &package.reference);
+    let took = started.elapsed();
+    match &result {
+        Err(GradeError::Kata { source, .. }) if source.to_string().contains(said) => {}
+        other => return Err(format!("not the kata's fault, saying `{said}`: {other:#?}").into()),
+    }
+    if took > Duration::from_secs(60) {
+        return Err(format!("the grading took {took:?}").into());
+    }
+    Ok(())
 }
 
 fn hostile_checker(name: &str, body: &str, said: &str) -> Result<(), Failed> {

@@ -213,7 +213,7 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     std::panic::set_hook(Box::new(|_| {}));
     let mut stdout = std::io::stdout().lock();
     let mut held = Held::<S>::Nothing;
-    let mut nets: Vec<Box<dyn CaseNet>> = Vec::new();
+    let mut nets: Vec<HeldNet> = Vec::new();
     while let Ok(bytes) = crate::runner::read_message() {
         let reply = match crate::wire::decode::<Request>(&bytes) {
             Ok(request) => match network::<S>(&mut nets, request) {
@@ -238,9 +238,17 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     }
 }
 
+/// One case's network and which of its ranks have broken its rules: the grader posts a
+/// rank's requests without waiting for the outcome of those before, and what a rank sends
+/// after a refused request must not reach the network.
+struct HeldNet {
+    net: Box<dyn CaseNet>,
+    refused: Vec<bool>,
+}
+
 /// A network request answered, or the request given back when it is none.
 fn network<S: KataSpec>(
-    nets: &mut Vec<Box<dyn CaseNet>>,
+    nets: &mut Vec<HeldNet>,
     request: Request,
 ) -> Result<Reply, Request> {
     let no_net = |net: u32| Reply::NetFailed(format!("no network #{net}"));
@@ -255,7 +263,8 @@ fn network<S: KataSpec>(
                     traffic_bound: net.traffic_bound() as u64,
                     rank_inputs: net.rank_inputs(),
                 };
-                nets.push(net);
+                let refused = vec![false; net.ranks()];
+                nets.push(HeldNet { net, refused });
                 opened
             }
         },
@@ -264,8 +273,12 @@ fn network<S: KataSpec>(
             rank,
             requests,
         } => match nets.get_mut(net as usize) {
-            Some(n) => {
-                let posted = n
+            Some(held) if held.refused.get(rank as usize) == Some(&true) => Reply::NetPosted {
+                posted: vec![Err(format!("rank {rank} already broke the network's rules"))],
+                replies: Vec::new(),
+            },
+            Some(HeldNet { net: n, refused }) => {
+                let posted: Vec<_> = n
                     .post_all(rank as usize, &requests)
                     .into_iter()
                     .map(|posted| {
@@ -275,6 +288,11 @@ fn network<S: KataSpec>(
                         })
                     })
                     .collect();
+                if posted.last().is_some_and(Result::is_err)
+                    && let Some(r) = refused.get_mut(rank as usize)
+                {
+                    *r = true;
+                }
                 let replies = (0..n.ranks())
                     .filter_map(|r| Some((r as u32, n.reply(r)?)))
                     .collect();
@@ -283,7 +301,7 @@ fn network<S: KataSpec>(
             None => no_net(net),
         },
         Request::NetFinish { net, outputs } => match nets.get(net as usize) {
-            Some(n) => Reply::NetFinished(n.finish(&outputs)),
+            Some(held) => Reply::NetFinished(held.net.finish(&outputs)),
             None => no_net(net),
         },
         other => return Err(other),

@@ -13,6 +13,8 @@
 //!   ([`ProcessJudging`]), never code in the grader.
 
 mod judge;
+mod judge_link;
+mod judge_net;
 mod library;
 pub(crate) mod programs;
 

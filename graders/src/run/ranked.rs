@@ -14,13 +14,14 @@
 use super::{After, Purpose, READY_BOUND, Sandboxed, job_limits, profile, stop_of};
 use crate::GradeError;
 use crate::sandbox::{self, Job, Watch};
+use katas::rank_net::Wake;
 use katas::ranks::{CaseNet, Posted, RankedKata, refusal};
 use katas::ranks::{RankCase, RankRole};
 use katas::runner::{self, Frame, FrameReader, RunRequest};
 use katas::session::{Execution, Executor, Plan, Stop};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 /// The run's program, kata and purpose are the plain executor's; the account goes there too.
@@ -73,11 +74,29 @@ impl Executor for RankedSandboxed<'_, '_> {
         let output_budget = (plan.limits.output_kb as usize) << 10;
         let (feeds, receivers): (Vec<_>, Vec<_>) = (0..processes).map(|_| channel()).unzip();
         let cases = plan.selected.iter().map(|c| c.index as u32).zip(nets);
-        let router = Mutex::new(Router::new(cases, feeds));
+        let mut router = Router::new(cases, feeds);
+        // A network in another process answers posts later: `true` says its answers are in,
+        // `false` that the run is over.
+        let (wakes_in, wakes) = channel::<bool>();
+        let waker = wakes_in.clone();
+        router.wake_with(Arc::new(move || {
+            let _ = waker.send(true);
+        }));
+        let router = Mutex::new(router);
         let slots = self.run.sandbox.slots(processes)?;
         let started = Instant::now();
         let (profile, env, argv) = profile(self.run.purpose, self.run.binary, self.run.gpu, false);
         let ran: Vec<Result<Ran, GradeError>> = std::thread::scope(|s| {
+            let settler = &router;
+            s.spawn(move || {
+                while let Ok(true) = wakes.recv() {
+                    let over = wakes.try_iter().any(|more| !more);
+                    lock(settler).answered(Instant::now());
+                    if over {
+                        break;
+                    }
+                }
+            });
             let handles: Vec<_> = slots
                 .into_iter()
                 .zip(parts)
@@ -153,7 +172,7 @@ impl Executor for RankedSandboxed<'_, '_> {
                     })
                 })
                 .collect();
-            handles
+            let ran = handles
                 .into_iter()
                 .map(|h| {
                     h.join().unwrap_or_else(|_| {
@@ -162,7 +181,9 @@ impl Executor for RankedSandboxed<'_, '_> {
                         ))
                     })
                 })
-                .collect()
+                .collect();
+            let _ = wakes_in.send(false);
+            ran
         });
         let ran = ran.into_iter().collect::<Result<Vec<Ran>, GradeError>>()?;
         let router = router.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -342,7 +363,37 @@ struct CaseRun {
     results: Vec<Option<Result<Vec<u8>, String>>>,
     /// The rank failures, in the order they came.
     failures: Vec<String>,
+    /// Each rank's posts sent to a network in another process and not yet answered: while
+    /// one is out, the rank is neither waiting nor done.
+    in_flight: Vec<usize>,
     frame: Option<Frame>,
+    /// Its frame is made (and handed to the session once those before it are).
+    finished: bool,
+}
+
+impl CaseRun {
+    /// Rank `p`'s outcomes of one post, in order; the message it fails with when one was
+    /// refused.
+    fn posted(&mut self, p: usize, outcomes: Vec<Result<Posted, String>>) -> Option<String> {
+        let mut refused = None;
+        for posted in outcomes {
+            match posted {
+                Ok(Posted::Taken) => {}
+                Ok(Posted::Waits(what)) if self.results[p].is_none() => {
+                    self.waiting[p] = Some(what)
+                }
+                Ok(Posted::Waits(_)) => {}
+                Err(msg) => {
+                    let msg = format!("rank {p} panicked: {msg}");
+                    self.failures.push(msg.clone());
+                    self.results[p] = Some(Err(msg.clone()));
+                    self.waiting[p] = None;
+                    refused = Some(msg);
+                }
+            }
+        }
+        refused
+    }
 }
 
 impl Router {
@@ -359,7 +410,9 @@ impl Router {
                     waiting: vec![None; ranks],
                     results: vec![None; ranks],
                     failures: Vec::new(),
+                    in_flight: vec![0; ranks],
                     frame: None,
+                    finished: false,
                 }
             })
             .collect();
@@ -403,28 +456,50 @@ impl Router {
         }
     }
 
+    /// Gives every network in another process the way to say its answers are in.
+    fn wake_with(&mut self, wake: Wake) {
+        for run in &mut self.cases {
+            run.net.wake_with(Arc::clone(&wake));
+        }
+    }
+
     /// Rank `p`'s requests in case `case`, in the order it sent them.
     fn post(&mut self, p: usize, case: u32, requests: &[Vec<u8>], now: Instant) {
         let Some(run) = self.case_of(case, p) else {
             return;
         };
-        let mut refused = None;
-        for posted in run.net.post_all(p, requests) {
-            match posted {
-                Ok(Posted::Taken) => {}
-                Ok(Posted::Waits(what)) => run.waiting[p] = Some(what),
-                Err(msg) => {
-                    let msg = format!("rank {p} panicked: {msg}");
-                    run.failures.push(msg.clone());
-                    run.results[p] = Some(Err(msg.clone()));
-                    run.waiting[p] = None;
-                    refused = Some(msg);
+        match run.net.send_all(p, requests) {
+            Some(outcomes) => {
+                if let Some(msg) = run.posted(p, outcomes) {
+                    // Its next wait ends at once, so it moves on to its next case.
+                    let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
                 }
             }
+            None => run.in_flight[p] += 1,
         }
-        if let Some(msg) = refused {
-            // Its next wait ends at once, so it moves on to its next case.
-            let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
+        self.settle(now);
+    }
+
+    /// Takes the outcomes networks in another process have sent since the last call. A rank
+    /// that has already failed in the case is not failed again; one that has already given
+    /// its result is not sent a refusal it would read in its next case.
+    fn answered(&mut self, now: Instant) {
+        for run in self.cases.iter_mut().filter(|c| !c.finished) {
+            for (p, outcomes) in run.net.answers() {
+                let Some(out) = run.in_flight.get_mut(p) else {
+                    continue;
+                };
+                *out = out.saturating_sub(1);
+                if matches!(run.results[p], Some(Err(_))) {
+                    continue;
+                }
+                let in_case = run.results[p].is_none();
+                if let Some(msg) = run.posted(p, outcomes)
+                    && in_case
+                {
+                    let _ = self.feeds[p].send(runner::message(&refusal(&msg)));
+                }
+            }
         }
         self.settle(now);
     }
@@ -468,7 +543,7 @@ impl Router {
         self.cases
             .iter_mut()
             .find(|c| c.case == case)
-            .filter(|c| c.frame.is_none() && c.results.get(p).is_some_and(Option::is_none))
+            .filter(|c| !c.finished && c.results.get(p).is_some_and(Option::is_none))
     }
 
     fn all_ready(&mut self, now: Instant) {
@@ -490,7 +565,7 @@ impl Router {
     /// Gives every reply that can be given, declares deadlocks, finishes the cases whose
     /// ranks are all done and hands the session their frames in order.
     fn settle(&mut self, now: Instant) {
-        for run in self.cases.iter_mut().filter(|c| c.frame.is_none()) {
+        for run in self.cases.iter_mut().filter(|c| !c.finished) {
             for q in 0..run.waiting.len() {
                 if run.waiting[q].is_some()
                     && let Some(reply) = run.net.reply(q)
@@ -499,12 +574,14 @@ impl Router {
                     let _ = self.feeds[q].send(runner::message(&reply));
                 }
             }
-            let done = run.results.iter().all(Option::is_some);
-            let stuck = run
-                .waiting
-                .iter()
-                .zip(&run.results)
-                .all(|(w, r)| w.is_some() || r.is_some());
+            let quiet = run.in_flight.iter().all(|n| *n == 0);
+            let done = quiet && run.results.iter().all(Option::is_some);
+            let stuck = quiet
+                && run
+                    .waiting
+                    .iter()
+                    .zip(&run.results)
+                    .all(|(w, r)| w.is_some() || r.is_some());
             if !done && stuck {
                 let msg = deadlock(run);
                 for q in 0..run.waiting.len() {
@@ -515,6 +592,7 @@ impl Router {
             }
             if done {
                 run.frame = Some(finish(run));
+                run.finished = true;
             }
         }
         while let Some(frame) = self.cases.get_mut(self.next).and_then(|c| c.frame.take()) {
@@ -592,16 +670,25 @@ mod tests {
     use super::*;
     use katas::problems::ring_allreduce::{Input, RingRequest, Spec, Values};
     use katas::ranks::Ranked;
+    use std::collections::VecDeque;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    fn ring(vectors: Vec<Vec<f32>>) -> (Router, Vec<Receiver<Vec<u8>>>) {
+    fn ring_net(vectors: Vec<Vec<f32>>) -> Box<dyn CaseNet> {
         let input = Input {
             ranks: vectors.len(),
             len: vectors[0].len(),
             values: Values::Listed(vectors),
         };
-        let net = Ranked::<Spec>::FACE
+        Ranked::<Spec>::FACE
             .open(&katas::wire::encode(&input).unwrap())
-            .unwrap();
+            .unwrap()
+    }
+
+    fn ring(vectors: Vec<Vec<f32>>) -> (Router, Vec<Receiver<Vec<u8>>>) {
+        route(ring_net(vectors))
+    }
+
+    fn route(net: Box<dyn CaseNet>) -> (Router, Vec<Receiver<Vec<u8>>>) {
         let (feeds, replies): (Vec<_>, Vec<_>) = (0..net.ranks()).map(|_| channel()).unzip();
         (Router::new(std::iter::once((7, net)), feeds), replies)
     }
@@ -666,6 +753,95 @@ mod tests {
         router.take(1, request(&RingRequest::Recv), now);
         let deadlock = reply(&replies[1]).expect_err("nothing more was sent");
         assert!(deadlock.contains("rank 0"), "{deadlock}");
+    }
+
+    /// A network in "another process": what is sent waits until the test releases it.
+    struct Deferred {
+        net: Box<dyn CaseNet>,
+        sent: VecDeque<(usize, Vec<Vec<u8>>)>,
+        released: Arc<AtomicUsize>,
+    }
+
+    impl CaseNet for Deferred {
+        fn ranks(&self) -> usize {
+            self.net.ranks()
+        }
+        fn rank_inputs(&mut self) -> Vec<Vec<u8>> {
+            self.net.rank_inputs()
+        }
+        fn traffic_bound(&self) -> usize {
+            self.net.traffic_bound()
+        }
+        fn post(&mut self, _: usize, _: &[u8]) -> Result<Posted, String> {
+            unreachable!("the router sends without waiting")
+        }
+        fn send_all(&mut self, rank: usize, requests: &[Vec<u8>]) -> Option<Vec<Result<Posted, String>>> {
+            self.sent.push_back((rank, requests.to_vec()));
+            None
+        }
+        fn answers(&mut self) -> Vec<(usize, Vec<Result<Posted, String>>)> {
+            let mut answers = Vec::new();
+            while self.released.load(Ordering::Relaxed) > 0
+                && let Some((rank, requests)) = self.sent.pop_front()
+            {
+                self.released.fetch_sub(1, Ordering::Relaxed);
+                answers.push((rank, self.net.post_all(rank, &requests)));
+            }
+            answers
+        }
+        fn reply(&mut self, rank: usize) -> Option<Vec<u8>> {
+            self.net.reply(rank)
+        }
+        fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
+            self.net.finish(outputs)
+        }
+    }
+
+    fn deferred_ring(vectors: Vec<Vec<f32>>) -> (Router, Vec<Receiver<Vec<u8>>>, Arc<AtomicUsize>) {
+        let released = Arc::new(AtomicUsize::new(0));
+        let net = Box::new(Deferred {
+            net: ring_net(vectors),
+            sent: VecDeque::new(),
+            released: Arc::clone(&released),
+        });
+        let (router, replies) = route(net);
+        (router, replies, released)
+    }
+
+    #[test]
+    fn a_post_still_out_is_no_deadlock_and_its_answer_is_taken_in_order() {
+        let (mut router, replies, released) = deferred_ring(vec![vec![1.0, 2.0], vec![10.0, 20.0]]);
+        let now = Instant::now();
+        router.take(0, request(&RingRequest::Recv), now);
+        released.store(1, Ordering::Relaxed);
+        router.answered(now);
+        router.take(1, request(&RingRequest::Send(vec![1.0, 2.0])), now);
+        let bytes = katas::wire::encode(&vec![11.0f32, 22.0]).unwrap();
+        router.take(1, Frame::Output { case: 7, bytes: bytes.clone() }, now);
+        assert!(replies[0].try_recv().is_err(), "rank 1's send is still out: no deadlock yet");
+        released.store(1, Ordering::Relaxed);
+        router.answered(now);
+        assert_eq!(reply(&replies[0]), Ok(vec![1.0, 2.0]));
+        router.take(0, Frame::Output { case: 7, bytes }, now);
+        assert!(matches!(router.frames.last(), Some((Frame::Output { .. }, _))), "{:?}", router.frames);
+    }
+
+    #[test]
+    fn a_refusal_answered_after_the_rank_s_result_fails_it_without_a_stray_reply() {
+        let (mut router, replies, released) = deferred_ring(vec![vec![1.0], vec![2.0]]);
+        let now = Instant::now();
+        router.take(1, Frame::Request { case: 7, bytes: vec![0xff; 3] }, now);
+        let bytes = katas::wire::encode(&vec![3.0f32]).unwrap();
+        router.take(1, Frame::Output { case: 7, bytes: bytes.clone() }, now);
+        router.take(0, Frame::Output { case: 7, bytes }, now);
+        assert!(router.frames.is_empty(), "rank 1's request is still out");
+        released.store(1, Ordering::Relaxed);
+        router.answered(now);
+        assert!(replies[1].try_recv().is_err(), "rank 1 has moved on: nothing for it to read");
+        assert!(matches!(
+            router.frames.last(),
+            Some((Frame::Panicked { message, .. }, _)) if message.starts_with("rank 1 panicked")
+        ), "{:?}", router.frames);
     }
 
     #[test]

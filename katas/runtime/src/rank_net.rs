@@ -38,6 +38,11 @@ pub enum Posted {
     Waits(String),
 }
 
+/// How a network whose posts are answered later ([`CaseNet::send_all`]) says that outcomes are
+/// waiting in [`CaseNet::answers`]. It is called on another thread, which must not be made to
+/// wait for the network.
+pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
+
 /// One case's network, trusted, in the grader.
 pub trait CaseNet: Send {
     fn ranks(&self) -> usize;
@@ -63,6 +68,25 @@ pub trait CaseNet: Send {
         }
         posted
     }
+    /// [`CaseNet::post_all`] without waiting for a network in another process: `None` when
+    /// the outcome comes later, through [`CaseNet::answers`], once the [`Wake`] given to
+    /// [`CaseNet::wake_with`] is called. A network in this process answers at once.
+    fn send_all(
+        &mut self,
+        rank: usize,
+        requests: &[Vec<u8>],
+    ) -> Option<Vec<Result<Posted, String>>> {
+        Some(self.post_all(rank, requests))
+    }
+    /// The outcomes [`CaseNet::send_all`] left for later that have come since the last call,
+    /// in the order their requests were sent: `(rank, outcomes)`, each as `post_all`'s. The
+    /// replies they made ready are [`CaseNet::reply`]'s by then.
+    fn answers(&mut self) -> Vec<(usize, Vec<Result<Posted, String>>)> {
+        Vec::new()
+    }
+    /// How to say that [`CaseNet::answers`] has outcomes; until it is given, `send_all` waits
+    /// as `post_all` does.
+    fn wake_with(&mut self, _wake: Wake) {}
     /// The reply owed to `rank`, encoded for its stdin, once it can be given.
     fn reply(&mut self, rank: usize) -> Option<Vec<u8>>;
     /// The output of the case, in wire bytes, from every rank's result in wire bytes.
