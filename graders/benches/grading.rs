@@ -336,6 +336,20 @@ fn bench_ranks(c: &mut Criterion, grader: &Grader) {
             for case in &judged.report.cases {
                 println!("  {:>9.2} ms  {}", case.time_ms, case.name);
             }
+            let problems =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/problems");
+            let package =
+                graders::package::FunctionPackage::read_dir(&problems.join(slug)).expect("reads");
+            for _ in 0..2 {
+                let start = Instant::now();
+                let report = grader
+                    .grade_package(&package, &unique(reference(slug)), Mode::Submit, &|_| {})
+                    .expect("grades");
+                println!("{slug} from its package: verdict in {:?}", start.elapsed());
+                for case in &report.cases {
+                    println!("  {:>9.2} ms  {}", case.time_ms, case.name);
+                }
+            }
         }
     }
     let mut g = c.benchmark_group("grading rank katas (accepted)");

@@ -421,20 +421,28 @@ fn hostile_checkers() -> Vec<(&'static str, &'static str, &'static str)> {
 /// answers must still be caught, and not be taken for ranks that ran out of time.
 fn hostile_networks() -> Vec<(&'static str, &'static str, &'static str)> {
     vec![
-        ("loop", "loop { std::hint::black_box(0u8); }", "did not answer"),
+        (
+            "loop",
+            "loop { std::hint::black_box(0u8); }",
+            "did not answer",
+        ),
         ("exit", "std::process::exit(0)", "ended"),
     ]
 }
 
 fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
-    const POST: &str = "fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {";
+    const POST: &str =
+        "fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {";
     let dir = copy(
         &problem("ring-allreduce"),
         &format!("hostile-net-{name}"),
         &|file, text| match file {
             "kata.toml" => text.replace("slug = \"ring-allreduce\"", "slug = \"hostile-net\""),
             "kata.rs" => {
-                assert!(text.contains(POST), "ring-allreduce's network changed shape");
+                assert!(
+                    text.contains(POST),
+                    "ring-allreduce's network changed shape"
+                );
                 text.replacen(
                     POST,
                     // Only where the grader posts: the reference's own run (on threads of

@@ -247,10 +247,7 @@ struct HeldNet {
 }
 
 /// A network request answered, or the request given back when it is none.
-fn network<S: KataSpec>(
-    nets: &mut Vec<HeldNet>,
-    request: Request,
-) -> Result<Reply, Request> {
+fn network<S: KataSpec>(nets: &mut Vec<HeldNet>, request: Request) -> Result<Reply, Request> {
     let no_net = |net: u32| Reply::NetFailed(format!("no network #{net}"));
     Ok(match request {
         Request::NetOpen { input } => match S::ranked().map(|r| r.open(&input)) {
@@ -274,7 +271,9 @@ fn network<S: KataSpec>(
             requests,
         } => match nets.get_mut(net as usize) {
             Some(held) if held.refused.get(rank as usize) == Some(&true) => Reply::NetPosted {
-                posted: vec![Err(format!("rank {rank} already broke the network's rules"))],
+                posted: vec![Err(format!(
+                    "rank {rank} already broke the network's rules"
+                ))],
                 replies: Vec::new(),
             },
             Some(HeldNet { net: n, refused }) => {
@@ -581,6 +580,62 @@ mod tests {
         assert!(reader.push(&u32::MAX.to_le_bytes()).is_empty());
         assert!(reader.broken.as_deref().unwrap().contains("bound"));
         assert!(reader.push(&stream).is_empty(), "nothing is read after");
+    }
+
+    #[test]
+    fn a_rank_s_posts_after_a_refused_one_never_reach_the_network() {
+        use crate::problems::ring_allreduce::{Input, RingRequest, Spec, Values};
+        let input = Input {
+            ranks: 2,
+            len: 1,
+            values: Values::Listed(vec![vec![1.0], vec![2.0]]),
+        };
+        let mut nets = Vec::new();
+        let open = Request::NetOpen {
+            input: crate::wire::encode(&input).unwrap(),
+        };
+        assert!(matches!(
+            network::<Spec>(&mut nets, open),
+            Ok(Reply::NetOpened { net: 0, .. })
+        ));
+        let send = crate::wire::encode(&RingRequest::Send(vec![5.0])).unwrap();
+        let post = |rank, requests| Request::NetPost {
+            net: 0,
+            rank,
+            requests,
+        };
+        let Ok(Reply::NetPosted { posted, .. }) =
+            network::<Spec>(&mut nets, post(0, vec![vec![0xff; 3], send.clone()]))
+        else {
+            panic!("a post is answered");
+        };
+        assert!(posted.len() == 1 && posted[0].is_err(), "{posted:?}");
+        // Sent before the grader knew of the refusal: refused without being posted.
+        let Ok(Reply::NetPosted { posted, replies }) =
+            network::<Spec>(&mut nets, post(0, vec![send]))
+        else {
+            panic!("a post is answered");
+        };
+        assert!(
+            posted[0].as_ref().is_err_and(|e| e.contains("already")),
+            "{posted:?}"
+        );
+        let recv = crate::wire::encode(&RingRequest::Recv).unwrap();
+        let Ok(Reply::NetPosted {
+            posted,
+            replies: after,
+        }) = network::<Spec>(&mut nets, post(1, vec![recv]))
+        else {
+            panic!("a post is answered");
+        };
+        assert!(
+            replies.is_empty() && after.is_empty(),
+            "rank 1 got nothing from rank 0"
+        );
+        assert!(
+            matches!(posted[..], [Ok(Some(_))]),
+            "rank 1 waits: {posted:?}"
+        );
     }
 
     #[test]

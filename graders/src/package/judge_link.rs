@@ -43,7 +43,9 @@ impl Waiter {
             }
             (Waiter::Later(then), Ok(reply)) => then(Ok(reply)),
             (Waiter::Later(then), Err(Unanswered::Judge(why))) => then(Err(why)),
-            (Waiter::Later(then), Err(Unanswered::Ours(e))) => then(Err(format!("could not run: {e}"))),
+            (Waiter::Later(then), Err(Unanswered::Ours(e))) => {
+                then(Err(format!("could not run: {e}")))
+            }
         }
     }
 }
@@ -191,7 +193,8 @@ impl JudgeLink {
             return Err(why.clone());
         }
         let message = judge_process::request_message(request);
-        if !link.requests.as_ref().is_some_and(|r| r.send(message).is_ok()) {
+        let sent = link.requests.as_ref().map(|r| r.send(message));
+        if !matches!(sent, Some(Ok(()))) {
             return Err("ended".into());
         }
         // Under the same lock as the send: the reply cannot be read before its waiter is here.

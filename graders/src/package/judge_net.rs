@@ -153,7 +153,11 @@ impl CaseNet for ProcessNet {
         let Some(wake) = self.wake.clone() else {
             return Some(self.post_all(rank, requests));
         };
-        let (link, inbox, sent) = (Arc::clone(&self.link), Arc::clone(&self.inbox), requests.len());
+        let (link, inbox, sent) = (
+            Arc::clone(&self.link),
+            Arc::clone(&self.inbox),
+            requests.len(),
+        );
         let then = move |reply: Result<Reply, String>| {
             let mut held = inbox.lock().unwrap_or_else(PoisonError::into_inner);
             let outcomes = match reply {
@@ -164,7 +168,10 @@ impl CaseNet for ProcessNet {
             drop(held);
             wake();
         };
-        match self.link.ask_later(&self.request(rank, requests), NET_WAIT, then) {
+        match self
+            .link
+            .ask_later(&self.request(rank, requests), NET_WAIT, then)
+        {
             Ok(()) => None,
             Err(why) => Some(vec![Err(self.link.failed_with(why))]),
         }

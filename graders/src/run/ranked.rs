@@ -775,7 +775,11 @@ mod tests {
         fn post(&mut self, _: usize, _: &[u8]) -> Result<Posted, String> {
             unreachable!("the router sends without waiting")
         }
-        fn send_all(&mut self, rank: usize, requests: &[Vec<u8>]) -> Option<Vec<Result<Posted, String>>> {
+        fn send_all(
+            &mut self,
+            rank: usize,
+            requests: &[Vec<u8>],
+        ) -> Option<Vec<Result<Posted, String>>> {
             self.sent.push_back((rank, requests.to_vec()));
             None
         }
@@ -817,31 +821,66 @@ mod tests {
         router.answered(now);
         router.take(1, request(&RingRequest::Send(vec![1.0, 2.0])), now);
         let bytes = katas::wire::encode(&vec![11.0f32, 22.0]).unwrap();
-        router.take(1, Frame::Output { case: 7, bytes: bytes.clone() }, now);
-        assert!(replies[0].try_recv().is_err(), "rank 1's send is still out: no deadlock yet");
+        router.take(
+            1,
+            Frame::Output {
+                case: 7,
+                bytes: bytes.clone(),
+            },
+            now,
+        );
+        assert!(
+            replies[0].try_recv().is_err(),
+            "rank 1's send is still out: no deadlock yet"
+        );
         released.store(1, Ordering::Relaxed);
         router.answered(now);
         assert_eq!(reply(&replies[0]), Ok(vec![1.0, 2.0]));
         router.take(0, Frame::Output { case: 7, bytes }, now);
-        assert!(matches!(router.frames.last(), Some((Frame::Output { .. }, _))), "{:?}", router.frames);
+        assert!(
+            matches!(router.frames.last(), Some((Frame::Output { .. }, _))),
+            "{:?}",
+            router.frames
+        );
     }
 
     #[test]
     fn a_refusal_answered_after_the_rank_s_result_fails_it_without_a_stray_reply() {
         let (mut router, replies, released) = deferred_ring(vec![vec![1.0], vec![2.0]]);
         let now = Instant::now();
-        router.take(1, Frame::Request { case: 7, bytes: vec![0xff; 3] }, now);
+        router.take(
+            1,
+            Frame::Request {
+                case: 7,
+                bytes: vec![0xff; 3],
+            },
+            now,
+        );
         let bytes = katas::wire::encode(&vec![3.0f32]).unwrap();
-        router.take(1, Frame::Output { case: 7, bytes: bytes.clone() }, now);
+        router.take(
+            1,
+            Frame::Output {
+                case: 7,
+                bytes: bytes.clone(),
+            },
+            now,
+        );
         router.take(0, Frame::Output { case: 7, bytes }, now);
         assert!(router.frames.is_empty(), "rank 1's request is still out");
         released.store(1, Ordering::Relaxed);
         router.answered(now);
-        assert!(replies[1].try_recv().is_err(), "rank 1 has moved on: nothing for it to read");
-        assert!(matches!(
-            router.frames.last(),
-            Some((Frame::Panicked { message, .. }, _)) if message.starts_with("rank 1 panicked")
-        ), "{:?}", router.frames);
+        assert!(
+            replies[1].try_recv().is_err(),
+            "rank 1 has moved on: nothing for it to read"
+        );
+        assert!(
+            matches!(
+                router.frames.last(),
+                Some((Frame::Panicked { message, .. }, _)) if message.starts_with("rank 1 panicked")
+            ),
+            "{:?}",
+            router.frames
+        );
     }
 
     #[test]
