@@ -4,6 +4,8 @@
 #![forbid(unsafe_code)]
 
 // A data-only package's `kata.rs` is generated here, by the code `kata check` and publishing use.
+#[path = "runtime/src/checker.rs"]
+mod checker;
 #[allow(dead_code)]
 #[path = "src/data/codegen/mod.rs"]
 mod codegen;

@@ -29,7 +29,7 @@ const RECORD: &str = "prepared.json";
 /// wire format, fastrand for case generation.
 pub const PACKAGE_CRATES: [&str; 2] = ["serde", "fastrand"];
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v5";
+const RECORD_VERSION: &str = "prepared v6";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
@@ -49,6 +49,12 @@ pub struct Toolchain {
     pub judge_hash: String,
     /// [`PACKAGE_CRATES`] as `judge_rlib` links them.
     pub judge_crates: Vec<(String, PathBuf)>,
+    /// `katas-runtime` as the CPU library links it: all a published package's library (and
+    /// so a learner's program for it) links besides [`PACKAGE_CRATES`] — no catalogue, no
+    /// judge, no authoring tool.
+    pub runtime_rlib: PathBuf,
+    /// Hash of `runtime_rlib`.
+    pub runtime_hash: String,
     /// Folder with both rlibs and all their dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
     /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
@@ -68,6 +74,7 @@ struct Record {
     rlib: Stamp,
     gpu_rlib: Stamp,
     judge_rlib: Stamp,
+    runtime_rlib: Stamp,
     toolchain: Toolchain,
 }
 
@@ -128,6 +135,7 @@ impl Toolchain {
             && Stamp::of(&record.toolchain.katas_rlib) == Some(record.rlib)
             && Stamp::of(&record.toolchain.gpu_rlib) == Some(record.gpu_rlib)
             && Stamp::of(&record.toolchain.judge_rlib) == Some(record.judge_rlib)
+            && Stamp::of(&record.toolchain.runtime_rlib) == Some(record.runtime_rlib)
             && sandbox.adopt_toolchain(record.compiler.clone())
         {
             return Ok(Toolchain {
@@ -147,6 +155,8 @@ impl Toolchain {
                 .ok_or_else(|| GradeError::Toolchain("the GPU library vanished".into()))?,
             judge_rlib: Stamp::of(&toolchain.judge_rlib)
                 .ok_or_else(|| GradeError::Toolchain("the judges' library vanished".into()))?,
+            runtime_rlib: Stamp::of(&toolchain.runtime_rlib)
+                .ok_or_else(|| GradeError::Toolchain("the runtime library vanished".into()))?,
             compiler,
             toolchain: toolchain.clone(),
         };
@@ -182,7 +192,8 @@ fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-/// Builds the three libraries (release, without `solutions`) with `compiler`.
+/// Builds the three libraries (release, without `solutions`) with `compiler`; `katas-runtime`
+/// comes with the first.
 fn build(
     workspace_root: &Path,
     target_dir: &Path,
@@ -190,15 +201,20 @@ fn build(
 ) -> Result<Toolchain, GradeError> {
     let rustc = compiler.rustc_host();
     let version = output(Command::new(&rustc).arg("-vV"))?;
-    let (katas_rlib, package_crates) = build_library(workspace_root, target_dir, &rustc, None)?;
+    let (katas_rlib, mut package_crates) = build_library(workspace_root, target_dir, &rustc, None)?;
+    let runtime_rlib = package_crates
+        .pop()
+        .map(|(_, rlib)| rlib)
+        .ok_or_else(|| GradeError::Toolchain("cargo reported no katas_runtime rlib".into()))?;
     let (gpu_rlib, _) = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
-    let (judge_rlib, judge_crates) =
+    let (judge_rlib, mut judge_crates) =
         build_library(workspace_root, target_dir, &rustc, Some("custom"))?;
+    judge_crates.pop();
     let deps_dir = katas_rlib
         .parent()
         .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
         .to_path_buf();
-    for other in [&gpu_rlib, &judge_rlib] {
+    for other in [&gpu_rlib, &judge_rlib, &runtime_rlib] {
         if other.parent() != Some(deps_dir.as_path()) {
             return Err(GradeError::Toolchain(format!(
                 "the katas libraries landed in different folders: {} and {}",
@@ -212,6 +228,8 @@ fn build(
         katas_hash: file_hash(&katas_rlib)?,
         gpu_hash: file_hash(&gpu_rlib)?,
         judge_hash: file_hash(&judge_rlib)?,
+        runtime_hash: file_hash(&runtime_rlib)?,
+        runtime_rlib,
         katas_rlib,
         gpu_rlib,
         judge_rlib,
@@ -223,7 +241,7 @@ fn build(
 }
 
 /// One `cargo build` of the `katas` library with only `features`: the hashed rlib it made, and
-/// those of [`PACKAGE_CRATES`] it links.
+/// those of [`PACKAGE_CRATES`] it links followed by `katas_runtime`'s.
 fn build_library(
     workspace_root: &Path,
     target_dir: &Path,
@@ -279,6 +297,7 @@ fn build_library(
     // the one built with the library's profile.
     let crates = PACKAGE_CRATES
         .iter()
+        .chain(&["katas_runtime"])
         .map(|&name| {
             let artifact = artifacts
                 .iter()

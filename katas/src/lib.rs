@@ -54,7 +54,9 @@ pub mod statement;
 pub mod translation;
 
 // What learners' programs link, at the paths every package and solution names.
-pub use katas_runtime::{lang, panics, rank_net, ranks, report, runner, spec, verdict, wire};
+pub use katas_runtime::{
+    checker, lang, panics, rank_net, ranks, report, runner, spec, verdict, wire,
+};
 
 #[cfg(feature = "solutions")]
 pub use catalogue::Entry;

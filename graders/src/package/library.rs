@@ -50,7 +50,7 @@ pub(crate) fn library(
     ));
     let key = CompileCache::key(
         toolchain,
-        &toolchain.katas_hash,
+        &toolchain.runtime_hash,
         "package library",
         &argv,
         &sources,

@@ -1,6 +1,7 @@
 //! The sources and command lines of a package's builds. Its logic becomes a library crate named
-//! `katas` that re-exports the prebuilt library (`katas_real` here), so `use katas::…` in the
-//! package's files and in the learner's means what it means in the catalogue, while
+//! `katas` that re-exports the prebuilt `katas-runtime` (`katas_real` here; the judge re-exports
+//! the judging `katas` instead), so `use katas::…` in the package's files and in the learner's
+//! means what it means in the catalogue, while
 //! `katas::problems::<module>` is the package's own logic rather than whatever the build had
 //! under that name. Built once per version ([`super::library`]), it is what learners' programs
 //! link, exactly as a catalogue kata's runner links the prebuilt library; the judge is that
@@ -67,6 +68,8 @@ fn head(meta: &KataMeta, reference: bool, aliases: &BTreeSet<String>) -> String 
     } else {
         String::new()
     };
+    // The runtime has no catalogue: the program says it was built for this grader's.
+    let catalogue = katas::CATALOGUE_HASH;
     format!(
         "#![forbid(unsafe_code)]\n\
          extern crate self as katas;\n\
@@ -81,7 +84,7 @@ fn head(meta: &KataMeta, reference: bool, aliases: &BTreeSet<String>) -> String 
          {reference}        \
                  /// The sandboxed submission's `main`, as in the catalogue.\n        \
                  pub fn serve(solution: Solution) {{\n            \
-                     ::katas_real::runner::serve::<Spec>(solution, ::katas_real::CATALOGUE_HASH)\n        \
+                     ::katas_real::runner::serve::<Spec>(solution, {catalogue:?})\n        \
                  }}\n    \
              }}\n\
          {aliases}\
@@ -170,8 +173,9 @@ pub(crate) fn rustc_args(
         .map(String::from),
     );
     args.push(format!("-Ldependency={deps}"));
+    // Learners' programs link the runtime alone; the judge, the judging side of `katas`.
     let (katas, crates) = match library {
-        Some(_) => (&toolchain.katas_rlib, &toolchain.package_crates),
+        Some(_) => (&toolchain.runtime_rlib, &toolchain.package_crates),
         None => (&toolchain.judge_rlib, &toolchain.judge_crates),
     };
     args.push(format!("--extern=katas_real={deps}/{}", name(katas)));
@@ -193,9 +197,10 @@ mod tests {
         let files = library_files(meta, "// logic", &BTreeSet::new());
         let root = &files[0].1;
         assert!(root.contains("pub mod fast_power"));
-        assert!(root.contains(
-            "::katas_real::runner::serve::<Spec>(solution, ::katas_real::CATALOGUE_HASH)"
-        ));
+        assert!(root.contains(&format!(
+            "::katas_real::runner::serve::<Spec>(solution, {:?})",
+            katas::CATALOGUE_HASH
+        )));
         assert!(
             !root.contains("reference"),
             "learners never link the reference"

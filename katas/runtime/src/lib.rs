@@ -10,6 +10,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod checker;
+pub mod data;
 pub mod gpu;
 pub mod lang;
 pub mod panics;

@@ -3,6 +3,7 @@
 //! random case groups. Serde and std only: `meta.rs` (and through it `build.rs` and the runner
 //! library, which has no toml) names these types.
 
+pub use crate::checker::{CheckerKind, Tolerance};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -56,29 +57,6 @@ impl DataDecl {
             .chain(self.entries.iter().map(|e| e.signature.as_str()))
             .collect()
     }
-}
-
-/// How the learner's answer is compared with the reference's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckerKind {
-    /// Equal, element by element (floats within `tolerance` when one is given).
-    #[default]
-    Exact,
-    /// The same elements in any order (the answer is a `Vec`).
-    Multiset,
-    /// The same groups, each in any order, in any order (the answer is a `Vec<Vec<_>>`).
-    Partition,
-}
-
-/// `|got - want| <= max(abs, rel * |want|)`; NaN matches only NaN, an infinity only itself.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Tolerance {
-    #[serde(default)]
-    pub rel: f64,
-    #[serde(default)]
-    pub abs: f64,
 }
 
 /// Where a value lies: `range` for numbers, `len` and `of` for a `Vec` or `String` (`chars`

@@ -2,7 +2,7 @@
 //! checkers. A float matches within the tolerance; NaN matches only NaN and an infinity only
 //! itself; -0.0 equals 0.0.
 
-use super::Tolerance;
+use crate::checker::Tolerance;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
