@@ -1,7 +1,8 @@
 //! What a learner's program links against, and nothing else: the shape of a kata
 //! ([`KataSpec`], its cases and checks), the byte format answers cross the sandbox in
 //! ([`wire`]), the sandboxed runner that calls the solution ([`runner`]), simulated ranks
-//! ([`ranks`], [`rank_net`]), reports and verdicts as data, and the GPU launch types.
+//! ([`ranks`], [`rank_net`]), reports and verdicts as data, the GPU launch types, and what a
+//! data-only kata's generated code calls ([`data`]).
 //!
 //! The `katas` crate re-exports every module here at the same path (`katas::spec`,
 //! `katas::runner`, …), so a kata package and a learner's file say `use katas::…` whichever
