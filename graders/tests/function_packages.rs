@@ -63,6 +63,10 @@ fn trials() -> Vec<Trial> {
             custom_input_through_the_judge,
         ),
     ]);
+    out.push(Trial::test(
+        "package::a_slow_checker_has_its_wait_per_case",
+        slow_checker_has_its_wait_per_case,
+    ));
     for (name, body, said) in hostile_networks() {
         out.push(Trial::test(
             format!("package::hostile_network::{name}_is_the_kata_s_fault"),
@@ -472,11 +476,12 @@ fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
     Ok(())
 }
 
-fn hostile_checker(name: &str, body: &str, said: &str) -> Result<(), Failed> {
+/// fast-power copied under a new slug, its checker's body replaced by `body`.
+fn with_checker(name: &str, body: &str) -> Result<FunctionPackage, Failed> {
     const CHECK: &str = "fn check(input: &Input, _expected: &Output, got: &Output) -> Check {";
     let dir = copy(
         &problem("fast-power"),
-        &format!("hostile-{name}"),
+        &format!("checker-{name}"),
         &|file, text| match file {
             "kata.toml" => text.replace("slug = \"fast-power\"", "slug = \"hostile-judge\""),
             "kata.rs" => {
@@ -492,7 +497,35 @@ fn hostile_checker(name: &str, body: &str, said: &str) -> Result<(), Failed> {
     );
     let package = read(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    let package = package?;
+    package
+}
+
+/// Every case's judging is sent to the judge at once, but each has its own wait from the
+/// moment the judge gets to it: a checker that takes a while on every case is not stopped
+/// because the cases together take longer than one case's wait.
+fn slow_checker_has_its_wait_per_case() -> Result<(), Failed> {
+    let package = with_checker(
+        "slow",
+        "std::thread::sleep(std::time::Duration::from_millis(400)); Check::pass()",
+    )?;
+    let started = Instant::now();
+    let report = grade(&package, &package.reference).map_err(|e| format!("{e}"))?;
+    let took = started.elapsed();
+    if report.verdict != Verdict::Accepted {
+        return Err(format!("{report:#?}").into());
+    }
+    if took < Duration::from_secs(11) {
+        return Err(format!(
+            "{} cases took only {took:?}: not longer than one wait",
+            report.cases.len()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn hostile_checker(name: &str, body: &str, said: &str) -> Result<(), Failed> {
+    let package = with_checker(name, body)?;
     let started = Instant::now();
     let result = grade(&package, &package.reference);
     let took = started.elapsed();

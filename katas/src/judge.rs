@@ -36,6 +36,17 @@ pub trait Judging: Send + Sync + std::fmt::Debug {
         result: CaseResult,
         time_ms: f64,
     ) -> Result<CaseReport, JudgeFailure>;
+    /// [`Judging::judge`] on each `(index, result, time_ms)`, in order. A judge in another
+    /// process takes them all in one round trip.
+    fn judge_all(
+        &self,
+        answers: Vec<(usize, CaseResult, f64)>,
+    ) -> Vec<Result<CaseReport, JudgeFailure>> {
+        answers
+            .into_iter()
+            .map(|(index, result, time_ms)| self.judge(index, result, time_ms))
+            .collect()
+    }
 }
 
 /// Why a kata's own trusted side could not make a grading's cases: the kata is broken (our

@@ -268,21 +268,12 @@ pub fn judge<E>(
             runner: catalogue.clone(),
         });
     }
-    let judge_one = |info: &CaseInfo, result, ms| match judging.judge(info.index, result, ms) {
-        Ok(report) => Ok(report),
-        Err(failure) => match plan.failures {
-            Failures::Escalate => Err(SessionError::Judge(failure)),
-            Failures::Report => Ok(our_failure(info, failure)),
-        },
-    };
+    // Every case up to the first without an answer is judged (that one as an empty panic, which
+    // gives its report with its input shown); the rest were not run.
     let mut previous = ready.map_or(execution.started, |(_, at)| at);
-    let mut cases = Vec::with_capacity(plan.selected.len());
-    let mut stopped = None;
+    let mut answers = Vec::with_capacity(plan.selected.len());
+    let mut unanswered = false;
     for info in plan.selected {
-        if stopped.is_some() {
-            cases.push(not_run(info));
-            continue;
-        }
         let answer = execution.frames.iter().find_map(|(f, at)| match f {
             Frame::Output { case, bytes } if *case as usize == info.index => {
                 Some((Ok(bytes.clone()), *at))
@@ -297,19 +288,36 @@ pub fn judge<E>(
                 let ms = at.saturating_duration_since(previous).as_secs_f64() * 1e3
                     / f64::from(plan.slowdown);
                 previous = at;
-                cases.push(judge_one(info, result, ms)?);
+                answers.push((info.index, result, ms));
             }
             None => {
-                let (outcome, why) = execution.stop.verdict(plan.limits);
-                // Judging an empty panic gives the case's report with its input shown.
-                let mut report = judge_one(info, Err(String::new()), 0.0)?;
-                report.outcome = outcome;
-                report.message = Some(why.clone());
-                cases.push(report);
-                stopped = Some(why);
+                answers.push((info.index, Err(String::new()), 0.0));
+                unanswered = true;
+                break;
             }
         }
     }
+    let judged = judging.judge_all(answers);
+    let mut cases = Vec::with_capacity(plan.selected.len());
+    let mut stopped = None;
+    let last = judged.len();
+    for (k, (info, report)) in plan.selected.iter().zip(judged).enumerate() {
+        let mut report = match report {
+            Ok(report) => report,
+            Err(failure) => match plan.failures {
+                Failures::Escalate => return Err(SessionError::Judge(failure)),
+                Failures::Report => our_failure(info, failure),
+            },
+        };
+        if unanswered && k + 1 == last {
+            let (outcome, why) = execution.stop.verdict(plan.limits);
+            report.outcome = outcome;
+            report.message = Some(why.clone());
+            stopped = Some(why);
+        }
+        cases.push(report);
+    }
+    cases.extend(plan.selected.iter().skip(cases.len()).map(not_run));
     Ok(Judged { cases, stopped })
 }
 

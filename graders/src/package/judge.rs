@@ -244,7 +244,42 @@ impl Judging for ProcessJudging {
             result,
             time_ms,
         };
-        match self.link.ask(&request, REPLY_WAIT) {
+        self.judged(index, time_ms, self.link.ask(&request, REPLY_WAIT))
+    }
+
+    /// Every case's request goes out before the first reply is waited for: one round trip to
+    /// the judge for the grading, not one per case.
+    fn judge_all(
+        &self,
+        answers: Vec<(usize, CaseResult, f64)>,
+    ) -> Vec<Result<CaseReport, JudgeFailure>> {
+        let times: Vec<(usize, f64)> = answers.iter().map(|(i, _, ms)| (*i, *ms)).collect();
+        let requests = answers
+            .into_iter()
+            .map(|(index, result, time_ms)| Request::Judge {
+                index: index as u32,
+                result,
+                time_ms,
+            })
+            .collect();
+        self.link
+            .ask_all(requests, REPLY_WAIT)
+            .into_iter()
+            .zip(times)
+            .map(|(reply, (index, time_ms))| self.judged(index, time_ms, reply))
+            .collect()
+    }
+}
+
+impl ProcessJudging {
+    /// Case `index`'s report from the judge's reply to its `Judge` request.
+    fn judged(
+        &self,
+        index: usize,
+        time_ms: f64,
+        reply: Result<Result<Reply, String>, GradeError>,
+    ) -> Result<CaseReport, JudgeFailure> {
+        match reply {
             Ok(Ok(Reply::Judged(judged))) => match self.cases.get(index) {
                 Some(case) => Ok(judged.into_report(case, time_ms, MAX_NOTES)),
                 None => Err(self.failed(index, "judged a case it never made".into())),

@@ -53,7 +53,8 @@ impl Waiter {
 /// A request sent and not yet answered.
 struct Asked {
     waiter: Waiter,
-    /// When the judge has kept it too long.
+    /// When the judge has kept it too long: `wait` after it was sent or, if later, after it
+    /// became the oldest.
     due: Instant,
     wait: Duration,
 }
@@ -216,12 +217,30 @@ impl JudgeLink {
         if let Err(why) = self.send(request, wait, Waiter::Caller(to)) {
             return Ok(Err(why));
         }
-        match reply.recv() {
-            Ok(Ok(reply)) => Ok(Ok(reply)),
-            Ok(Err(Unanswered::Judge(why))) => Ok(Err(why)),
-            Ok(Err(Unanswered::Ours(e))) => Err(e),
-            Err(_) => Ok(Err("ended".into())),
-        }
+        received(reply.recv())
+    }
+
+    /// Every request sent before the first reply is waited for; their replies in order, each
+    /// as [`JudgeLink::ask`]'s.
+    pub(super) fn ask_all(
+        &self,
+        requests: Vec<Request>,
+        wait: Duration,
+    ) -> Vec<Result<Result<Reply, String>, GradeError>> {
+        let asked: Vec<_> = requests
+            .iter()
+            .map(|request| {
+                let (to, reply) = channel();
+                self.send(request, wait, Waiter::Caller(to)).map(|()| reply)
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|asked| match asked {
+                Err(why) => Ok(Err(why)),
+                Ok(reply) => received(reply.recv()),
+            })
+            .collect()
     }
 
     /// Sends `request` without waiting: `then` gets its reply, or why there is none, on the
@@ -251,7 +270,13 @@ impl JudgeLink {
     /// before its waiter has the answer.
     fn answered(&self, reply: Reply) {
         let mut link = self.lock();
-        match link.pending.pop_front() {
+        let asked = link.pending.pop_front();
+        // The judge works through requests one at a time: each has its wait from the moment
+        // it is the oldest, not from when it was sent behind others.
+        if let Some(next) = link.pending.front_mut() {
+            next.due = next.due.max(Instant::now() + next.wait);
+        }
+        match asked {
             Some(asked) => asked.waiter.answer(Ok(reply)),
             None => {
                 self.failed("answered a request it was never sent".into());
@@ -323,6 +348,18 @@ impl JudgeLink {
     /// A reply of the wrong kind: the judge's failure.
     pub(super) fn out_of_turn<T>(&self) -> Result<T, String> {
         Err(self.failed_with("answered out of turn".into()))
+    }
+}
+
+/// What a blocked caller's channel brought.
+fn received(
+    got: Result<Result<Reply, Unanswered>, std::sync::mpsc::RecvError>,
+) -> Result<Result<Reply, String>, GradeError> {
+    match got {
+        Ok(Ok(reply)) => Ok(Ok(reply)),
+        Ok(Err(Unanswered::Judge(why))) => Ok(Err(why)),
+        Ok(Err(Unanswered::Ours(e))) => Err(e),
+        Err(_) => Ok(Err("ended".into())),
     }
 }
 
