@@ -45,6 +45,9 @@ pub enum Request {
         #[serde(with = "serde_bytes")]
         input: Vec<u8>,
     },
+    /// [`Request::NetOpen`] on case `index`'s input as this judge made it: the grader need not
+    /// carry the input there and back.
+    NetOpenCase { index: u32 },
     /// [`CaseNet::post_all`] on network `net`: `rank`'s requests in the order it sent them
     /// (what one read of its stdout brought), and every reply they made ready
     /// ([`Reply::NetPosted`]): replies only ever become ready when a request is posted, so
@@ -216,6 +219,10 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
     let mut nets: Vec<HeldNet> = Vec::new();
     while let Ok(bytes) = crate::runner::read_message() {
         let reply = match crate::wire::decode::<Request>(&bytes) {
+            Ok(Request::NetOpenCase { index }) => match input_bytes(&held, index) {
+                Ok(input) => open::<S>(&mut nets, &input),
+                Err(e) => Reply::NetFailed(e.to_string()),
+            },
             Ok(request) => match network::<S>(&mut nets, request) {
                 Ok(reply) => reply,
                 Err(request) => answer::<S>(reference, &mut held, request),
@@ -246,25 +253,30 @@ struct HeldNet {
     refused: Vec<bool>,
 }
 
+/// The network of the case whose input is `input`, opened and held.
+fn open<S: KataSpec>(nets: &mut Vec<HeldNet>, input: &[u8]) -> Reply {
+    match S::ranked().map(|r| r.open(input)) {
+        None => Reply::NetFailed("not a rank kata".into()),
+        Some(Err(e)) => Reply::NetFailed(e),
+        Some(Ok(mut net)) => {
+            let opened = Reply::NetOpened {
+                net: nets.len() as u32,
+                ranks: net.ranks() as u32,
+                traffic_bound: net.traffic_bound() as u64,
+                rank_inputs: net.rank_inputs(),
+            };
+            let refused = vec![false; net.ranks()];
+            nets.push(HeldNet { net, refused });
+            opened
+        }
+    }
+}
+
 /// A network request answered, or the request given back when it is none.
 fn network<S: KataSpec>(nets: &mut Vec<HeldNet>, request: Request) -> Result<Reply, Request> {
     let no_net = |net: u32| Reply::NetFailed(format!("no network #{net}"));
     Ok(match request {
-        Request::NetOpen { input } => match S::ranked().map(|r| r.open(&input)) {
-            None => Reply::NetFailed("not a rank kata".into()),
-            Some(Err(e)) => Reply::NetFailed(e),
-            Some(Ok(mut net)) => {
-                let opened = Reply::NetOpened {
-                    net: nets.len() as u32,
-                    ranks: net.ranks() as u32,
-                    traffic_bound: net.traffic_bound() as u64,
-                    rank_inputs: net.rank_inputs(),
-                };
-                let refused = vec![false; net.ranks()];
-                nets.push(HeldNet { net, refused });
-                opened
-            }
-        },
+        Request::NetOpen { input } => open::<S>(nets, &input),
         Request::NetPost {
             net,
             rank,
@@ -340,9 +352,10 @@ fn answer<S: KataSpec>(reference: S::Solution, held: &mut Held<S>, request: Requ
             Err(e) => Reply::Broken(e),
         },
         Request::Input { index } => input(held, index),
-        Request::NetOpen { .. } | Request::NetPost { .. } | Request::NetFinish { .. } => {
-            Reply::NetFailed("answered elsewhere".into())
-        }
+        Request::NetOpen { .. }
+        | Request::NetOpenCase { .. }
+        | Request::NetPost { .. }
+        | Request::NetFinish { .. } => Reply::NetFailed("answered elsewhere".into()),
         Request::Judge {
             index,
             result,
@@ -359,7 +372,12 @@ fn answer<S: KataSpec>(reference: S::Solution, held: &mut Held<S>, request: Requ
 }
 
 fn input<S: KataSpec>(held: &Held<S>, index: u32) -> Reply {
-    let encoded = match held {
+    input_bytes(held, index).map_or_else(Reply::Broken, Reply::Input)
+}
+
+/// Case `index`'s input in the wire format.
+fn input_bytes<S: KataSpec>(held: &Held<S>, index: u32) -> Result<Vec<u8>, KataError> {
+    match held {
         Held::Graded(trial, _) => match trial.cases.get(index as usize) {
             Some(case) => crate::wire::encode(&case.input).map_err(|e| KataError::Encode {
                 what: format!("case #{index}"),
@@ -370,8 +388,7 @@ fn input<S: KataSpec>(held: &Held<S>, index: u32) -> Reply {
         #[cfg(feature = "custom")]
         Held::Custom(case) => case.judging.input_bytes(index as usize),
         Held::Nothing => Err(KataError::NoSuchCase(index as usize)),
-    };
-    encoded.map_or_else(Reply::Broken, Reply::Input)
+    }
 }
 
 fn judge<S: KataSpec>(held: &Held<S>, index: u32, result: CaseResult, time_ms: f64) -> Reply {

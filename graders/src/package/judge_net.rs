@@ -32,7 +32,39 @@ impl RankedKata for ProcessRanked {
         let request = Request::NetOpen {
             input: input.to_vec(),
         };
-        match self.link.reply(&request, NET_WAIT)? {
+        self.opened(self.link.reply(&request, NET_WAIT))
+    }
+
+    fn open_cases(
+        &self,
+        cases: &[usize],
+        _input: &dyn Fn(usize) -> Result<Vec<u8>, String>,
+    ) -> Vec<Result<Box<dyn CaseNet>, String>> {
+        let requests = cases
+            .iter()
+            .map(|&index| Request::NetOpenCase {
+                index: index as u32,
+            })
+            .collect();
+        self.link
+            .ask_all(requests, NET_WAIT)
+            .into_iter()
+            .map(|reply| {
+                let reply = match reply {
+                    Ok(Ok(reply)) => Ok(reply),
+                    Ok(Err(why)) => Err(self.link.failed_with(why)),
+                    Err(e) => Err(self.link.failed_with(format!("could not run: {e}"))),
+                };
+                self.opened(reply)
+            })
+            .collect()
+    }
+}
+
+impl ProcessRanked {
+    /// The network the judge opened, from its reply.
+    fn opened(&self, reply: Result<Reply, String>) -> Result<Box<dyn CaseNet>, String> {
+        match reply? {
             Reply::NetOpened {
                 net,
                 ranks,

@@ -45,21 +45,26 @@ impl Executor for RankedSandboxed<'_, '_> {
     fn execute(&mut self, plan: &Plan<'_>) -> Result<Execution, GradeError> {
         let slug = &self.run.kata.meta.slug;
         let ours = |what: &str, e: String| GradeError::Internal(format!("{slug}: {what}: {e}"));
-        let mut nets = Vec::with_capacity(plan.selected.len());
-        let mut starts = Vec::with_capacity(plan.selected.len());
-        for c in plan.selected {
-            let input = match plan.custom {
-                Some(bytes) => bytes.to_vec(),
-                None => self
-                    .run
-                    .judging
-                    .input_bytes(c.index)
-                    .map_err(GradeError::kata(slug))?,
+        // A case whose input cannot be had is the kata's fault; a network that cannot open
+        // on it, ours.
+        let unreadable = std::cell::RefCell::new(None);
+        let input = |index: usize| match plan.custom {
+            Some(bytes) => Ok(bytes.to_vec()),
+            None => self.run.judging.input_bytes(index).map_err(|e| {
+                let said = e.to_string();
+                unreadable.borrow_mut().get_or_insert(e);
+                said
+            }),
+        };
+        let cases: Vec<usize> = plan.selected.iter().map(|c| c.index).collect();
+        let mut nets = Vec::with_capacity(cases.len());
+        let mut starts = Vec::with_capacity(cases.len());
+        for net in self.ranked.open_cases(&cases, &input) {
+            let mut net = match (net, unreadable.borrow_mut().take()) {
+                (Ok(net), _) => net,
+                (Err(_), Some(e)) => return Err(GradeError::kata(slug)(e)),
+                (Err(e), None) => return Err(ours("a case's network", e)),
             };
-            let mut net = self
-                .ranked
-                .open(&input)
-                .map_err(|e| ours("a case's network", e))?;
             starts.push(net.rank_inputs());
             nets.push(net);
         }

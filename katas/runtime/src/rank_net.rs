@@ -27,6 +27,16 @@ pub trait RankedKata: Send + Sync + std::fmt::Debug {
     /// The network of the case whose input is `input` (wire bytes). `Err` only when the input
     /// cannot be read, which is our failure.
     fn open(&self, input: &[u8]) -> Result<Box<dyn CaseNet>, String>;
+    /// The networks of the grading's cases `cases`, in order; `input(case)` is a case's input
+    /// in wire bytes, `Err` when it cannot be had (the reason, kept by the caller). A network
+    /// in another process opens every case from the inputs its judge made, in one round trip.
+    fn open_cases(
+        &self,
+        cases: &[usize],
+        input: &dyn Fn(usize) -> Result<Vec<u8>, String>,
+    ) -> Vec<Result<Box<dyn CaseNet>, String>> {
+        cases.iter().map(|&case| self.open(&input(case)?)).collect()
+    }
 }
 
 /// What became of a rank's request.
