@@ -434,35 +434,41 @@ fn hostile_networks() -> Vec<(&'static str, &'static str, &'static str)> {
     ]
 }
 
-fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
-    const POST: &str =
-        "fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {";
-    let dir = copy(
-        &problem("ring-allreduce"),
-        &format!("hostile-net-{name}"),
-        &|file, text| match file {
-            "kata.toml" => text.replace("slug = \"ring-allreduce\"", "slug = \"hostile-net\""),
-            "kata.rs" => {
-                assert!(
-                    text.contains(POST),
-                    "ring-allreduce's network changed shape"
-                );
-                text.replacen(
-                    POST,
-                    // Only where the grader posts: the reference's own run (on threads of
-                    // its own while the judge makes the cases) goes through unharmed.
-                    &format!(
-                        "{POST}\n        if std::thread::current().name() == Some(\"main\") {{ let _ = rank; {body} }}"
-                    ),
-                    1,
-                )
-            }
-            _ => text,
-        },
-    );
+/// `slug` copied under the slug `as_slug` (folder named after `name`), with `insert` written
+/// into `kata.rs` right after the line `after`, and read back.
+fn injected(
+    slug: &str,
+    name: &str,
+    as_slug: &str,
+    after: &str,
+    insert: &str,
+) -> Result<FunctionPackage, Failed> {
+    let dir = copy(&problem(slug), name, &|file, text| match file {
+        "kata.toml" => text.replace(
+            &format!("slug = \"{slug}\""),
+            &format!("slug = \"{as_slug}\""),
+        ),
+        "kata.rs" => {
+            assert!(text.contains(after), "{slug}'s kata.rs changed shape");
+            text.replacen(after, &format!("{after}\n        {insert}"), 1)
+        }
+        _ => text,
+    });
     let package = read(&dir);
     let _ = std::fs::remove_dir_all(&dir);
-    let package = package?;
+    package
+}
+
+fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
+    let package = injected(
+        "ring-allreduce",
+        &format!("hostile-net-{name}"),
+        "hostile-net",
+        "fn post(&mut self, rank: usize, request: RingRequest) -> Result<Wake, String> {",
+        // Only where the grader posts: the reference's own run (on threads of its own while
+        // the judge makes the cases) goes through unharmed.
+        &format!("if std::thread::current().name() == Some(\"main\") {{ let _ = rank; {body} }}"),
+    )?;
     let started = Instant::now();
     let result = grade(&package, &package.reference);
     let took = started.elapsed();
@@ -478,26 +484,13 @@ fn hostile_network(name: &str, body: &str, said: &str) -> Result<(), Failed> {
 
 /// fast-power copied under a new slug, its checker's body replaced by `body`.
 fn with_checker(name: &str, body: &str) -> Result<FunctionPackage, Failed> {
-    const CHECK: &str = "fn check(input: &Input, _expected: &Output, got: &Output) -> Check {";
-    let dir = copy(
-        &problem("fast-power"),
+    injected(
+        "fast-power",
         &format!("checker-{name}"),
-        &|file, text| match file {
-            "kata.toml" => text.replace("slug = \"fast-power\"", "slug = \"hostile-judge\""),
-            "kata.rs" => {
-                assert!(text.contains(CHECK), "fast-power's checker changed shape");
-                text.replacen(
-                    CHECK,
-                    &format!("{CHECK}\n        let _ = (input, got);\n        return (|| -> Check {{ {body} }})();"),
-                    1,
-                )
-            }
-            _ => text,
-        },
-    );
-    let package = read(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    package
+        "hostile-judge",
+        "fn check(input: &Input, _expected: &Output, got: &Output) -> Check {",
+        &format!("let _ = (input, got);\n        return (|| -> Check {{ {body} }})();"),
+    )
 }
 
 /// Every case's judging is sent to the judge at once, but each has its own wait from the
