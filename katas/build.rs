@@ -377,7 +377,12 @@ fn package_module(k: &Found) -> String {
     for (name, path, v, sandboxed) in &k.wrong {
         let _ = writeln!(
             s,
-            "            crate::WrongSource {{ name: {name:?}, source: include_str!({:?}), expected: crate::Verdict::{v:?}, sandboxed: crate::Verdict::{sandboxed:?} }},",
+            "            crate::WrongSource {{ name: {name:?}, file: {:?}, source: include_str!({:?}), expected: crate::Verdict::{v:?}, sandboxed: crate::Verdict::{sandboxed:?} }},",
+            format!(
+                "{}/{}",
+                layout::WRONG_DIR,
+                path.file_name().unwrap_or_default().to_string_lossy()
+            ),
             path.display().to_string()
         );
     }

@@ -336,20 +336,6 @@ fn bench_ranks(c: &mut Criterion, grader: &Grader) {
             for case in &judged.report.cases {
                 println!("  {:>9.2} ms  {}", case.time_ms, case.name);
             }
-            let problems =
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../katas/problems");
-            let package =
-                graders::package::FunctionPackage::read_dir(&problems.join(slug)).expect("reads");
-            for _ in 0..2 {
-                let start = Instant::now();
-                let report = grader
-                    .grade_package(&package, &unique(reference(slug)), Mode::Submit, &|_| {})
-                    .expect("grades");
-                println!("{slug} from its package: verdict in {:?}", start.elapsed());
-                for case in &report.cases {
-                    println!("  {:>9.2} ms  {}", case.time_ms, case.name);
-                }
-            }
         }
     }
     let mut g = c.benchmark_group("grading rank katas (accepted)");
@@ -412,15 +398,6 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
     g.bench_function("baseline: bare rustc -O on the learner file", |b| {
         b.iter(|| build_program(&program, dir.path()))
     });
-    g.bench_function("grade submit, the build's judge: the verdict", |b| {
-        b.iter(|| {
-            let judged = grader
-                .judge("fast-power", &unique(&source), Mode::Submit, &|_| {})
-                .expect("grades");
-            assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
-            black_box(judged)
-        })
-    });
     g.bench_function(
         "grade submit, the package's judge process: the verdict",
         |b| {
@@ -433,57 +410,15 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
             })
         },
     );
-    // A rank kata: every rank its own process either way; the networks in the grader (the
-    // build's) or in the package's judge.
-    let ring = read("ring-allreduce");
-    let ring_source = ring.reference.clone();
-    g.bench_function(
-        "ring-allreduce: grade submit, the build's judge: the verdict",
-        |b| {
-            b.iter(|| {
-                let judged = grader
-                    .judge(
-                        "ring-allreduce",
-                        &unique(&ring_source),
-                        Mode::Submit,
-                        &|_| {},
-                    )
-                    .expect("grades");
-                assert_eq!(judged.report.verdict, katas::Verdict::Accepted);
-                black_box(judged)
-            })
-        },
-    );
-    g.bench_function(
-        "ring-allreduce: grade submit, the package's judge process: the verdict",
-        |b| {
-            b.iter(|| {
-                let report = grader
-                    .grade_package(&ring, &unique(&ring_source), Mode::Submit, &|_| {})
-                    .expect("grades");
-                assert_eq!(report.verdict, katas::Verdict::Accepted);
-                black_box(report)
-            })
-        },
-    );
     g.finish();
-    // A custom-input run: admitted and answered in the grader (the build's kata) or by the
-    // package's judge process, which also reads the learner's JSON.
+    // A custom-input run: admitted and answered by the package's judge process, which also
+    // reads the learner's JSON.
     let sample = katas::catalogue::find("fast-power")
         .and_then(|k| k.sample_input())
         .expect("fast-power offers custom input");
     let mut g = c.benchmark_group("a custom-input run of fast-power (accepted)");
     g.bench_function("baseline: bare rustc -O on the learner file", |b| {
         b.iter(|| build_program(&program, dir.path()))
-    });
-    g.bench_function("the build's kata: custom", |b| {
-        b.iter(|| {
-            let report = grader
-                .custom("fast-power", &unique(&source), &sample, &|_| {})
-                .expect("runs");
-            assert_eq!(report.verdict, katas::Verdict::Accepted);
-            black_box(report)
-        })
     });
     g.bench_function("its package, its judge process: custom_package", |b| {
         b.iter(|| {
@@ -497,21 +432,9 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
     g.finish();
     // The figure of an accepted submit, as a measuring loop takes it once the verdict is out:
     // the verdict's program from the compile cache, the reference counted on the same fresh
-    // inputs (no banked count on either side), against the build's kata or the package's own.
+    // inputs (no banked count on either side), against the package's own.
     let mut g = c.benchmark_group("the figure of an accepted fast-power submit");
     g.sample_size(10);
-    g.bench_function("the build's kata: measure_submission", |b| {
-        b.iter(|| {
-            let measured = grader
-                .measure_submission("fast-power", &source, &|_| {})
-                .expect("measures");
-            assert!(
-                matches!(measured, graders::Measured::Figure(_)),
-                "{measured:?}"
-            );
-            black_box(measured)
-        })
-    });
     g.bench_function("its package, its judge process: measure_package", |b| {
         b.iter(|| {
             let measured = grader

@@ -6,7 +6,7 @@ use crate::cache::{Binary, CacheLimits, CompileCache};
 use crate::compile::{self, Compiled};
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Resources};
+use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Resources};
 use crate::run::{self, Purpose};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
@@ -176,6 +176,15 @@ impl Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<Judged, GradeError> {
         let kata = kata_for(slug, source)?;
+        if let Some(package) = crate::package::builtin(slug) {
+            let report = self.grade_package(package, source, mode, progress)?;
+            let owed = report.awaits_figure().then(|| Owed {
+                kata,
+                source: source.to_string(),
+                selected: Vec::new(),
+            });
+            return Ok(Judged { report, owed });
+        }
         progress(Stage::Queued);
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
@@ -287,13 +296,9 @@ impl Grader {
         } else {
             // Inline (`infrakata grade`), there is no later attempt: a measurement the host
             // was too busy for is reported missing with the reason.
-            match self.performance(
-                figure::Counted::Catalogue(owed.kata),
-                &owed.source,
-                &owed.selected,
-            ) {
-                Ok(Ok(figure)) => report.performance = Some(figure),
-                Ok(Err(why)) | Err(GradeError::Unavailable(why)) => {
+            match self.measure_submission(&owed.kata.meta().slug, &owed.source, &|_| {}) {
+                Ok(Measured::Figure(figure)) => report.performance = Some(figure),
+                Ok(Measured::Missing(why)) | Err(GradeError::Unavailable(why)) => {
                     report.performance_missing = Some(why)
                 }
                 Err(e) => return Err(e),
@@ -429,18 +434,12 @@ impl Judged {
                 report.verdict, report.mode
             )));
         }
-        let selected = kata
-            .case_list()
-            .map_err(|why| GradeError::Internal(format!("kata `{slug}` is broken: {why}")))?
-            .into_iter()
-            .filter(|c| Mode::Submit.includes(c.group))
-            .collect();
         Ok(Self {
             report,
             owed: Some(Owed {
                 kata,
                 source: source.to_string(),
-                selected,
+                selected: Vec::new(),
             }),
         })
     }
@@ -459,7 +458,8 @@ impl Judged {
 }
 
 /// What measuring needs from the judging run: the same source (its program, from the compile
-/// cache), the same selection.
+/// cache) and, for a GPU kata, the same selection (a CPU kata's figure is counted on inputs
+/// drawn for it alone).
 #[derive(Debug)]
 struct Owed {
     kata: &'static dyn Kata,

@@ -171,7 +171,7 @@ fn a_banked_reference_count_serves_one_figure() -> Result<(), Failed> {
         .ok_or("fast-power")?
         .package()
         .reference;
-    let banked = || format!("{grader:?}").contains("reference_bank: {\"fast-power\"}");
+    let banked = || format!("{grader:?}").contains("reference_bank: {\"fast-power@");
     for round in ["banked", "unbanked"].repeat(3) {
         if round == "banked" {
             grader
@@ -291,15 +291,32 @@ fn custom_trials() -> Vec<Trial> {
         "custom::a_refused_input_is_a_bad_request",
         || {
             let kata = katas::catalogue::find("fast-power").ok_or("no fast-power")?;
-            for (slug, input) in [
-                ("fast-power", r#"{"PowMod":[[5,0,0]]}"#),
-                ("fast-power", "not json"),
-                ("gpu-pow-mod", "{}"),
-            ] {
+            for (slug, input) in [("fast-power", "not json"), ("gpu-pow-mod", "{}")] {
                 match grader()?.custom(slug, kata.package().reference, input, &|_| {}) {
                     Err(e) if e.is_bad_request() => {}
                     other => return Err(format!("{slug} {input}: {other:?}").into()),
                 }
+            }
+            Ok(())
+        },
+    ));
+    out.push(Trial::test(
+        "custom::input_outside_the_statement_is_the_run_s_verdict",
+        || {
+            // The kata's own code reads the input, in its judge process: what it refuses comes
+            // back as the run's `input_refused`, in both languages, with nothing run.
+            let kata = katas::catalogue::find("fast-power").ok_or("no fast-power")?;
+            let input = r#"{"PowMod":[[5,0,0]]}"#;
+            let report = grader()?
+                .custom("fast-power", kata.package().reference, input, &|_| {})
+                .map_err(|e| e.to_string())?;
+            let said = report.message.as_ref().ok_or("no message")?;
+            if report.verdict != katas::Verdict::InputRefused
+                || !said.en.contains("modulus 0")
+                || said.zh.is_none()
+                || !report.cases.is_empty()
+            {
+                return Err(format!("{report:?}").into());
             }
             Ok(())
         },

@@ -136,6 +136,19 @@ impl PackageFiles {
         reading.finish()
     }
 
+    /// Files already in memory (a package embedded in the build), under the same checks as an
+    /// upload's.
+    pub fn from_entries<'a>(
+        entries: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+        limits: &Limits,
+    ) -> Result<Self, ArchiveError> {
+        let mut reading = Reading::new(limits);
+        for (name, bytes) in entries {
+            reading.file(name, bytes)?;
+        }
+        reading.finish()
+    }
+
     /// The plain files under `dir` (links and special files refused), under the same limits.
     pub fn read_dir(dir: &Path, limits: &Limits) -> Result<Self, ArchiveError> {
         let mut reading = Reading::new(limits);

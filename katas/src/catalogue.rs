@@ -58,6 +58,8 @@ impl Package {
 #[derive(Debug)]
 pub struct WrongSource {
     pub name: &'static str,
+    /// The file's name in the package (`wrong/<stem>.rs`).
+    pub file: &'static str,
     pub source: &'static str,
     pub expected: Verdict,
     /// The verdict in the sandbox (see `layout::SANDBOXED_VERDICT_MARKER`); `expected` unless

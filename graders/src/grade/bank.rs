@@ -12,8 +12,8 @@
 use super::figure::Counted;
 use super::{Grader, fresh_seed};
 use crate::GradeError;
+use katas::Group;
 use katas::judge::CaseInfo;
-use katas::{Group, KataKind};
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
@@ -25,7 +25,7 @@ struct Banked {
     reference: u64,
 }
 
-/// At most one banked input set per kata.
+/// At most one banked input set per version.
 #[derive(Default)]
 pub(super) struct ReferenceBank(Mutex<HashMap<String, Banked>>);
 
@@ -42,10 +42,10 @@ impl ReferenceBank {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The banked `(seed, reference count)` for `slug` on exactly `cases`, removed so that it is
-    /// never used again.
-    pub(super) fn take(&self, slug: &str, cases: &[CaseInfo]) -> Option<(u64, u64)> {
-        let banked = self.lock().remove(slug)?;
+    /// The banked `(seed, reference count)` for the version `key` on exactly `cases`, removed
+    /// so that it is never used again.
+    pub(super) fn take(&self, key: &str, cases: &[CaseInfo]) -> Option<(u64, u64)> {
+        let banked = self.lock().remove(key)?;
         let same = banked
             .cases
             .iter()
@@ -54,12 +54,12 @@ impl ReferenceBank {
         same.then_some((banked.seed, banked.reference))
     }
 
-    fn holds(&self, slug: &str) -> bool {
-        self.lock().contains_key(slug)
+    fn holds(&self, key: &str) -> bool {
+        self.lock().contains_key(key)
     }
 
-    fn put(&self, slug: &str, banked: Banked) {
-        self.lock().insert(slug.to_string(), banked);
+    fn put(&self, key: &str, banked: Banked) {
+        self.lock().insert(key.to_string(), banked);
     }
 }
 
@@ -78,32 +78,36 @@ impl Grader {
     /// figure would otherwise do while a learner waits. Nothing to do for a GPU kata, a kata
     /// without performance cases, or a host without the counter.
     pub fn bank_reference_count(&self, slug: &str) -> Result<(), GradeError> {
-        let kata =
-            katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.into()))?;
+        katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.into()))?;
         let Some(tool) = &self.measure_tool else {
             return Ok(());
         };
-        if kata.meta().kind == KataKind::Gpu || self.reference_bank.holds(slug) {
+        // A GPU kata's figure is its device timings, taken with its verdict.
+        let Some(package) = crate::package::builtin(slug) else {
+            return Ok(());
+        };
+        let (judge, library) = self.package_programs(package)?;
+        let counted = Counted {
+            package,
+            judge: &judge,
+            library: &library,
+        };
+        let key = counted.key();
+        if self.reference_bank.holds(&key) {
             return Ok(());
         }
-        let cases = measured_cases(&kata.case_list().map_err(GradeError::kata(slug))?);
+        let cases = measured_cases(&self.package_cases(package, &judge, fresh_seed())?);
         if cases.is_empty() {
             return Ok(());
         }
-        let program = self.measured_program(
-            Counted::Catalogue(kata),
-            kata.package().reference,
-            "the reference",
-        )?;
+        let program = self.measured_program(counted, &package.reference, "the reference")?;
         let seed = fresh_seed();
         // A count that fails here is tried again, unbanked, by the next figure, which then says
         // why; nothing is banked.
-        if let Ok((reference, _)) =
-            self.count(Counted::Catalogue(kata), &program, &cases, seed, tool)?
-        {
+        if let Ok((reference, _)) = self.count(counted, &program, &cases, seed, tool)? {
             let indices = cases.iter().map(|c| c.index).collect();
             self.reference_bank.put(
-                slug,
+                &key,
                 Banked {
                     seed,
                     cases: indices,

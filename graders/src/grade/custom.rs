@@ -20,6 +20,9 @@ impl Grader {
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
         let kata = super::kata_for(slug, source)?;
+        if let Some(package) = crate::package::builtin(slug) {
+            return self.custom_package(package, source, input, progress);
+        }
         let case = kata.custom(input).map_err(|e| {
             if e.is_input() {
                 GradeError::CustomInput(e)

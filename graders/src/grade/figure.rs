@@ -1,7 +1,7 @@
 //! The performance figure of an accepted CPU submit: the learner's and the reference's
-//! instruction counts on the same fresh, single-use inputs. One counting path serves a kata
-//! compiled into the build and a version built from its package ([`Counted`]): only where the
-//! programs and the trusted side come from differs.
+//! instruction counts on the same fresh, single-use inputs, counted against the version's own
+//! reference on inputs its own judge makes ([`Counted`]), whether an instructor published the
+//! version or it is one of the build's katas.
 
 use super::bank::measured_cases;
 use super::{Grader, Stage, fresh_seed};
@@ -10,60 +10,40 @@ use crate::cache::Binary;
 use crate::compile::{self, Compiled, Target};
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::report::{Measured, Performance};
-use crate::run::{self, Purpose, Subject};
+use crate::run::Purpose;
 use katas::judge::CaseInfo;
-use katas::{Kata, KataKind, KataMeta, Mode};
+use katas::{KataMeta, Mode};
 use std::path::Path;
 use std::sync::PoisonError;
 
-/// What a figure is counted against, with everything its programs are built from.
+/// What a figure is counted against: a version built from its package (published, or one of
+/// the build's own katas), its judge a sandboxed process and its library its own.
 #[derive(Clone, Copy)]
-pub(super) enum Counted<'a> {
-    /// A kata compiled into the build: its judging in the grader, its runner library prebuilt.
-    Catalogue(&'a dyn Kata),
-    /// A version built from its package: its judge a sandboxed process, its library its own.
-    Package {
-        package: &'a FunctionPackage,
-        judge: &'a Path,
-        library: &'a Path,
-    },
+pub(super) struct Counted<'a> {
+    pub(super) package: &'a FunctionPackage,
+    pub(super) judge: &'a Path,
+    pub(super) library: &'a Path,
 }
 
 impl Counted<'_> {
     fn meta(&self) -> &KataMeta {
-        match self {
-            Self::Catalogue(kata) => kata.meta(),
-            Self::Package { package, .. } => &package.meta,
-        }
+        &self.package.meta
     }
 
-    /// What per-kata figures (the empty harness's count) are kept under: a version's own, for
-    /// a package, since its reference and harness are its own.
-    fn key(&self) -> String {
-        match self {
-            Self::Catalogue(kata) => kata.meta().slug.clone(),
-            Self::Package { package, .. } => {
-                format!("{}@{}", package.meta.slug, package.content_hash)
-            }
-        }
+    /// What per-version figures (the empty harness's count, a banked reference count) are kept
+    /// under: the version's own, since its reference and harness are its own.
+    pub(super) fn key(&self) -> String {
+        format!("{}@{}", self.package.meta.slug, self.package.content_hash)
     }
 
     fn reference(&self) -> &str {
-        match self {
-            Self::Catalogue(kata) => kata.package().reference,
-            Self::Package { package, .. } => &package.reference,
-        }
+        &self.package.reference
     }
 
     fn target(&self) -> Target<'_> {
-        match self {
-            Self::Catalogue(kata) => Target::Runner(kata.meta()),
-            Self::Package {
-                package, library, ..
-            } => Target::Linked {
-                meta: &package.meta,
-                library,
-            },
+        Target::Linked {
+            meta: &self.package.meta,
+            library: self.library,
         }
     }
 }
@@ -81,21 +61,14 @@ impl Grader {
         source: &str,
         progress: &dyn Fn(Stage),
     ) -> Result<Measured, GradeError> {
-        let kata = super::kata_for(slug, source)?;
-        if kata.meta().kind == KataKind::Gpu {
-            return Err(GradeError::Internal(format!(
+        super::kata_for(slug, source)?;
+        match crate::package::builtin(slug) {
+            Some(package) => self.measure_package(package, source, progress),
+            None => Err(GradeError::Internal(format!(
                 "`{slug}` is a GPU kata: its device timings come with its verdict, not from a \
                  measurement job"
-            )));
+            ))),
         }
-        progress(Stage::Measuring);
-        let selected: Vec<CaseInfo> = kata
-            .case_list()
-            .map_err(GradeError::kata(slug))?
-            .into_iter()
-            .filter(|c| Mode::Submit.includes(c.group))
-            .collect();
-        self.measured(Counted::Catalogue(kata), source, &selected, progress)
     }
 
     /// [`Grader::measure_submission`] for a version built from its package: the learner's
@@ -111,7 +84,7 @@ impl Grader {
         super::check_source_size(source)?;
         progress(Stage::Measuring);
         let (judge, library) = self.package_programs(package)?;
-        let counted = Counted::Package {
+        let counted = Counted {
             package,
             judge: &judge,
             library: &library,
@@ -163,8 +136,8 @@ impl Grader {
                 super::MEASURE_TOOL
             )));
         };
-        // An input set banked with its reference count, or a fresh one counted below. Only a
-        // catalogue kata's are banked; a package's key is never put there.
+        // An input set banked with its reference count (by the measuring loop, for the build's
+        // own katas), or a fresh one counted below.
         let banked = self.reference_bank.take(&counted.key(), &cases);
         let seed = banked.map_or_else(fresh_seed, |(seed, _)| seed);
         let program = self.measured_program(counted, source, "an accepted submission")?;
@@ -271,49 +244,19 @@ impl Grader {
         seed: u64,
         tool: &Path,
     ) -> Result<Result<(u64, u64), String>, GradeError> {
-        let slug = counted.meta().slug.as_str();
         let purpose = Purpose::Measure { tool };
-        let ran = match counted {
-            Counted::Catalogue(kata) => {
-                let judging = kata.prepare(seed).map_err(GradeError::kata(slug))?;
-                run::run(
-                    &self.sandbox,
-                    Subject::of(kata),
-                    &*judging,
-                    binary,
-                    cases,
-                    seed,
-                    &self.gpu_host,
-                    purpose,
-                )?
-            }
-            Counted::Package { package, judge, .. } => std::thread::scope(|s| {
-                let meta = &package.meta;
-                let judging =
-                    ProcessJudging::start(s, &self.sandbox, judge, slug, &meta.limits, seed)?;
-                let ranked = judging.ranked();
-                let subject = Subject {
-                    meta,
-                    ranked: ranked
-                        .as_ref()
-                        .map(|r| r as &dyn katas::rank_net::RankedKata),
-                };
-                let ran = run::run(
-                    &self.sandbox,
-                    subject,
-                    &judging,
-                    binary,
-                    cases,
-                    seed,
-                    &self.gpu_host,
-                    purpose,
-                );
-                match judging.failure() {
-                    Some(failure) => Err(GradeError::kata(slug)(failure)),
-                    None => ran,
-                }
-            })?,
-        };
+        let meta = counted.meta();
+        let ran = std::thread::scope(|s| {
+            let judging = ProcessJudging::start(
+                s,
+                &self.sandbox,
+                counted.judge,
+                &meta.slug,
+                &meta.limits,
+                seed,
+            )?;
+            self.run_beside_judge(meta, &judging, binary, cases, seed, purpose)
+        })?;
         let processes = ran.processes;
         Ok(ran
             .instructions

@@ -1,6 +1,7 @@
-//! A function kata graded from its package's own files rather than from the catalogue this
-//! binary was built with: a version an instructor published (new cases, a fixed checker, a
-//! changed API, a kata the build never saw).
+//! A function kata graded from its package's own files: a version an instructor published (new
+//! cases, a fixed checker, a changed API, a kata the build never saw), and every CPU kata of
+//! the build itself, from the files embedded in it ([`builtin`]). Only GPU katas are still
+//! judged from the code compiled into the grader.
 //!
 //! Everything is built in the compile sandbox against the prebuilt runner library, as a crate
 //! named `katas` that re-exports the library and holds the package's logic at
@@ -12,12 +13,14 @@
 //!   the package's case generator, reference and checker as a sandboxed process of their own
 //!   ([`ProcessJudging`]), never code in the grader.
 
+mod builtin;
 mod judge;
 mod judge_link;
 mod judge_net;
 mod library;
 pub(crate) mod programs;
 
+pub use builtin::builtin;
 pub use judge::ProcessJudging;
 pub(crate) use library::library;
 

@@ -73,6 +73,7 @@ impl IoKata {
             .iter()
             .map(|(name, source, expected)| WrongSource {
                 name: leak(name),
+                file: leak(&format!("{}/{name}.rs", layout::WRONG_DIR)),
                 source: leak(source),
                 expected: *expected,
                 sandboxed: *expected,

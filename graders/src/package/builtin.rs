@@ -1,0 +1,104 @@
+//! The build's own CPU katas as packages, made from the files embedded in the catalogue, so
+//! that the grader judges them exactly as it judges a published version: their library and
+//! judge built in the compile sandbox, their trusted side a sandboxed process. One grading
+//! path, whoever wrote the kata. GPU katas keep the catalogue's path until their judge runs
+//! where the device is.
+
+use super::{FunctionPackage, WrongProgram};
+use katas::archive::{Limits, PackageFiles};
+use katas::catalogue::Kata;
+use katas::{KataKind, layout};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The package of the build's CPU kata `slug`; `None` for a slug the build does not have, or
+/// a kata that does not take this path (a GPU kata).
+pub fn builtin(slug: &str) -> Option<&'static FunctionPackage> {
+    static PACKAGES: OnceLock<HashMap<String, FunctionPackage>> = OnceLock::new();
+    PACKAGES
+        .get_or_init(|| {
+            katas::catalogue::all()
+                .iter()
+                .filter(|k| k.meta().kind == KataKind::Cpu)
+                .map(|k| (k.meta().slug.clone(), from_catalogue(*k)))
+                .collect()
+        })
+        .get(slug)
+}
+
+fn from_catalogue(kata: &dyn Kata) -> FunctionPackage {
+    let package = kata.package();
+    let logic_file = if package.data_cases.is_empty() {
+        (layout::LOGIC_FILE, package.logic)
+    } else {
+        (layout::DATA_CASES_FILE, package.data_cases)
+    };
+    let entries = [
+        (layout::META_FILE, package.meta_toml),
+        (layout::STATEMENT_FILE, package.statement),
+        (layout::STATEMENT_ZH_FILE, package.statement_zh),
+        (layout::STARTER_FILE, package.starter),
+        (layout::REFERENCE_FILE, package.reference),
+        logic_file,
+    ]
+    .into_iter()
+    .chain(package.wrong.iter().map(|w| (w.file, w.source)))
+    .map(|(name, text)| (name, text.as_bytes()));
+    // The build's own files passed the build's checks; the archive's bounds are far above them.
+    let files = PackageFiles::from_entries(entries, &Limits::default())
+        .unwrap_or_else(|e| panic!("the build's package `{}`: {e}", kata.meta().slug));
+    let mut wrong: Vec<WrongProgram> = package
+        .wrong
+        .iter()
+        .map(|w| WrongProgram {
+            // As a package read from its files names it: the file's stem.
+            name: w
+                .file
+                .trim_start_matches(&format!("{}/", layout::WRONG_DIR))
+                .trim_end_matches(".rs")
+                .to_string(),
+            source: w.source.to_string(),
+            expected: w.sandboxed,
+        })
+        .collect();
+    wrong.sort_by(|a, b| a.name.cmp(&b.name));
+    FunctionPackage {
+        meta: kata.meta().clone(),
+        logic: package.logic.to_string(),
+        reference: package.reference.to_string(),
+        starter: package.starter.to_string(),
+        wrong,
+        content_hash: package.content_hash.to_string(),
+        files,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cpu_kata_of_the_build_is_a_package_of_the_files_it_was_built_from() {
+        for kata in katas::catalogue::all() {
+            let meta = kata.meta();
+            let Some(package) = builtin(&meta.slug) else {
+                assert_ne!(meta.kind, KataKind::Cpu, "{} has no package", meta.slug);
+                continue;
+            };
+            // The same files as the folder, so the version the service published for the build
+            // is exactly what is graded.
+            assert_eq!(
+                package.files.content_hash(),
+                kata.package().content_hash,
+                "{}",
+                meta.slug
+            );
+            assert_eq!(package.meta.slug, meta.slug);
+            assert_eq!(package.wrong.len(), kata.package().wrong.len());
+            let read = FunctionPackage::from_files(&package.files).expect("its files read");
+            assert_eq!(read.logic, package.logic, "{}", meta.slug);
+            assert_eq!(read.wrong_sources(), package.wrong_sources(), "{}", meta.slug);
+        }
+        assert!(builtin("no-such-kata").is_none());
+    }
+}
