@@ -167,7 +167,9 @@ impl Grader {
 
     /// Compiles and runs the cases: the verdict, final the moment it is returned. An accepted
     /// `submit` still owes its performance figure ([`Judged::measurement_owed`]), which
-    /// [`Grader::measure`] adds; callers publish the verdict in between.
+    /// [`Grader::measure`] adds; callers publish the verdict in between. A CPU kata is graded
+    /// through the package made from the build's own files ([`crate::package::builtin`]),
+    /// exactly as a published version is; only a GPU kata is judged by the code compiled in.
     pub fn judge(
         &self,
         slug: &str,
@@ -416,7 +418,7 @@ impl Judged {
     /// [`Grader::judge`] returns one: measuring it ([`Grader::measure`]) counts `source` on
     /// the kata's submit cases. For [`Grade`] implementations other than [`Grader`]. `Err`
     /// for an unknown kata, a source over the limit, a GPU kata (whose figure comes with its
-    /// verdict), a report that is not an accepted submit, or a kata whose cases fail.
+    /// verdict) or a report that is not an accepted submit.
     pub fn owing_instruction_count(
         report: GradeReport,
         slug: &str,

@@ -167,6 +167,22 @@ impl Grader {
         Ok((judge, library))
     }
 
+    /// Builds the library and judge of every CPU kata of the build (or finds them in the
+    /// compile cache), so that no learner's first verdict on a kata waits for them; for a
+    /// service to call in the background as it starts. What failed is returned by slug, and is
+    /// reported again, as the kata's fault, when the kata is graded.
+    pub fn prepare_builtin(&self) -> Vec<(String, GradeError)> {
+        katas::catalogue::all()
+            .iter()
+            .filter_map(|kata| crate::package::builtin(&kata.meta().slug))
+            .filter_map(|package| {
+                self.package_programs(package)
+                    .err()
+                    .map(|e| (package.meta.slug.clone(), e))
+            })
+            .collect()
+    }
+
     /// The cases the package's judge makes from `seed`, as a grading selects from them.
     pub(super) fn package_cases(
         &self,

@@ -34,7 +34,8 @@ fn steal_nonce() -> Option<[u8; 16]> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     let mut mem = File::open("/proc/self/mem").ok()?;
     // The postcard request: varint(seed), varint(n), the case indices 0..n, then the nonce.
-    let seed = varint(katas::DEFAULT_SEED);
+    // `katas::DEFAULT_SEED`, which a learner's library does not export.
+    let seed = varint(0x1A7A_2026);
     for line in maps.lines() {
         let mut fields = line.split_whitespace();
         let (Some(range), Some(perms)) = (fields.next(), fields.next()) else {

@@ -30,7 +30,11 @@ pub fn run(
         {
             Ok(grader) => {
                 tracing::info!("sandbox: {}", grader.describe());
-                Some(Arc::new(grader) as Arc<dyn Grade>)
+                let grader = Arc::new(grader);
+                if workers > 0 {
+                    super::worker::prepare_katas_meanwhile(Arc::clone(&grader));
+                }
+                Some(grader as Arc<dyn Grade>)
             }
             Err(e) if workers == 0 => {
                 tracing::warn!(

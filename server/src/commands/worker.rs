@@ -12,7 +12,9 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
     super::init_tracing();
     let grader = Grader::new(GraderConfig::for_checkout()).context("starting the grader")?;
     tracing::info!("sandbox: {}", grader.describe());
-    let grader: Arc<dyn Grade> = Arc::new(grader);
+    let grader = Arc::new(grader);
+    prepare_katas_meanwhile(Arc::clone(&grader));
+    let grader: Arc<dyn Grade> = grader;
     let parallel = parallel.unwrap_or_else(super::cores).max(1);
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     super::runtime()?.block_on(async move {
@@ -42,4 +44,21 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Builds the programs of the build's own katas on a thread of their own while jobs are
+/// already taken: a learner's first verdict on a kata then finds them built.
+pub(super) fn prepare_katas_meanwhile(grader: Arc<Grader>) {
+    std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        let failed = grader.prepare_builtin();
+        for (slug, e) in &failed {
+            tracing::warn!("kata `{slug}` could not be prepared: {e}");
+        }
+        tracing::info!(
+            "the build's katas prepared in {:.1} s ({} failed)",
+            started.elapsed().as_secs_f64(),
+            failed.len()
+        );
+    });
 }
