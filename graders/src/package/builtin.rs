@@ -97,7 +97,12 @@ mod tests {
             assert_eq!(package.wrong.len(), kata.package().wrong.len());
             let read = FunctionPackage::from_files(&package.files).expect("its files read");
             assert_eq!(read.logic, package.logic, "{}", meta.slug);
-            assert_eq!(read.wrong_sources(), package.wrong_sources(), "{}", meta.slug);
+            assert_eq!(
+                read.wrong_sources(),
+                package.wrong_sources(),
+                "{}",
+                meta.slug
+            );
         }
         assert!(builtin("no-such-kata").is_none());
     }
