@@ -97,6 +97,12 @@ pub struct Grader {
     gpu: Option<(GpuInfo, Peak)>,
     /// The reference's device timings per GPU kata, per performance case, measured once.
     reference_timing: Mutex<HashMap<String, HashMap<String, DeviceTiming>>>,
+    /// Each version's cases as its judge lists them, by [`FunctionPackage::key`]: which cases
+    /// there are and their groups do not depend on the seed, so a figure need not start a
+    /// judge only to learn them.
+    ///
+    /// [`FunctionPackage::key`]: crate::package::FunctionPackage::key
+    case_lists: Mutex<HashMap<String, Vec<CaseInfo>>>,
 }
 
 impl Grader {
@@ -126,6 +132,7 @@ impl Grader {
             gpu_host: GpuHost::discover(&config.workspace_root),
             gpu,
             reference_timing: Mutex::new(HashMap::new()),
+            case_lists: Mutex::new(HashMap::new()),
         })
     }
 

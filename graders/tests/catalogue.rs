@@ -35,6 +35,18 @@ fn trials() -> Vec<Trial> {
             "measure::a_banked_reference_count_serves_one_figure",
             a_banked_reference_count_serves_one_figure,
         ),
+        Trial::test(
+            "package::every_cpu_kata_of_the_build_prepares_its_library_and_judge",
+            || {
+                // What `serve` and `worker` do as they start; a failure names the kata.
+                let failed = grader()?.prepare_builtin();
+                if failed.is_empty() {
+                    Ok(())
+                } else {
+                    Err(format!("{failed:?}").into())
+                }
+            },
+        ),
     ];
     out.extend(custom_trials());
     for &kata in katas::catalogue::all() {

@@ -96,7 +96,7 @@ impl Grader {
         if self.reference_bank.holds(&key) {
             return Ok(());
         }
-        let cases = measured_cases(&self.package_cases(package, &judge, fresh_seed())?);
+        let cases = measured_cases(&self.package_cases(package, &judge)?);
         if cases.is_empty() {
             return Ok(());
         }

@@ -33,7 +33,7 @@ impl Counted<'_> {
     /// What per-version figures (the empty harness's count, a banked reference count) are kept
     /// under: the version's own, since its reference and harness are its own.
     pub(super) fn key(&self) -> String {
-        format!("{}@{}", self.package.meta.slug, self.package.content_hash)
+        self.package.key()
     }
 
     fn reference(&self) -> &str {
@@ -90,7 +90,7 @@ impl Grader {
             library: &library,
         };
         let selected: Vec<CaseInfo> = self
-            .package_cases(package, &judge, fresh_seed())?
+            .package_cases(package, &judge)?
             .into_iter()
             .filter(|c| Mode::Submit.includes(c.group))
             .collect();

@@ -11,6 +11,7 @@ use crate::{GradeError, GradeReport};
 use katas::judge::{CaseInfo, KataError};
 use katas::{KataMeta, Mode, Report, Verdict};
 use std::path::{Path, PathBuf};
+use std::sync::PoisonError;
 use std::thread::Scope;
 
 /// The learner's program as [`Grader::built`] gives it: binary, resources and warnings, or the
@@ -62,8 +63,9 @@ impl Grader {
                 }
             };
             progress(Stage::Running);
-            let selected: Vec<_> = judging
-                .case_list()
+            let cases = judging.case_list();
+            self.keep_cases(package, &cases);
+            let selected: Vec<_> = cases
                 .into_iter()
                 .filter(|c| mode.includes(c.group))
                 .collect();
@@ -183,19 +185,45 @@ impl Grader {
             .collect()
     }
 
-    /// The cases the package's judge makes from `seed`, as a grading selects from them.
+    /// The cases of `package`'s version, as a grading selects from them: known from an earlier
+    /// grading or figure of the version, else listed by its judge (started for that alone).
     pub(super) fn package_cases(
         &self,
         package: &FunctionPackage,
         judge: &Path,
-        seed: u64,
     ) -> Result<Vec<CaseInfo>, GradeError> {
+        let known = self
+            .case_lists
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&package.key())
+            .cloned();
+        if let Some(known) = known {
+            return Ok(known);
+        }
         let meta = &package.meta;
-        std::thread::scope(|s| {
-            let judging =
-                ProcessJudging::start(s, &self.sandbox, judge, &meta.slug, &meta.limits, seed)?;
-            Ok(judging.case_list())
-        })
+        let cases = std::thread::scope(|s| {
+            let judging = ProcessJudging::start(
+                s,
+                &self.sandbox,
+                judge,
+                &meta.slug,
+                &meta.limits,
+                fresh_seed(),
+            )?;
+            Ok::<_, GradeError>(judging.case_list())
+        })?;
+        self.keep_cases(package, &cases);
+        Ok(cases)
+    }
+
+    /// Keeps the cases a judge of `package`'s version listed, for [`Grader::package_cases`].
+    fn keep_cases(&self, package: &FunctionPackage, cases: &[CaseInfo]) {
+        self.case_lists
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(package.key())
+            .or_insert_with(|| cases.to_vec());
     }
 
     /// The package's judge program, built in the compile sandbox (cached by its files).

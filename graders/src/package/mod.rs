@@ -133,6 +133,11 @@ impl FunctionPackage {
         })
     }
 
+    /// What per-version figures and lists are kept under: the slug and the content hash.
+    pub fn key(&self) -> String {
+        format!("{}@{}", self.meta.slug, self.content_hash)
+    }
+
     /// The `wrong/` solutions as `(name, source, verdict)`.
     pub fn wrong_sources(&self) -> Vec<(String, String, Verdict)> {
         self.wrong
