@@ -4,7 +4,7 @@
 //! path, whoever wrote the kata. GPU katas keep the catalogue's path until their judge runs
 //! where the device is.
 
-use super::{FunctionPackage, WrongProgram};
+use super::FunctionPackage;
 use katas::archive::{Limits, PackageFiles};
 use katas::catalogue::Kata;
 use katas::{KataKind, layout};
@@ -26,6 +26,7 @@ pub fn builtin(slug: &str) -> Option<&'static FunctionPackage> {
         .get(slug)
 }
 
+/// The kata's embedded files, read as any package's files are ([`FunctionPackage::from_files`]).
 fn from_catalogue(kata: &dyn Kata) -> FunctionPackage {
     let package = kata.package();
     let logic_file = if package.data_cases.is_empty() {
@@ -44,33 +45,11 @@ fn from_catalogue(kata: &dyn Kata) -> FunctionPackage {
     .into_iter()
     .chain(package.wrong.iter().map(|w| (w.file, w.source)))
     .map(|(name, text)| (name, text.as_bytes()));
-    // The build's own files passed the build's checks; the archive's bounds are far above them.
-    let files = PackageFiles::from_entries(entries, &Limits::default())
-        .unwrap_or_else(|e| panic!("the build's package `{}`: {e}", kata.meta().slug));
-    let mut wrong: Vec<WrongProgram> = package
-        .wrong
-        .iter()
-        .map(|w| WrongProgram {
-            // As a package read from its files names it: the file's stem.
-            name: w
-                .file
-                .trim_start_matches(&format!("{}/", layout::WRONG_DIR))
-                .trim_end_matches(".rs")
-                .to_string(),
-            source: w.source.to_string(),
-            expected: w.sandboxed,
-        })
-        .collect();
-    wrong.sort_by(|a, b| a.name.cmp(&b.name));
-    FunctionPackage {
-        meta: kata.meta().clone(),
-        logic: package.logic.to_string(),
-        reference: package.reference.to_string(),
-        starter: package.starter.to_string(),
-        wrong,
-        content_hash: package.content_hash.to_string(),
-        files,
-    }
+    // The build's own files passed the build's checks, which are stricter than these.
+    PackageFiles::from_entries(entries, &Limits::default())
+        .map_err(|e| e.to_string())
+        .and_then(|files| FunctionPackage::from_files(&files).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| panic!("the build's package `{}`: {e}", kata.meta().slug))
 }
 
 #[cfg(test)]
@@ -94,15 +73,12 @@ mod tests {
                 meta.slug
             );
             assert_eq!(package.meta.slug, meta.slug);
-            assert_eq!(package.wrong.len(), kata.package().wrong.len());
-            let read = FunctionPackage::from_files(&package.files).expect("its files read");
-            assert_eq!(read.logic, package.logic, "{}", meta.slug);
-            assert_eq!(
-                read.wrong_sources(),
-                package.wrong_sources(),
-                "{}",
-                meta.slug
-            );
+            assert_eq!(package.logic, kata.package().logic, "{}", meta.slug);
+            let mut built: Vec<_> = kata.package().wrong.iter().map(|w| w.sandboxed).collect();
+            let mut read: Vec<_> = package.wrong.iter().map(|w| w.expected).collect();
+            built.sort_by_key(|v| v.as_str());
+            read.sort_by_key(|v| v.as_str());
+            assert_eq!(read, built, "{}", meta.slug);
         }
         assert!(builtin("no-such-kata").is_none());
     }
