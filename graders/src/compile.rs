@@ -57,8 +57,8 @@ pub fn limits() -> sandbox::Limits {
 /// What the learner's file becomes.
 #[derive(Debug, Clone, Copy)]
 pub enum Target<'a> {
-    /// A function kata's solution: the file under the generated runner, against the prebuilt
-    /// `katas` library.
+    /// A GPU kata's solution (or reference): the file under the generated runner, against the
+    /// prebuilt `katas` library with `cuda`. A CPU kata's solution is always `Linked`.
     Runner(&'a KataMeta),
     /// A stdin/stdout kata's program: the file is the crate root, and links against std only.
     Program { slug: &'a str },
@@ -127,14 +127,14 @@ pub fn compile(
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
     argv.extend(sandbox.toolchain()?.rustc_flags());
     let (root, library_hash) = match target {
-        Target::Runner(meta) => {
-            let (library, hash) = toolchain.runner_library(meta.kind);
-            let rlib = library
+        Target::Runner(_) => {
+            let rlib = toolchain
+                .gpu_rlib
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             argv.extend(rustc_args(&format!("{DEPS}/{rlib}")));
-            (MAIN_FILE, hash.to_string())
+            (MAIN_FILE, toolchain.gpu_hash.clone())
         }
         Target::Program { .. } => {
             argv.extend(program_args());

@@ -1,10 +1,11 @@
-//! The prebuilt `katas` libraries submissions link against (the compiler itself, as the sandbox
-//! sees it, is `sandbox::Toolchain`): one for CPU katas, built with none of the crate's
-//! features, and one for GPU katas, with `cuda` only. A third, with `custom` only, is what a
-//! published package's judge links (it reads learners' custom input as JSON); no learner's
-//! program links it. A CPU submission's link then reads
-//! neither cudarc nor toml/winnow: an rlib's codegen units pull one another into the link
-//! before the linker's GC drops what is unused, so what is compiled in is what the link pays.
+//! The prebuilt libraries programs link against (the compiler itself, as the sandbox sees it,
+//! is `sandbox::Toolchain`): `katas-runtime` alone, which a CPU kata's library (and so a
+//! learner's program for it) links beside the kata's own logic; the `katas` crate with `cuda`
+//! only, which a GPU kata's runner links; and `katas` with `custom` only, which a kata's judge
+//! links (it reads learners' custom input as JSON) and no learner's program does. A CPU
+//! submission's link then reads neither cudarc nor toml/winnow nor the catalogue: an rlib's
+//! codegen units pull one another into the link before the linker's GC drops what is unused,
+//! so what is compiled in is what the link pays.
 //!
 //! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
 //! built with `cargo` driving that compiler, into a target dir of its own (never the
@@ -29,19 +30,15 @@ const RECORD: &str = "prepared.json";
 /// wire format, fastrand for case generation.
 pub const PACKAGE_CRATES: [&str; 2] = ["serde", "fastrand"];
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v6";
+const RECORD_VERSION: &str = "prepared v7";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
     /// `rustc -vV`, part of every cache key.
     pub version: String,
-    /// The prebuilt `libkatas-*.rlib` of CPU katas (no `cuda`, no `packages`).
-    pub katas_rlib: PathBuf,
-    /// Hash of that rlib: a changed catalogue invalidates cached binaries.
-    pub katas_hash: String,
-    /// The same library with the `cuda` feature, for GPU katas' runners.
+    /// The prebuilt `libkatas-*.rlib` with the `cuda` feature alone, for GPU katas' runners.
     pub gpu_rlib: PathBuf,
-    /// Hash of `gpu_rlib`.
+    /// Hash of `gpu_rlib`: a changed catalogue invalidates cached binaries.
     pub gpu_hash: String,
     /// The same library with `custom`, which a published package's judge links.
     pub judge_rlib: PathBuf,
@@ -49,16 +46,15 @@ pub struct Toolchain {
     pub judge_hash: String,
     /// [`PACKAGE_CRATES`] as `judge_rlib` links them.
     pub judge_crates: Vec<(String, PathBuf)>,
-    /// `katas-runtime` as the CPU library links it: all a published package's library (and
-    /// so a learner's program for it) links besides [`PACKAGE_CRATES`] — no catalogue, no
-    /// judge, no authoring tool.
+    /// `katas-runtime`, built alone: all a CPU kata's library (and so a learner's program for
+    /// it) links besides [`PACKAGE_CRATES`] — no catalogue, no judge, no authoring tool.
     pub runtime_rlib: PathBuf,
     /// Hash of `runtime_rlib`.
     pub runtime_hash: String,
-    /// Folder with both rlibs and all their dependencies (`-L dependency=`).
+    /// Folder with every rlib here and all their dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
     /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
-    /// very rlibs the CPU library links, so a package's derived wire format is the library's.
+    /// very rlibs `runtime_rlib` links, so a package's derived wire format is the runtime's.
     pub package_crates: Vec<(String, PathBuf)>,
     /// This start reused an earlier preparation (no `cargo`, no `rustc` run).
     #[serde(skip)]
@@ -71,7 +67,6 @@ struct Record {
     key: String,
     compiler: sandbox::Toolchain,
     rustc: Stamp,
-    rlib: Stamp,
     gpu_rlib: Stamp,
     judge_rlib: Stamp,
     runtime_rlib: Stamp,
@@ -97,17 +92,7 @@ impl Stamp {
 }
 
 impl Toolchain {
-    /// The runner library a kata of `kind` is compiled against, and its hash (the cache key's).
-    pub fn runner_library(&self, kind: katas::KataKind) -> (&Path, &str) {
-        match kind {
-            // A stdin/stdout program links std only (`compile::Target::Program`); asked anyway,
-            // it gets the CPU library.
-            katas::KataKind::Cpu | katas::KataKind::Io => (&self.katas_rlib, &self.katas_hash),
-            katas::KataKind::Gpu => (&self.gpu_rlib, &self.gpu_hash),
-        }
-    }
-
-    /// The `katas` libraries for this checkout, built with the compiler `sandbox` compiles
+    /// The prebuilt libraries for this checkout, built with the compiler `sandbox` compiles
     /// submissions with — or the one an earlier start recorded, when still valid.
     pub fn prepare(
         sandbox: &Sandbox,
@@ -132,7 +117,6 @@ impl Toolchain {
         if let Some(record) = read_record(&record_path)
             && record.key == key
             && Stamp::of(&record.compiler.rustc_host()) == Some(record.rustc)
-            && Stamp::of(&record.toolchain.katas_rlib) == Some(record.rlib)
             && Stamp::of(&record.toolchain.gpu_rlib) == Some(record.gpu_rlib)
             && Stamp::of(&record.toolchain.judge_rlib) == Some(record.judge_rlib)
             && Stamp::of(&record.toolchain.runtime_rlib) == Some(record.runtime_rlib)
@@ -149,8 +133,6 @@ impl Toolchain {
             key,
             rustc: Stamp::of(&compiler.rustc_host())
                 .ok_or_else(|| GradeError::Toolchain("the compiler vanished".into()))?,
-            rlib: Stamp::of(&toolchain.katas_rlib)
-                .ok_or_else(|| GradeError::Toolchain("the library vanished".into()))?,
             gpu_rlib: Stamp::of(&toolchain.gpu_rlib)
                 .ok_or_else(|| GradeError::Toolchain("the GPU library vanished".into()))?,
             judge_rlib: Stamp::of(&toolchain.judge_rlib)
@@ -192,8 +174,7 @@ fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
-/// Builds the three libraries (release, without `solutions`) with `compiler`; `katas-runtime`
-/// comes with the first.
+/// Builds the three libraries (release, without `solutions`) with `compiler`.
 fn build(
     workspace_root: &Path,
     target_dir: &Path,
@@ -201,36 +182,31 @@ fn build(
 ) -> Result<Toolchain, GradeError> {
     let rustc = compiler.rustc_host();
     let version = output(Command::new(&rustc).arg("-vV"))?;
-    let (katas_rlib, mut package_crates) = build_library(workspace_root, target_dir, &rustc, None)?;
-    let runtime_rlib = package_crates
-        .pop()
-        .map(|(_, rlib)| rlib)
-        .ok_or_else(|| GradeError::Toolchain("cargo reported no katas_runtime rlib".into()))?;
-    let (gpu_rlib, _) = build_library(workspace_root, target_dir, &rustc, Some("cuda"))?;
-    let (judge_rlib, mut judge_crates) =
-        build_library(workspace_root, target_dir, &rustc, Some("custom"))?;
-    judge_crates.pop();
-    let deps_dir = katas_rlib
+    let cargo = |package: &str, features: Option<&str>| {
+        cargo_build(workspace_root, target_dir, &rustc, package, features)
+    };
+    let (runtime_rlib, package_crates) = cargo("katas-runtime", None)?;
+    let (gpu_rlib, _) = cargo("katas", Some("cuda"))?;
+    let (judge_rlib, judge_crates) = cargo("katas", Some("custom"))?;
+    let deps_dir = runtime_rlib
         .parent()
         .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
         .to_path_buf();
-    for other in [&gpu_rlib, &judge_rlib, &runtime_rlib] {
+    for other in [&gpu_rlib, &judge_rlib] {
         if other.parent() != Some(deps_dir.as_path()) {
             return Err(GradeError::Toolchain(format!(
-                "the katas libraries landed in different folders: {} and {}",
-                katas_rlib.display(),
+                "the prebuilt libraries landed in different folders: {} and {}",
+                runtime_rlib.display(),
                 other.display()
             )));
         }
     }
     Ok(Toolchain {
         version,
-        katas_hash: file_hash(&katas_rlib)?,
         gpu_hash: file_hash(&gpu_rlib)?,
         judge_hash: file_hash(&judge_rlib)?,
         runtime_hash: file_hash(&runtime_rlib)?,
         runtime_rlib,
-        katas_rlib,
         gpu_rlib,
         judge_rlib,
         judge_crates,
@@ -240,12 +216,13 @@ fn build(
     })
 }
 
-/// One `cargo build` of the `katas` library with only `features`: the hashed rlib it made, and
-/// those of [`PACKAGE_CRATES`] it links followed by `katas_runtime`'s.
-fn build_library(
+/// One `cargo build` of the library of `package` with only `features`: the hashed rlib it
+/// made, and those of [`PACKAGE_CRATES`] as it links them.
+fn cargo_build(
     workspace_root: &Path,
     target_dir: &Path,
     rustc: &Path,
+    package: &str,
     features: Option<&str>,
 ) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeError> {
     let mut cargo = Command::new("cargo");
@@ -258,7 +235,7 @@ fn build_library(
             "--release",
             "--quiet",
             "-p",
-            "katas",
+            package,
             "--lib",
             "--no-default-features",
             "--message-format=json",
@@ -289,24 +266,24 @@ fn build_library(
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|m| m["reason"] == "compiler-artifact")
         .collect();
-    let katas = artifacts
+    let name = package.replace('-', "_");
+    let library = artifacts
         .iter()
-        .find(|m| m["target"]["name"] == "katas")
-        .ok_or_else(|| GradeError::Toolchain("cargo built no katas rlib".into()))?;
+        .find(|m| m["target"]["name"] == name.as_str())
+        .ok_or_else(|| GradeError::Toolchain(format!("cargo built no {name} rlib")))?;
     // The build script's own serde is built with the build-override profile: the library's is
     // the one built with the library's profile.
     let crates = PACKAGE_CRATES
         .iter()
-        .chain(&["katas_runtime"])
-        .map(|&name| {
+        .map(|&krate| {
             let artifact = artifacts
                 .iter()
-                .find(|m| m["target"]["name"] == name && m["profile"] == katas["profile"])
-                .ok_or_else(|| GradeError::Toolchain(format!("cargo reported no {name} rlib")))?;
-            Ok((name.to_string(), hashed_rlib(artifact, name)?))
+                .find(|m| m["target"]["name"] == krate && m["profile"] == library["profile"])
+                .ok_or_else(|| GradeError::Toolchain(format!("cargo reported no {krate} rlib")))?;
+            Ok((krate.to_string(), hashed_rlib(artifact, krate)?))
         })
         .collect::<Result<_, GradeError>>()?;
-    Ok((hashed_rlib(katas, "katas")?, crates))
+    Ok((hashed_rlib(library, &name)?, crates))
 }
 
 /// The hashed rlib in the deps folder, which dependents must name: cargo reports

@@ -223,17 +223,17 @@ fn reuses_the_prepared_library() -> Result<(), Failed> {
     };
     let first = prepare()?;
     let again = prepare()?;
-    if !again.reused || again.katas_hash != first.katas_hash || again.version != first.version {
+    if !again.reused || again.runtime_hash != first.runtime_hash || again.version != first.version {
         return Err(format!("not reused as it was: {first:?} then {again:?}").into());
     }
     let rlib = std::fs::File::options()
         .append(true)
-        .open(&first.katas_rlib)
+        .open(&first.runtime_rlib)
         .map_err(|e| e.to_string())?;
     rlib.set_modified(std::time::SystemTime::now())
         .map_err(|e| e.to_string())?;
     let changed = prepare()?;
-    if changed.reused || changed.katas_hash != first.katas_hash {
+    if changed.reused || changed.runtime_hash != first.runtime_hash {
         return Err(format!("a touched library was trusted: {changed:?}").into());
     }
     if !prepare()?.reused {
