@@ -26,8 +26,6 @@ pub mod catalogue;
 #[cfg(feature = "custom")]
 pub mod custom;
 pub mod data;
-#[cfg(feature = "drills")]
-pub mod drills;
 pub mod evaluate;
 pub mod gpu;
 #[cfg(feature = "packages")]

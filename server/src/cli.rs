@@ -373,7 +373,7 @@ pub enum DrillCommand {
     },
     /// Validate a folder of drill sets (`<set>/set.toml`) with the build's rules.
     Check {
-        #[arg(default_value_os_t = default_dir("drills"))]
+        #[arg(default_value_os_t = katas_drills::default_dir())]
         dir: PathBuf,
     },
 }

@@ -4,9 +4,9 @@
 //! - every backticked word there that starts with a top-level folder of the workspace
 //!   (`katas/`, `graders/`, `server/`, `migrations/`, `templates/`, `static/`, `editor/`,
 //!   `scripts/`, `.ci/`) is a path that exists;
-//! - every `.rs` file under `katas/src`, `katas/runtime/src`, `graders/src` and `server/src`,
-//!   and `katas/build.rs` and `server/build.rs`, is named there by its full path (a folder
-//!   never stands for the files inside it);
+//! - every `.rs` file under `katas/src`, `katas/runtime/src`, `katas/drills/src`,
+//!   `graders/src` and `server/src`, and every build script, is named there by its full path
+//!   (a folder never stands for the files inside it);
 //! - each of those top-level folders is named.
 
 use std::collections::BTreeSet;
@@ -66,10 +66,13 @@ fn every_path_the_code_map_names_exists() {
 
 #[test]
 fn the_code_map_names_every_source_file_and_top_level_folder() {
-    let mut files = vec!["katas/build.rs".to_string(), "server/build.rs".to_string()];
+    let mut files = ["katas/build.rs", "katas/drills/build.rs", "server/build.rs"]
+        .map(String::from)
+        .to_vec();
     for dir in [
         "katas/src",
         "katas/runtime/src",
+        "katas/drills/src",
         "graders/src",
         "server/src",
     ] {

@@ -30,7 +30,7 @@ fn list_shows_each_concept_question_with_its_item_count() {
     let out = infrakata(&["drill", "list"], "");
     assert!(out.status.success());
     let text = stdout(&out);
-    for set in katas::drills::Drills::builtin().sets() {
+    for set in katas_drills::Drills::builtin().sets() {
         let line = text
             .lines()
             .find(|l| l.starts_with(&format!("{} ", set.slug)))
@@ -50,7 +50,7 @@ fn a_session_graded_from_stdin_right_and_wrong() {
     let (seed, key) = (0..200)
         .find_map(|seed| {
             let (shown, key) = first_attempt("view-contiguous", seed);
-            matches!(shown.body, katas::drills::Body::Predict { .. }).then_some((seed, key))
+            matches!(shown.body, katas_drills::Body::Predict { .. }).then_some((seed, key))
         })
         .expect("a seed that starts with a prediction");
     let seed = seed.to_string();
@@ -67,7 +67,7 @@ fn a_session_graded_from_stdin_right_and_wrong() {
     );
 
     // Wrong in every part, yet each part well formed: a word part takes another of its words.
-    let katas::drills::KeyBody::Predict { parts } = &key.body else {
+    let katas_drills::KeyBody::Predict { parts } = &key.body else {
         panic!("a prediction")
     };
     let wrong = parts
@@ -87,8 +87,8 @@ fn a_session_graded_from_stdin_right_and_wrong() {
 
 /// The attempt `infrakata drill SET --count 1 --seed SEED` makes: picking shuffles the set's
 /// items with the seeded generator, then the first item is drawn from the same generator.
-fn first_attempt(set: &str, seed: u64) -> (katas::drills::Presented, katas::drills::Key) {
-    let drills = katas::drills::Drills::builtin();
+fn first_attempt(set: &str, seed: u64) -> (katas_drills::Presented, katas_drills::Key) {
+    let drills = katas_drills::Drills::builtin();
     let mut items: Vec<&str> = drills
         .set(set)
         .unwrap()
@@ -141,7 +141,7 @@ fn check_accepts_the_shipped_folder_and_names_problems_in_a_broken_one() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let sets = katas::drills::Drills::builtin().sets().len();
+    let sets = katas_drills::Drills::builtin().sets().len();
     assert!(
         stdout(&out).contains(&format!("{sets} sets, ")),
         "{}",
@@ -190,7 +190,7 @@ fn a_malformed_ordering_is_asked_again_without_the_key() {
     let (seed, key) = (0..500)
         .find_map(|seed| {
             let (shown, key) = first_attempt("python-gil", seed);
-            matches!(shown.body, katas::drills::Body::Ordering { .. }).then_some((seed, key))
+            matches!(shown.body, katas_drills::Body::Ordering { .. }).then_some((seed, key))
         })
         .expect("a seed that starts with an ordering");
     let order = key.model_response().parts;

@@ -4,7 +4,7 @@
 use crate::cli::{DrillArgs, DrillCommand, Lang};
 use crate::table;
 use anyhow::bail;
-use katas::drills::{
+use katas_drills::{
     Body, Drills, Graded, Item, Presented, Response, grade, show_percent, show_score, words,
 };
 use std::io::{BufRead as _, Write as _};
@@ -56,7 +56,7 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Err(katas::drills::DrillError::Invalid { path, problems }) => {
+        Err(katas_drills::DrillError::Invalid { path, problems }) => {
             eprintln!("{}:", path.display());
             for p in &problems {
                 eprintln!("  {p}");

@@ -97,7 +97,7 @@ pub async fn reload_from_disk(
     Staff(viewer): Staff,
     _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
-    let dir = katas::drills::default_dir();
+    let dir = katas_drills::default_dir();
     let outcome = tokio::task::spawn_blocking(move || reload(&dir))
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
@@ -107,7 +107,7 @@ pub async fn reload_from_disk(
             let msg = t.reloaded(d.sets().len(), d.item_count());
             page(&state, &viewer, Some(msg), Vec::new()).await
         }
-        Err(katas::drills::DrillError::Invalid { path, problems }) => {
+        Err(katas_drills::DrillError::Invalid { path, problems }) => {
             let msg = t.reload_failed(&t.invalid(&path.display().to_string()));
             page(&state, &viewer, Some(msg), problems).await
         }

@@ -23,7 +23,7 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use katas::drills::{Body, Graded, PartForm, Presented, Response as Answer};
+use katas_drills::{Body, Graded, PartForm, Presented, Response as Answer};
 use serde::Deserialize;
 
 #[derive(Debug)]
@@ -100,7 +100,7 @@ pub async fn set(viewer: Viewer, Path(set): Path<String>) -> Result<Response, Ap
                     .tags
                     .iter()
                     .chain(&i.katas)
-                    .map(|t| katas::drills::words::tag(t, l).map_or(t.clone(), str::to_string))
+                    .map(|t| katas_drills::words::tag(t, l).map_or(t.clone(), str::to_string))
                     .collect(),
             })
             .collect(),
@@ -245,7 +245,7 @@ struct AttemptPage {
     queue_len: usize,
 }
 
-fn labeled(list: &[katas::drills::Labeled], l: &str) -> Vec<Choice> {
+fn labeled(list: &[katas_drills::Labeled], l: &str) -> Vec<Choice> {
     list.iter()
         .map(|o| Choice {
             label: o.label.clone(),
@@ -304,7 +304,7 @@ fn attempt_page(
     match &shown.body {
         Body::Numeric { unit } => {
             page.kind = "numeric";
-            page.unit = katas::drills::words::word(unit, l);
+            page.unit = katas_drills::words::word(unit, l);
         }
         Body::Choice { multiple, options } => {
             page.kind = "choice";
@@ -336,7 +336,7 @@ fn attempt_page(
                     choices: p
                         .choices
                         .iter()
-                        .map(|c| (c.clone(), katas::drills::words::word(c, l)))
+                        .map(|c| (c.clone(), katas_drills::words::word(c, l)))
                         .collect(),
                 })
                 .collect();
@@ -344,7 +344,7 @@ fn attempt_page(
     }
     if let Some(g) = graded {
         page.correct = g.correct;
-        page.score = katas::drills::show_percent(g.score);
+        page.score = katas_drills::show_percent(g.score);
         page.explanation = code_spans(g.explanation.get(l));
         page.result = g
             .parts
@@ -352,8 +352,8 @@ fn attempt_page(
             .map(|p| ResultPart {
                 about: p.about.clone(),
                 ok: p.ok,
-                given: katas::drills::words::quantity(&p.given, l),
-                expected: katas::drills::words::quantity(&p.expected, l),
+                given: katas_drills::words::quantity(&p.given, l),
+                expected: katas_drills::words::quantity(&p.expected, l),
                 feedback: p
                     .feedback
                     .as_ref()
@@ -398,7 +398,7 @@ fn answer_of(f: &Fields) -> Answer {
         .filter_map(|(k, v)| {
             k.strip_prefix('p')
                 .and_then(|n| n.parse::<usize>().ok())
-                .filter(|n| *n < katas::drills::grade::MAX_PARTS)
+                .filter(|n| *n < katas_drills::grade::MAX_PARTS)
                 .map(|n| (n, v.clone()))
         })
         .collect();

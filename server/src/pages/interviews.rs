@@ -26,9 +26,9 @@ use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
-use katas::drills::Graded;
-use katas::drills::words::quantity;
 use katas::{Lang, Mode};
+use katas_drills::Graded;
+use katas_drills::words::quantity;
 use serde::Deserialize;
 use std::collections::HashMap;
 

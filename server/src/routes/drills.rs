@@ -19,7 +19,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use katas::drills::{DrillSet, Response};
+use katas_drills::{DrillSet, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

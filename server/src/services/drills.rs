@@ -13,7 +13,7 @@ use crate::domain::UserId;
 use crate::error::AppError;
 use crate::services::write_budget;
 use crate::state::AppState;
-use katas::drills::{AnswerSpec, DrillError, Drills, Graded, Key, Presented, Response};
+use katas_drills::{AnswerSpec, DrillError, Drills, Graded, Key, Presented, Response};
 use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
 /// The drill sets being served: the ones built in until an instructor reloads them from disk.
@@ -215,7 +215,7 @@ pub async fn answer_attempt(
     }
     let key: Key = parse(&a.answer_key)?;
     let graded =
-        katas::drills::grade(&key, response).map_err(|e| AppError::BadRequest(e.en).zh(e.zh))?;
+        katas_drills::grade(&key, response).map_err(|e| AppError::BadRequest(e.en).zh(e.zh))?;
     let response_json =
         serde_json::to_string(response).map_err(|e| AppError::Internal(e.into()))?;
     let result = serde_json::to_string(&graded).map_err(|e| AppError::Internal(e.into()))?;

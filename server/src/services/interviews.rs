@@ -14,8 +14,8 @@ use crate::error::AppError;
 use crate::services::drills::{catalogue, draw, store_attempts};
 use crate::services::write_budget;
 use crate::state::AppState;
-use katas::drills::{Graded, Text};
 use katas::{Difficulty, Kata, KataKind, Verdict};
+use katas_drills::{Graded, Text};
 use serde::{Deserialize, Serialize};
 
 /// Length of an interview unless the learner picks another (minutes).
@@ -263,7 +263,7 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
     let mut list = attempts::of_interview(db, i.id).await?;
     list.sort_by_key(|a| a.answered_at.unwrap_or(i64::MAX));
     for a in list {
-        let shown: katas::drills::Presented =
+        let shown: katas_drills::Presented =
             serde_json::from_str(&a.presented).map_err(|e| AppError::Internal(e.into()))?;
         let graded: Option<Graded> = a
             .result
@@ -271,7 +271,7 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
             .map(serde_json::from_str)
             .transpose()
             .map_err(|e| AppError::Internal(e.into()))?;
-        let key: katas::drills::Key =
+        let key: katas_drills::Key =
             serde_json::from_str(&a.answer_key).map_err(|e| AppError::Internal(e.into()))?;
         let time_ms = a.answered_at.map(|t| {
             let spent = t - previous;

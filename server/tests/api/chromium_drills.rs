@@ -9,7 +9,7 @@
 
 use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::helpers::{Options, fake_grader, reference, spawn_app, spawn_idle};
-use katas::drills::{Key, KeyBody};
+use katas_drills::{Key, KeyBody};
 use std::time::Duration;
 
 /// JavaScript that fills the open attempt's form with `key`'s model answer and submits it.

@@ -4,7 +4,7 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{answer_key, spawn_idle};
-use katas::drills::Key;
+use katas_drills::Key;
 
 fn location(resp: &reqwest::Response) -> String {
     resp.headers()["location"].to_str().unwrap().to_string()
@@ -78,7 +78,7 @@ async fn answers_start_empty_and_results_read_in_chinese() {
     let at = location(&resp);
     let id: i64 = at.trim_start_matches("/drills/attempts/").parse().unwrap();
     let key: Key = answer_key(&app.app.state.db, id).await;
-    let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
+    let katas_drills::KeyBody::Choice { options, .. } = &key.body else {
         panic!("a choice")
     };
     let wrong = options.iter().find(|o| !o.correct).unwrap().label.clone();

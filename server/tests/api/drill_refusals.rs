@@ -5,7 +5,7 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{TestApp, answer_key, spawn_idle};
-use katas::drills::{AnswerSpec, Drills, Key, KeyBody};
+use katas_drills::{AnswerSpec, Drills, Key, KeyBody};
 use serde_json::{Value, json};
 
 async fn post(app: &TestApp, token: &str, path: &str, body: Value) -> reqwest::Response {

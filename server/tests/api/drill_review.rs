@@ -4,7 +4,7 @@
 //! a drill-attempt budget large enough for them all.
 
 use crate::helpers::{Options, answer_key, spawn_app};
-use katas::drills::{KeyBody, Response};
+use katas_drills::{KeyBody, Response};
 use server::services::drills::{answer_attempt, start_attempt};
 
 async fn card(db: &server::db::Db, user: server::domain::UserId, subject: &str) -> (f64, f64) {

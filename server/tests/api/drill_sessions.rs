@@ -3,7 +3,7 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::spawn_idle;
-use katas::drills::Key;
+use katas_drills::Key;
 
 fn location(resp: &reqwest::Response) -> String {
     resp.headers()["location"].to_str().unwrap().to_string()
@@ -52,7 +52,7 @@ async fn a_random_session_walks_distinct_items_then_next_keeps_going() {
         assert_eq!(queue.split(',').filter(|q| !q.is_empty()).count(), left);
         assert!(question.contains(&format!(r#"name="queue" value="{queue}""#)));
         // Answer through the form, carrying the queue.
-        let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
+        let is_choice = matches!(key.body, katas_drills::KeyBody::Choice { .. });
         let mut form = vec![
             ("csrf".to_string(), csrf.clone()),
             ("queue".to_string(), queue.clone()),

@@ -4,7 +4,7 @@
 
 use crate::browser::{Browser, csrf_of};
 use crate::helpers::{Options, TestApp, answer_key, spawn_app, spawn_idle};
-use katas::drills::{AnswerSpec, Drills};
+use katas_drills::{AnswerSpec, Drills};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
 use std::collections::BTreeSet;
@@ -158,7 +158,7 @@ async fn the_api_hides_the_key_until_the_answer_then_grades_it_once() {
 
     // A wrong answer is data: graded, explained, stored once.
     let key = answer_key(&app.app.state.db, id).await;
-    let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
+    let katas_drills::KeyBody::Choice { options, .. } = &key.body else {
         panic!("a choice key")
     };
     let wrong = options.iter().find(|o| !o.correct).unwrap().label.clone();
@@ -304,7 +304,7 @@ async fn the_pages_show_the_question_then_the_result_in_both_languages() {
             .unwrap();
         let key = answer_key(&app.app.state.db, id).await;
         let right = key.model_response();
-        let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
+        let is_choice = matches!(key.body, katas_drills::KeyBody::Choice { .. });
         let mut form: Vec<(String, String)> = vec![("csrf".into(), csrf.clone())];
         for (i, p) in right.parts.iter().enumerate() {
             let name = if is_choice {
@@ -400,7 +400,7 @@ async fn instructors_see_item_statistics_and_reload_drills_from_disk() {
         .unwrap();
         let id = started["id"].as_i64().unwrap();
         let key = answer_key(&app.app.state.db, id).await;
-        let katas::drills::KeyBody::Choice { options, .. } = &key.body else {
+        let katas_drills::KeyBody::Choice { options, .. } = &key.body else {
             panic!()
         };
         let pick = options

@@ -261,7 +261,7 @@ where
 }
 
 /// The hidden key of drill attempt `id`, as the trusted side stored it.
-pub async fn answer_key(db: &server::db::Db, id: i64) -> katas::drills::Key {
+pub async fn answer_key(db: &server::db::Db, id: i64) -> katas_drills::Key {
     let text: String = sqlx::query_scalar("SELECT answer_key FROM drill_attempts WHERE id = $1")
         .bind(id)
         .fetch_one(db)

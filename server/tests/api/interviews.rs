@@ -175,7 +175,7 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     assert_eq!(attempts.len(), 5);
     for &attempt in &attempts[..2] {
         let key = answer_key(&app.app.state.db, attempt).await;
-        let is_choice = matches!(key.body, katas::drills::KeyBody::Choice { .. });
+        let is_choice = matches!(key.body, katas_drills::KeyBody::Choice { .. });
         let mut form = vec![("csrf".to_string(), csrf.clone())];
         for (i, p) in key.model_response().parts.into_iter().enumerate() {
             form.push((

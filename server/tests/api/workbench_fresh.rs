@@ -9,7 +9,7 @@
 use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::chromium_drills::fill_and_commit;
 use crate::helpers::{Options, grader, spawn_app, spawn_idle};
-use katas::drills::Key;
+use katas_drills::Key;
 use std::time::Duration;
 
 const PHONE: (u32, u32) = (390, 844);

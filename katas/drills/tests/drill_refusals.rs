@@ -3,7 +3,7 @@
 //! attempt's key and against a key with every answer changed. A message that does not depend
 //! on the key cannot carry any part of it.
 
-use katas::drills::{Drills, Key, KeyBody, Response, grade, instantiate};
+use katas_drills::{Drills, Key, KeyBody, Response, grade, instantiate};
 
 fn respond(parts: &[String]) -> Response {
     Response {

@@ -2,7 +2,7 @@
 //! the answer on any draw, an answer that makes a declared mistake is told which, and
 //! explanations show the attempt's own numbers.
 
-use katas::drills::{DrillSet, Drills, KeyBody, Response, grade, instantiate, validate};
+use katas_drills::{DrillSet, Drills, KeyBody, Response, grade, instantiate, validate};
 
 fn slugs() -> Vec<String> {
     katas::catalogue::all()

@@ -1,12 +1,15 @@
 //! Concept drills: short items beside the katas (numeric with drawn parameters, choice,
 //! ordering, matching, predict-the-result), authored as data in `katas/drills/<set>/set.toml`
-//! so an instructor adds one without writing Rust.
+//! so an instructor adds one without writing Rust. A crate of its own: no kata's code, no
+//! grader and no learner's program depends on it, and editing a set rebuilds nothing else.
 //!
 //! - [`item`]: the file format; [`validate`]: the rules a set obeys (checked by `build.rs`);
 //! - [`instantiate`]: one attempt from a seed → what the learner sees + the hidden [`Key`];
 //! - [`grade`]: a [`Response`] against the key → [`Graded`], with per-part feedback.
 //!
 //! The terminal (`infrakata drill`) and the server use these same functions.
+
+#![forbid(unsafe_code)]
 
 pub mod formula;
 pub mod grade;
@@ -28,9 +31,9 @@ mod builtin {
     include!(concat!(env!("OUT_DIR"), "/drills.rs"));
 }
 
-/// Where the drill set folders live in a checkout.
+/// Where the drill set folders live in a checkout: beside this crate's `src/`.
 pub fn default_dir() -> PathBuf {
-    Path::new(crate::CRATE_DIR).join("drills")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 #[derive(Debug, thiserror::Error)]

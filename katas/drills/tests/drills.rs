@@ -2,8 +2,8 @@
 //! parameters varying while the expected value follows the item's formula, and nothing of the
 //! answer inside what the learner is shown.
 
-use katas::drills::formula::Formula;
-use katas::drills::{
+use katas_drills::formula::Formula;
+use katas_drills::{
     AnswerSpec, Body, DrillSet, Drills, KeyBody, Response, grade, instantiate, validate,
 };
 use proptest::prelude::*;
@@ -27,7 +27,7 @@ fn respond(parts: &[&str]) -> Response {
 }
 
 /// The first item of `kind` in the shipped sets.
-fn first_of(kind: &str) -> (&'static DrillSet, &'static katas::drills::Item) {
+fn first_of(kind: &str) -> (&'static DrillSet, &'static katas_drills::Item) {
     for set in drills().sets() {
         for item in &set.items {
             let k = match &item.answer {
@@ -112,7 +112,7 @@ fn every_kata_has_an_interviews_worth_of_linked_drills() {
 
 #[test]
 fn shipped_folder_validates_as_the_build_does() {
-    let loaded = Drills::load_dir(&katas::drills::default_dir(), &slugs()).expect("valid");
+    let loaded = Drills::load_dir(&katas_drills::default_dir(), &slugs()).expect("valid");
     assert_eq!(loaded.item_count(), drills().item_count());
 }
 
@@ -257,7 +257,7 @@ fn a_word_outside_a_parts_choices_is_asked_again() {
 
 #[test]
 fn scores_are_shown_exactly() {
-    use katas::drills::{show_percent, show_score};
+    use katas_drills::{show_percent, show_score};
     assert_eq!(show_score(0.75), "0.75");
     assert_eq!(show_score(2.0 / 3.0), "0.667");
     assert_eq!(show_score(1.0), "1");
