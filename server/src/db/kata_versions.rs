@@ -78,8 +78,12 @@ pub struct Listed {
     pub published_at: i64,
     /// Who uploaded it; `None` for a build's version.
     pub published_by: Option<String>,
-    /// Whether this build can serve it (its grading hash is the build's).
+    /// Whether this build can serve it (its package is stored, or its grading hash is the
+    /// build's).
     pub servable: bool,
+    /// Whether its package is stored on the service: graded from its own files, so a rejudge
+    /// can run against it. A build's version (or a statement fix of one) is graded by the build.
+    pub packaged: bool,
     pub live: bool,
 }
 
@@ -204,6 +208,7 @@ pub async fn list(db: &Db, slug: &str) -> Result<Vec<Listed>, sqlx::Error> {
             |(number, content_hash, grading, Stored(source), Stored(status), at, by, packaged)| {
                 Listed {
                     servable: super::served::can_serve(slug, grading.as_deref(), packaged == 1),
+                    packaged: packaged == 1,
                     live: served == Some(number),
                     number,
                     content_hash,

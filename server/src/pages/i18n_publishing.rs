@@ -106,8 +106,11 @@ pub static EN: Publishing = Publishing {
     other_build: "needs its own build",
     upload_heading: "Publish a version",
     upload_lead: "Upload the kata's folder as a .tar.gz or .zip (at most 4 MiB). It is checked first \
-                  and goes live only if every check passes. On this build only the statements \
-                  (README.md, README.zh.md) may differ from the version being graded.",
+                  and goes live only if every check passes. A fix to the statements alone is \
+                  graded as before; anything else may change too (code, cases, limits, wrong/ \
+                  solutions): then its judge and programs are built from its files and every \
+                  solution in it is run in the sandbox first, and learners whose code was \
+                  written for a different API are told what changed.",
     upload_lead_io: "Upload the kata's folder as a .tar.gz or .zip (at most 64 MiB). Its programs \
                      and validators run in the sandbox first, and it goes live only if every \
                      check passes; anything in it may change (cases, limits, statements).",
@@ -167,7 +170,9 @@ pub static ZH: Publishing = Publishing {
     other_build: "需要它自己的构建",
     upload_heading: "发布新版本",
     upload_lead: "把题目文件夹打包成 .tar.gz 或 .zip 上传（最多 4 MiB）。上传后先检查，全部通过才会\
-                  上线。在当前构建上，只有题面（README.md、README.zh.md）可以与评测所用的版本不同。",
+                  上线。只改题面时照旧评测；其他内容（代码、用例、限制、wrong/ 解法）也都可以修改：\
+                  这时评测程序和学习者的程序按包里的文件构建，包里的每个解法先在沙箱中运行；代码写于\
+                  不同接口的学习者会被告知改了什么。",
     upload_lead_io: "把题目文件夹打包成 .tar.gz 或 .zip 上传（最多 64 MiB）。其中的程序和校验器会先在\
                      沙箱中运行，全部检查通过才会上线；包里的任何内容（用例、限制、题面）都可以修改。",
     upload_file: "题目包",

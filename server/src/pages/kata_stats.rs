@@ -47,8 +47,11 @@ struct KataStatsPage {
     /// The served version's availability, as stored.
     availability: &'static str,
     versions: Vec<super::kata_versions::VersionRow>,
-    /// A kata published to the service (not compiled in): its versions can be rejudged against.
-    rejudgeable: bool,
+    /// The newest version whose package is stored on the service, which a rejudge can run
+    /// against (the build's own versions are graded by the build); `None` offers no rejudge.
+    rejudge_against: Option<i64>,
+    /// A stdin/stdout kata: its upload's bound and checks are that kind's.
+    io: bool,
     p: &'static super::i18n_publishing::Publishing,
 }
 
@@ -95,6 +98,7 @@ pub async fn show(
                 .map_or("—".into(), |ms| t.span(ms)),
         })
         .collect();
+    let published = super::kata_versions::rows(&state, &slug, t).await?;
     render(&KataStatsPage {
         layout: Layout::new(&viewer, "admin"),
         heading: t.kata_stats_heading(
@@ -106,8 +110,9 @@ pub async fn show(
         words: t.kata_stats_words(),
         availability_words: t.availability_words(),
         availability: kata_availability::of(&state.db, &slug).await?.name(),
-        versions: super::kata_versions::rows(&state, &slug, t).await?,
-        rejudgeable: katas::catalogue::find(&slug).is_none(),
+        rejudge_against: published.iter().find(|v| v.packaged).map(|v| v.number),
+        io: kata.meta().kind == katas::KataKind::Io,
+        versions: published,
         p: t.publishing,
         slug,
         rows,

@@ -27,8 +27,9 @@ async fn known(state: &AppState, slug: &str) -> Result<(), AppError> {
 }
 
 /// Instructors and admins: every version of a kata, newest first: number, content hash, source
-/// (`build` or `upload`), availability, who uploaded it, whether this build can serve it, which
-/// is live.
+/// (`build` or `upload`), availability, who uploaded it, whether this build can serve it,
+/// whether its package is stored (`packaged`: graded from its own files, so a rejudge can run
+/// against it), which is live.
 #[utoipa::path(get, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
     params(("slug" = String, Path)),
     responses(
@@ -48,10 +49,11 @@ pub async fn list(
 
 /// Instructors and admins: publish a package (the kata's folder as a .tar.gz or .zip, at most
 /// 4 MiB for a function kata and 64 MiB for a stdin/stdout one; `infrakata kata publish` sends
-/// one). It is verified first — archive safety, kata.toml, the lint in both languages, then for
-/// a function kata that only the statements differ from the version this build grades with,
-/// and for a stdin/stdout package (a new kata too) every program of it run in the sandbox —
-/// and goes live only when every check passes. The report lists each check in English and 中文.
+/// one). It is verified first — archive safety, kata.toml, the lint in both languages, then,
+/// unless only the statements differ from the version this build grades with, its judge and
+/// programs built from its files and every solution of it (every program and validator of a
+/// stdin/stdout package) run in the sandbox — and goes live only when every check passes. The
+/// report lists each check in English and 中文.
 #[utoipa::path(post, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
     params(("slug" = String, Path), Placement),
     request_body(content(

@@ -1,7 +1,9 @@
 //! Rejudging a kata's submissions against a candidate version before it goes live (CMS's "make
 //! live" view): the API and the instructor's pages both call these. A candidate must be a
-//! version whose package is stored on the service (a stdin/stdout kata): a function kata's
-//! versions all grade as the build does, so rejudging against one could change nothing.
+//! version whose package is stored on the service — a stdin/stdout kata's, a published
+//! function kata's, or a version of a build's kata built from its files —, graded from its own
+//! files: a build's own version (or a statement fix of one) grades as the build does, so
+//! rejudging against it could change nothing.
 
 use crate::db::allowance::Write;
 use crate::db::rejudges::{self, Rejudge, Row, Scope};
@@ -39,12 +41,13 @@ pub async fn start(
                 .zh(format!("`{slug}` 没有第 {version} 版")),
         ),
         Some(false) => Err(AppError::Conflict(format!(
-            "version {version} of `{slug}` is graded by this build's own code, as every version \
-             of it is: only a stdin/stdout version stored on the service can be rejudged against"
+            "version {version} of `{slug}` is graded by this build's own code, so a rejudge \
+             against it could change nothing: only a version whose package is stored on the \
+             service (published with its own code, cases or limits) can be rejudged against"
         ))
         .zh(format!(
-            "`{slug}` 的第 {version} 版由本构建自身的代码评测（它的每个版本都是如此）：只有存储在\
-             服务上的标准输入输出题版本才能用来重新评测"
+            "`{slug}` 的第 {version} 版由本构建自身的代码评测，用它重新评测不会改变任何结果：\
+             只有包存储在服务上的版本（带着自己的代码、用例或限制发布的版本）才能用来重新评测"
         ))),
         Some(true) => {
             let mut tx = state.db.begin().await?;
