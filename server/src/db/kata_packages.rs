@@ -80,24 +80,6 @@ pub async fn live_of(db: &Db, slug: &str) -> Result<Option<String>, sqlx::Error>
     .await
 }
 
-/// Whether version `number` of `slug` has its package stored; `None` when there is no such
-/// version.
-pub async fn version_packaged(
-    db: &Db,
-    slug: &str,
-    number: i64,
-) -> Result<Option<bool>, sqlx::Error> {
-    let packaged: Option<i64> = sqlx::query_scalar(&format!(
-        "SELECT CASE WHEN {PACKAGED} THEN 1 ELSE 0 END FROM kata_versions v
-          WHERE v.slug = $1 AND v.number = $2"
-    ))
-    .bind(slug)
-    .bind(number)
-    .fetch_optional(db)
-    .await?;
-    Ok(packaged.map(|p| p == 1))
-}
-
 /// Adds the `katas` row a newly published kata needs, after every kata there is; a kata that
 /// has one keeps it. `kind` is the job kind its submissions queue as.
 pub async fn add_kata(

@@ -81,8 +81,8 @@ pub struct Listed {
     /// Whether this build can serve it (its package is stored, or its grading hash is the
     /// build's).
     pub servable: bool,
-    /// Whether its package is stored on the service: graded from its own files, so a rejudge
-    /// can run against it. A build's version (or a statement fix of one) is graded by the build.
+    /// Whether its package is stored on the service, so it is graded from its own files; a
+    /// build's version (or a statement fix of one) is graded by the build.
     pub packaged: bool,
     pub live: bool,
 }

@@ -136,10 +136,10 @@ pub static EN: Publishing = Publishing {
     checking_link: "Reload the report",
     start_unlisted: "Start unlisted: only instructors and admins see it until you list it",
     rejudge_heading: "Rejudge against a version",
-    rejudge_lead: "Grade this kata's submits again against a version stored on the service (a \
-                   candidate published with \"kata publish --candidate\", or any other), below \
-                   every learner's run and submit, and see which verdicts would change. Nothing \
-                   a learner sees changes.",
+    rejudge_lead: "Grade this kata's submits again against one of its versions (a candidate \
+                   published with \"kata publish --candidate\", one to roll back to, or the \
+                   build's own), below every learner's run and submit, and see which verdicts \
+                   would change. Nothing a learner sees changes.",
     rejudge_version: "Version",
     rejudge_scopes: [
         ("accepted", "accepted submits"),
@@ -196,9 +196,9 @@ pub static ZH: Publishing = Publishing {
     checking_link: "刷新报告",
     start_unlisted: "先不公开：在你公开之前，只有教师和管理员能看到它",
     rejudge_heading: "用某个版本重新评测",
-    rejudge_lead: "用存储在服务上的某个版本（用 \"kata publish --candidate\" 发布的候选版本，或其他版本）\
-                   重新评测这道题的提交，优先级低于所有学习者的运行和提交，并查看哪些结果会改变。\
-                   学习者看到的内容不会有任何改变。",
+    rejudge_lead: "用这道题的某个版本（用 \"kata publish --candidate\" 发布的候选版本、要回退到的版本，\
+                   或构建自带的版本）重新评测它的提交，优先级低于所有学习者的运行和提交，并查看哪些\
+                   结果会改变。学习者看到的内容不会有任何改变。",
     rejudge_version: "版本",
     rejudge_scopes: [("accepted", "已通过的提交"), ("all", "所有已评测的提交")],
     rejudge_button: "重新评测",

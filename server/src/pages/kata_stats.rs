@@ -47,8 +47,8 @@ struct KataStatsPage {
     /// The served version's availability, as stored.
     availability: &'static str,
     versions: Vec<super::kata_versions::VersionRow>,
-    /// The newest version whose package is stored on the service, which a rejudge can run
-    /// against (the build's own versions are graded by the build); `None` offers no rejudge.
+    /// The version a rejudge is offered against first: the live one (any version this build
+    /// can grade may be typed in); `None` when there is none to offer.
     rejudge_against: Option<i64>,
     /// A stdin/stdout kata: its upload's bound and checks are that kind's.
     io: bool,
@@ -110,7 +110,11 @@ pub async fn show(
         words: t.kata_stats_words(),
         availability_words: t.availability_words(),
         availability: kata_availability::of(&state.db, &slug).await?.name(),
-        rejudge_against: published.iter().find(|v| v.packaged).map(|v| v.number),
+        rejudge_against: published
+            .iter()
+            .find(|v| v.live)
+            .or_else(|| published.iter().find(|v| v.servable))
+            .map(|v| v.number),
         io: kata.meta().kind == katas::KataKind::Io,
         versions: published,
         p: t.publishing,

@@ -28,8 +28,6 @@ pub struct VersionRow {
     pub availability: &'static str,
     pub live: bool,
     pub servable: bool,
-    /// Its package is stored on the service: a rejudge can run against it.
-    pub packaged: bool,
 }
 
 pub async fn rows(state: &AppState, slug: &str, t: &Text) -> Result<Vec<VersionRow>, AppError> {
@@ -51,7 +49,6 @@ pub async fn rows(state: &AppState, slug: &str, t: &Text) -> Result<Vec<VersionR
                 .map_or(v.status.name(), |(_, label)| label),
             live: v.live,
             servable: v.servable,
-            packaged: v.packaged,
         })
         .collect())
 }

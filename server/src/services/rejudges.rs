@@ -1,9 +1,10 @@
 //! Rejudging a kata's submissions against a candidate version before it goes live (CMS's "make
-//! live" view): the API and the instructor's pages both call these. A candidate must be a
-//! version whose package is stored on the service — a stdin/stdout kata's, a published
-//! function kata's, or a version of a build's kata built from its files —, graded from its own
-//! files: a build's own version (or a statement fix of one) grades as the build does, so
-//! rejudging against it could change nothing.
+//! live" view): the API and the instructor's pages both call these. The candidate is any
+//! version this service can grade: one whose package is stored (a stdin/stdout kata's, a
+//! published function kata's, a version of a built-in kata built from its files), graded from
+//! its own files, or the build's own version (or a statement fix of it), graded by the build —
+//! to see what rolling back to it, or a new build's changed kata, would change. A version of
+//! another build is refused: this build cannot grade against it.
 
 use crate::db::allowance::Write;
 use crate::db::rejudges::{self, Rejudge, Row, Scope};
@@ -35,19 +36,23 @@ pub async fn start(
     scope: Scope,
 ) -> Result<(i64, i64), AppError> {
     super::catalogue::find(state, slug).await?;
-    match crate::db::kata_packages::version_packaged(&state.db, slug, version).await? {
+    let versions = crate::db::kata_versions::list(&state.db, slug).await?;
+    match versions
+        .iter()
+        .find(|v| v.number == version)
+        .map(|v| v.servable)
+    {
         None => Err(
             AppError::NotFound(format!("`{slug}` has no version {version}"))
                 .zh(format!("`{slug}` 没有第 {version} 版")),
         ),
         Some(false) => Err(AppError::Conflict(format!(
-            "version {version} of `{slug}` is graded by this build's own code, so a rejudge \
-             against it could change nothing: only a version whose package is stored on the \
-             service (published with its own code, cases or limits) can be rejudged against"
+            "version {version} of `{slug}` is graded by another build's code than this \
+             replica's: it cannot be rejudged against from here"
         ))
         .zh(format!(
-            "`{slug}` 的第 {version} 版由本构建自身的代码评测，用它重新评测不会改变任何结果：\
-             只有包存储在服务上的版本（带着自己的代码、用例或限制发布的版本）才能用来重新评测"
+            "`{slug}` 的第 {version} 版由另一个构建（不是本副本的构建）的代码评测：\
+             无法从这里用它重新评测"
         ))),
         Some(true) => {
             let mut tx = state.db.begin().await?;

@@ -179,6 +179,11 @@ async fn grade(
         Ok(judged) => judged,
         Err(e) => return Ok(Err(e)),
     };
+    // A rejudge against the build's own version: its result is only compared with the
+    // submission's, so no figure is owed and no verdict is published to the learner.
+    if job.rejudge.is_some() {
+        return Ok(Ok(Graded::Report(Box::new(judged.report))));
+    }
     if judged.owes_instruction_count() {
         // The lease may have moved on; either way this worker is done with the job.
         if let Ok(false) | Err(_) = source.hand_over(job, &judged.report).await {

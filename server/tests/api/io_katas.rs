@@ -559,15 +559,4 @@ async fn a_rejudge_against_a_candidate_shows_which_verdicts_would_change_before_
     };
     assert_eq!(again().await, 201);
     assert_eq!(again().await, 429);
-
-    // A function kata's versions all grade as the build does: no candidate to rejudge against.
-    let refused = app
-        .client
-        .post(app.url("/api/katas/fast-power/rejudges"))
-        .bearer_auth(&staff)
-        .json(&serde_json::json!({ "version": 1, "scope": "all" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(refused.status(), 409);
 }

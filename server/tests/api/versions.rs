@@ -177,4 +177,24 @@ async fn code_written_for_an_older_api_is_told_what_changed() {
     assert_eq!(same["api_changed"], Value::Null);
     let draft = json_of(app.get(&token, "/api/katas/fast-power/draft").await).await;
     assert_eq!(draft["api_changed"], Value::Null);
+
+    // Version 1 was another build's: this replica cannot grade against it, so no rejudge runs
+    // against it (this build's own version 2 could be).
+    let ines = users::create(&app.app.state.db, "ines", users::Role::Admin, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(&app.app.state.db, ines.id)
+        .await
+        .unwrap();
+    let refused = app
+        .client
+        .post(app.url("/api/katas/fast-power/rejudges"))
+        .bearer_auth(&staff)
+        .json(&json!({ "version": 1, "scope": "all" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 409);
+    let said: Value = refused.json().await.unwrap();
+    assert!(said.to_string().contains("another build's code"), "{said}");
 }
