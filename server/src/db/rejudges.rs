@@ -69,11 +69,13 @@ pub async fn start(
         Scope::Accepted => " AND s.verdict = 'accepted'",
         Scope::All => "",
     };
-    // A stdin/stdout kata's jobs are CPU jobs; custom runs and withdrawn ones are no verdicts;
-    // a published verdict counts, its figure still measured or not.
+    // A rejudge's jobs need what the kata's own do (`katas.kind` is the job kind: a GPU
+    // kata's need a worker with a device, a stdin/stdout kata's any worker). Custom runs and withdrawn ones are no
+    // verdicts; a published verdict counts, its figure still measured or not.
     let queued = sqlx::query(&format!(
         "INSERT INTO jobs (submission_id, kind, state, priority, created_at, rejudge_id)
-         SELECT s.id, 'cpu', 'queued', $1, $2, $3 FROM submissions s
+         SELECT s.id, k.kind, 'queued', $1, $2, $3
+           FROM submissions s JOIN katas k ON k.slug = s.kata
           WHERE s.kata = $4 AND s.mode = 'submit'
             AND s.verdict IS NOT NULL AND s.withdrawn IS NULL
             AND s.custom_input IS NULL{accepted_only}
