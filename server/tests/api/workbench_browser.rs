@@ -173,6 +173,7 @@ fn account_pages(base: &str, interview: &str) -> Vec<(&'static str, String)> {
         ("interviews", "/interviews".into()),
         ("interview", interview.into()),
         ("admin-drills", "/admin/drills".into()),
+        ("admin-kata-build", "/admin/katas/fast-power".into()),
     ]
     .into_iter()
     .map(|(name, path)| (name, format!("{base}{path}")))
