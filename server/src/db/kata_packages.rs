@@ -1,6 +1,7 @@
 //! Packages published to the running service (`kata_packages`): each version's
-//! files as one canonical archive, named by content hash. Such a kata has no code compiled
-//! into the binary, so this row is all a replica needs to serve it and a worker to grade it.
+//! files as one canonical archive, named by content hash — an instructor's upload, or a
+//! build's CPU kata stored by its start-up sync ([`super::katas`]). A replica needs no code of
+//! the kata compiled into it to serve such a version, nor a worker to grade it: this row is all.
 
 use super::{Db, Tx, now_ms};
 
@@ -34,6 +35,17 @@ pub async fn store(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// Whether a package is stored under `content_hash`.
+pub async fn is_stored(tx: &mut Tx<'_>, content_hash: &str) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar::<_, String>(
+        "SELECT content_hash FROM kata_packages WHERE content_hash = $1",
+    )
+    .bind(content_hash)
+    .fetch_optional(&mut **tx)
+    .await
+    .map(|found| found.is_some())
 }
 
 /// What the custom-input form of the version `content_hash` starts from, as stored with it

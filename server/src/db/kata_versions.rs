@@ -81,8 +81,9 @@ pub struct Listed {
     /// Whether this build can serve it (its package is stored, or its grading hash is the
     /// build's).
     pub servable: bool,
-    /// Whether its package is stored on the service, so it is graded from its own files; a
-    /// build's version (or a statement fix of one) is graded by the build.
+    /// Whether its package is stored on the service, so any replica or worker grades it from
+    /// its own files (a build's CPU versions are stored when it starts; a statement fix of one,
+    /// or a GPU kata's version, is graded only by a build with the same grading).
     pub packaged: bool,
     pub live: bool,
 }

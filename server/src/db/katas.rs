@@ -6,9 +6,16 @@
 //! catalogue synced so far, and only a catalogue at least that new may change listings,
 //! titles and order. An older one only adds the rows its own katas need (unlisted), so that
 //! what it serves can still be submitted.
+//!
+//! Each CPU kata's package is stored with its version ([`super::kata_packages`]), as an
+//! instructor's upload is: a replica or worker of another build then serves and grades that
+//! version from the database by hash, rather than from the code compiled into it.
 
 use super::kata_versions::{self, Published};
-use super::{Db, Dialect, dialect, now_ms};
+use super::{Db, Dialect, dialect, kata_packages, now_ms};
+use katas::custom::InputExamples;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// The advisory lock key of the catalogue sync (any constant unique to it in this database).
 const CATALOGUE_SYNC_LOCK: i64 = 0x494e_4b41_5441_0001;
@@ -34,6 +41,58 @@ pub struct Row {
     pub topics: String,
     /// The package version this catalogue holds, published by the sync.
     pub version: Published,
+    /// Its files, stored with it; `None` for a GPU kata (graded only by a build that has it).
+    pub package: Option<BuildPackage>,
+}
+
+/// A build's package as the sync stores it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildPackage {
+    /// The hash of the files in `archive`; stored only under the version that has it.
+    pub content_hash: String,
+    /// The files, as an upload's are stored.
+    pub archive: Vec<u8>,
+}
+
+impl BuildPackage {
+    /// The package of the build's kata `slug`, packed once per process; `None` for a GPU kata.
+    fn of(slug: &str) -> Option<Self> {
+        static PACKED: OnceLock<HashMap<String, BuildPackage>> = OnceLock::new();
+        PACKED
+            .get_or_init(|| {
+                katas::catalogue::all()
+                    .iter()
+                    .filter_map(|kata| graders::package::builtin(&kata.meta().slug))
+                    .map(|package| {
+                        let packed = BuildPackage {
+                            content_hash: package.content_hash.clone(),
+                            archive: package.files.to_tar_gz(),
+                        };
+                        (package.meta.slug.clone(), packed)
+                    })
+                    .collect()
+            })
+            .get(slug)
+            .cloned()
+    }
+}
+
+/// What the custom-input form of the package `content_hash` of `slug` starts from, as JSON,
+/// when that is the build's own package of the kata (its reference run on its samples here, as
+/// the kata's page does); `None` for any other package.
+fn own_input_examples(slug: &str, content_hash: &str) -> Result<Option<String>, sqlx::Error> {
+    let Some(kata) =
+        katas::catalogue::find(slug).filter(|k| k.package().content_hash == content_hash)
+    else {
+        return Ok(None);
+    };
+    let examples = InputExamples {
+        sample: kata.sample_input(),
+        examples: kata.input_examples(),
+    };
+    serde_json::to_string(&examples)
+        .map(Some)
+        .map_err(|e| sqlx::Error::Encode(Box::new(e)))
 }
 
 /// A catalogue to sync: its katas in order, and what orders it against other catalogues.
@@ -63,6 +122,7 @@ impl Catalogue {
                         slug: m.slug.clone(),
                         source,
                     })?,
+                    package: BuildPackage::of(&m.slug),
                 })
             })
             .collect::<Result<_, SyncError>>()?;
@@ -163,6 +223,23 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         .bind(listed)
         .execute(&mut *tx)
         .await?;
+        if let Some(package) = kata
+            .package
+            .as_ref()
+            .filter(|p| p.content_hash == kata.version.content_hash)
+            && !kata_packages::is_stored(&mut tx, &package.content_hash).await?
+        {
+            // Only a build's first start gets here: its form's examples are made once.
+            let examples = own_input_examples(&kata.slug, &package.content_hash)?;
+            kata_packages::store(
+                &mut tx,
+                &package.content_hash,
+                &package.archive,
+                katas::KataKind::Cpu,
+                examples.as_deref(),
+            )
+            .await?;
+        }
         // An older catalogue publishes its versions too (work submitted to it records one),
         // but only the newest decides which version is live.
         let published = kata_versions::publish(&mut tx, &kata.slug, &kata.version).await?;

@@ -28,8 +28,9 @@ async fn known(state: &AppState, slug: &str) -> Result<(), AppError> {
 
 /// Instructors and admins: every version of a kata, newest first: number, content hash, source
 /// (`build` or `upload`), availability, who uploaded it, whether this build can serve it,
-/// whether its package is stored (`packaged`: graded from its own files, not the build's
-/// code), which is live.
+/// whether its package is stored (`packaged`: any replica or worker grades it from those files,
+/// whatever it was built with; every CPU kata's version of a build is, from that build's first
+/// start), which is live.
 #[utoipa::path(get, path = "/api/katas/{slug}/versions", tag = "publishing", security(("bearer" = []), ("session" = [])),
     params(("slug" = String, Path)),
     responses(

@@ -3,8 +3,9 @@
 //! it is an unknown kata, 404), who may open it and submit to it as a learner would; a retired
 //! one stays readable with its past work but takes no new submissions (409) and leaves the
 //! catalogue. Which statement text is served — titles, body and hints — is decided here too.
-//! The catalogue is the katas compiled into this build, then the stdin/stdout katas published
-//! to the service ([`super::packages`]), read from the database on every replica.
+//! The catalogue is the katas compiled into this build, each as its live version is served,
+//! then the katas published to the service ([`super::packages`]), read from the database on
+//! every replica.
 
 use crate::db::kata_versions::Statements;
 use crate::db::served::Served;

@@ -1,6 +1,7 @@
 //! Packages published to the running service, as the service reads them back: a version's
 //! stored archive unpacked under the io bounds and held to its content hash — a stdin/stdout
-//! package, or a function kata graded from its own files — and the learner-facing view of
+//! package, or a function kata graded from its own files (a build's own CPU katas included) —
+//! and the learner-facing view of
 //! every kata whose live version is one. Every replica answers from the database, so a kata
 //! published through one is served by all without a restart.
 
@@ -99,8 +100,15 @@ pub async fn load(db: &Db, content_hash: &str) -> Result<Stored, AppError> {
         .map_err(|e| AppError::Internal(e.into()))??)
 }
 
-/// The learner-facing view of version `content_hash`, read once per process.
-async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError> {
+/// The learner-facing view of version `content_hash` of `slug`, read once per process. The
+/// build's own package of a kata (stored with its version at start-up) is the kata compiled
+/// into this build: the same files, its custom input admitted before it is queued.
+async fn view(db: &Db, slug: &str, content_hash: &str) -> Result<&'static dyn Kata, AppError> {
+    if let Some(own) =
+        katas::catalogue::find(slug).filter(|k| k.package().content_hash == content_hash)
+    {
+        return Ok(own);
+    }
     if let Some(kata) = interned(content_hash) {
         return Ok(kata);
     }
@@ -122,7 +130,7 @@ async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError
 /// `slug`'s live version when that is a stored package.
 pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
     match kata_packages::live_of(db, slug).await? {
-        Some(hash) => Ok(Some(view(db, &hash).await?)),
+        Some(hash) => Ok(Some(view(db, slug, &hash).await?)),
         None => Ok(None),
     }
 }
@@ -130,8 +138,8 @@ pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>,
 /// Every kata whose live version is a stored package, in the order they were first published.
 pub async fn live_katas(db: &Db) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut katas = Vec::new();
-    for (_, hash) in kata_packages::live(db).await? {
-        katas.push(view(db, &hash).await?);
+    for (slug, hash) in kata_packages::live(db).await? {
+        katas.push(view(db, &slug, &hash).await?);
     }
     Ok(katas)
 }

@@ -150,7 +150,7 @@ async fn grade(
 ) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
     let progress = Arc::new(progress);
     let (grader, owned) = (Arc::clone(grader), job.clone());
-    if let Some(hash) = &job.package {
+    if let Some(hash) = stored_package(job) {
         return graded_package(source, grader, job, hash, progress).await;
     }
     if job.phase == JobPhase::Measure {
@@ -209,6 +209,15 @@ async fn grade(
             .await?
             .map(|r| Graded::Report(Box::new(r))),
     )
+}
+
+/// The stored package `job` is graded from: the version it names, unless that is exactly this
+/// build's own package of the kata, which the build grades from the same files without fetching
+/// them (and banks its reference counts between figures).
+fn stored_package(job: &Claimed) -> Option<&str> {
+    let hash = job.package.as_deref()?;
+    let own = graders::package::builtin(&job.kata).is_some_and(|p| p.content_hash == hash);
+    (!own).then_some(hash)
 }
 
 async fn prepare_next_figure(grader: &Arc<dyn Grade>, job: &Claimed) {
@@ -326,7 +335,7 @@ async fn work(
             // Only the measuring loop gets here, so no verdict waits for this: the next
             // figure for this kata then counts only the learner. (A package's figures are
             // never banked: each version is counted against its own reference.)
-            if job.package.is_none() {
+            if stored_package(job).is_none() {
                 prepare_next_figure(grader, job).await;
             }
         }

@@ -246,9 +246,9 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     assert_eq!(report["kata_version"], 2, "{report}");
     assert_own_reference(&report);
 
-    // Graded from its own files, version 2 of a build's kata is listed as packaged; the build's
-    // version 1 is not, and is a candidate too: rejudged against it (a rollback's preview), the
-    // reference stays accepted.
+    // Both versions are listed as packaged: version 2 built from its upload, the build's
+    // version 1 stored when the service started. The build's is a candidate too: rejudged
+    // against it (a rollback's preview), the reference stays accepted.
     let listed = json(&app, &staff, "/api/katas/fast-power/versions").await;
     let packaged: Vec<(i64, bool)> = listed["versions"]
         .as_array()
@@ -256,7 +256,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         .iter()
         .map(|v| (v["number"].as_i64().unwrap(), v["packaged"] == true))
         .collect();
-    assert_eq!(packaged, [(2, true), (1, false)], "{listed}");
+    assert_eq!(packaged, [(2, true), (1, true)], "{listed}");
     let (ok, out) = kata_command(&app, &staff, &["rejudge", "fast-power", "--version", "1"]).await;
     assert!(
         ok && out.contains("lea") && out.contains("graded again, 0 would change"),
@@ -317,6 +317,115 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     );
     worker.abort();
     measurer.abort();
+}
+
+/// A rolling deploy in which this binary is the older build: a newer one stored its own
+/// version of fast-power (a roomier memory limit, another starter, and a checker that wants
+/// every power doubled) and made it live. This replica serves that version, not its own, and
+/// its worker grades it from the stored files: a solution doubling every power is accepted,
+/// which this build's own fast-power would call a wrong answer.
+#[tokio::test]
+async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
+    use server::db::katas::{BuildPackage, Catalogue, GENERATION, sync_catalogue};
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let newer_files = edited(
+        "fast-power",
+        &[
+            ("kata.toml", "memory_mb = 64", "memory_mb = 96"),
+            (
+                "starter.rs",
+                "pub fn",
+                "// the newer build's starter\npub fn",
+            ),
+            (
+                "kata.rs",
+                "let want = b.powf(f64::from(e));",
+                "let want = 2.0 * b.powf(f64::from(e));",
+            ),
+            (
+                "reference.rs",
+                "    }\n    acc\n}",
+                "    }\n    2.0 * acc\n}",
+            ),
+        ],
+    );
+    let files = katas::archive::PackageFiles::read_dir(
+        newer_files.path(),
+        &katas::archive::Limits::default(),
+    )
+    .unwrap();
+    let package = graders::package::FunctionPackage::from_files(&files).unwrap();
+    let mut newer = Catalogue::compiled().unwrap();
+    newer.generation = GENERATION + 1;
+    newer.fingerprint = "a newer build".into();
+    let row = newer
+        .katas
+        .iter_mut()
+        .find(|k| k.slug == "fast-power")
+        .unwrap();
+    row.version = server::db::kata_versions::Published {
+        content_hash: files.content_hash(),
+        grading_hash: files.grading_hash(),
+        api: katas::learner_api::LearnerApi::of_logic(&package.logic).unwrap(),
+        starter: package.starter.clone(),
+        ..row.version.clone()
+    };
+    row.package = Some(BuildPackage {
+        content_hash: files.content_hash(),
+        archive: files.to_tar_gz(),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let db = server::db::open(helpers::database(&dir).await)
+        .await
+        .unwrap();
+    sync_catalogue(&db, &newer).await.unwrap();
+    db.close().await;
+
+    let app = helpers::spawn_on(dir, Options::default(), Some(grader)).await;
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    let learner = app.user("lea").await;
+    let kata = shown(&app, &learner, "fast-power").await;
+    assert_eq!(kata["version"]["number"], 1, "{kata}");
+    assert_eq!(kata["limits"]["memory_mb"], 96, "{kata}");
+    assert!(
+        kata["starter"]
+            .as_str()
+            .unwrap()
+            .contains("the newer build's starter"),
+        "{kata}"
+    );
+    // This build's own version is stored as well, so a newer replica could serve it in turn.
+    let listed = json(&app, &staff, "/api/katas/fast-power/versions").await;
+    let versions: Vec<(i64, bool, bool, bool)> = listed["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let number = v["number"].as_i64().unwrap();
+            let flag = |name: &str| v[name] == true;
+            (number, flag("packaged"), flag("servable"), flag("live"))
+        })
+        .collect();
+    assert_eq!(
+        versions,
+        [(2, true, true, false), (1, true, true, true)],
+        "{listed}"
+    );
+
+    let reference = std::fs::read_to_string(newer_files.path().join("reference.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "fast-power", &reference, "submit")
+        .await;
+    let report = app.verdict(&learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], 1, "{report}");
+    app.app.stop();
 }
 
 /// The version's reference submitted: its figure counts exactly as that reference does (a

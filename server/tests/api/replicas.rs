@@ -358,6 +358,7 @@ async fn catalogue_syncs_end_in_the_newer_catalogue_whatever_their_order() {
             statements: None,
             published_by: None,
         },
+        package: None,
     };
     let old = Catalogue {
         generation: 1_700_000_000,

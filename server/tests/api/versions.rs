@@ -44,11 +44,37 @@ async fn the_built_in_catalogue_is_published_and_work_records_its_version() {
     assert_eq!(draft["kata_version"], 1);
     assert_eq!(draft["api_changed"], Value::Null);
 
-    // Starting again (another replica, a restart) publishes nothing new.
+    // Every CPU kata's version is stored with its files, which hash to the version's own, so
+    // a replica or worker of another build grades it from them; a GPU kata's is not.
+    let cpu: Vec<&str> = katas::catalogue::all()
+        .iter()
+        .filter(|k| k.meta().kind == katas::KataKind::Cpu)
+        .map(|k| k.meta().slug.as_str())
+        .collect();
+    let stored: Vec<(String, Vec<u8>)> = sqlx::query_as(
+        "SELECT v.slug, p.archive FROM kata_packages p
+           JOIN kata_versions v ON v.content_hash = p.content_hash ORDER BY v.slug",
+    )
+    .fetch_all(&app.app.state.db)
+    .await
+    .unwrap();
+    let mut stored_slugs: Vec<&str> = stored.iter().map(|(slug, _)| slug.as_str()).collect();
+    let mut expected = cpu.clone();
+    stored_slugs.sort();
+    expected.sort();
+    assert_eq!(stored_slugs, expected);
+    for (slug, archive) in &stored {
+        let files = katas::archive::PackageFiles::unpack(archive, &katas::io::limits()).unwrap();
+        let built = katas::catalogue::find(slug).unwrap().package();
+        assert_eq!(files.content_hash(), built.content_hash, "{slug}");
+    }
+
+    // Starting again (another replica, a restart) publishes and stores nothing new.
     let before = app.count("kata_versions").await;
     assert_eq!(before as usize, katas::catalogue::all().len());
     sync(&app.app.state.db).await.unwrap();
     assert_eq!(app.count("kata_versions").await, before);
+    assert_eq!(app.count("kata_packages").await as usize, cpu.len());
 }
 
 /// An earlier deploy served two katas from other packages: `ring-allreduce` whose `send` took
