@@ -134,6 +134,8 @@ pub struct Entry<S: KataSpec> {
     wrong: &'static [S::Solution],
     meta: OnceLock<KataMeta>,
     trial: OnceLock<Result<Arc<Trial<S>>, KataError>>,
+    /// What the custom-input form shows by example, read from the trial's cases once.
+    examples: OnceLock<Vec<(String, String)>>,
     seeded: Mutex<Vec<(u64, Arc<Trial<S>>)>>,
 }
 
@@ -162,6 +164,7 @@ impl<S: KataSpec> Entry<S> {
             wrong,
             meta: OnceLock::new(),
             trial: OnceLock::new(),
+            examples: OnceLock::new(),
             seeded: Mutex::new(Vec::new()),
         }
     }
@@ -296,9 +299,14 @@ impl<S: KataSpec> Kata for Entry<S> {
         if self.offers_custom().is_err() {
             return Vec::new();
         }
-        self.trial()
-            .map(|t| crate::custom::examples::<S>(&t.cases))
-            .unwrap_or_default()
+        // Every kata page shows them: read from the default seed's cases once, like the trial.
+        self.examples
+            .get_or_init(|| {
+                self.trial()
+                    .map(|t| crate::custom::examples::<S>(&t.cases))
+                    .unwrap_or_default()
+            })
+            .clone()
     }
 
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report> {

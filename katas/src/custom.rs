@@ -252,6 +252,11 @@ pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> 
     // (entry point, from a sample, compact length, value) in first-use order.
     let mut best: Vec<(String, bool, usize, serde_json::Value)> = Vec::new();
     for case in cases {
+        let sample = case.group == Group::Sample;
+        // A performance case's input runs to megabytes: its first bytes tell it is too long.
+        if !sample && !compact_within(&case.input, EXAMPLE_MAX_BYTES) {
+            continue;
+        }
         if S::admit(&case.input).is_err() {
             continue;
         }
@@ -265,7 +270,6 @@ pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> 
             _ => String::new(),
         };
         let len = value.to_string().len();
-        let sample = case.group == Group::Sample;
         if len > EXAMPLE_MAX_BYTES && !sample {
             continue;
         }
@@ -285,6 +289,26 @@ pub fn examples<S: KataSpec>(cases: &[Case<S::Input>]) -> Vec<(String, String)> 
 
 /// An example input that is not a sample is shown only under this size (compact JSON).
 pub const EXAMPLE_MAX_BYTES: usize = 600;
+
+/// Whether `input` as compact JSON takes at most `max` bytes; writing stops once past them.
+fn compact_within(input: &impl serde::Serialize, max: usize) -> bool {
+    struct Bounded {
+        left: usize,
+    }
+    impl std::io::Write for Bounded {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.left = self
+                .left
+                .checked_sub(bytes.len())
+                .ok_or_else(|| std::io::Error::other("past the bound"))?;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(Bounded { left: max }, input).is_ok()
+}
 
 /// The one case's judging, keeping the learner's decoded answer to show.
 struct Shown<S: KataSpec> {
@@ -397,6 +421,16 @@ mod tests {
             .find(|k| k.meta().kind == crate::KataKind::Gpu)
             .expect("a GPU kata");
         assert!(gpu.input_examples().is_empty());
+    }
+
+    #[test]
+    fn the_size_bound_stops_at_the_first_byte_past_it() {
+        let three: Vec<u8> = vec![1, 2, 3];
+        assert_eq!(serde_json::to_string(&three).unwrap().len(), 7);
+        assert!(compact_within(&three, 7));
+        assert!(!compact_within(&three, 6));
+        // A performance case's size: refused without writing it all.
+        assert!(!compact_within(&vec![0u64; 1 << 20], EXAMPLE_MAX_BYTES));
     }
 
     #[test]

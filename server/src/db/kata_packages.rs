@@ -38,12 +38,12 @@ pub async fn store(
 }
 
 /// Whether a package is stored under `content_hash`.
-pub async fn is_stored(tx: &mut Tx<'_>, content_hash: &str) -> Result<bool, sqlx::Error> {
+pub async fn is_stored(db: &Db, content_hash: &str) -> Result<bool, sqlx::Error> {
     sqlx::query_scalar::<_, String>(
         "SELECT content_hash FROM kata_packages WHERE content_hash = $1",
     )
     .bind(content_hash)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(db)
     .await
     .map(|found| found.is_some())
 }

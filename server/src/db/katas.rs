@@ -13,9 +13,9 @@
 
 use super::kata_versions::{self, Published};
 use super::{Db, Dialect, dialect, kata_packages, now_ms};
+use katas::archive::PackageFiles;
 use katas::custom::InputExamples;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The advisory lock key of the catalogue sync (any constant unique to it in this database).
 const CATALOGUE_SYNC_LOCK: i64 = 0x494e_4b41_5441_0001;
@@ -48,33 +48,54 @@ pub struct Row {
 /// A build's package as the sync stores it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildPackage {
-    /// The hash of the files in `archive`; stored only under the version that has it.
+    /// The hash of `files`; stored only under the version that has it.
     pub content_hash: String,
-    /// The files, as an upload's are stored.
-    pub archive: Vec<u8>,
+    pub files: PackageFiles,
 }
 
 impl BuildPackage {
-    /// The package of the build's kata `slug`, packed once per process; `None` for a GPU kata.
+    /// The package of the build's kata `slug`; `None` for a GPU kata.
     fn of(slug: &str) -> Option<Self> {
-        static PACKED: OnceLock<HashMap<String, BuildPackage>> = OnceLock::new();
-        PACKED
-            .get_or_init(|| {
-                katas::catalogue::all()
-                    .iter()
-                    .filter_map(|kata| graders::package::builtin(&kata.meta().slug))
-                    .map(|package| {
-                        let packed = BuildPackage {
-                            content_hash: package.content_hash.clone(),
-                            archive: package.files.to_tar_gz(),
-                        };
-                        (package.meta.slug.clone(), packed)
-                    })
-                    .collect()
-            })
-            .get(slug)
-            .cloned()
+        graders::package::builtin(slug).map(|package| BuildPackage {
+            content_hash: package.content_hash.clone(),
+            files: package.files.clone(),
+        })
     }
+}
+
+/// A package to store: its archive, and what its custom-input form starts from.
+type Packed = (Vec<u8>, Option<String>);
+
+/// The packages of `catalogue` not stored yet (a build's first start), packed, each with its
+/// form's examples: made before the sync's transaction, since they run the kata's reference.
+/// Another replica storing one meanwhile is harmless: the same files, stored once.
+async fn missing_packages(
+    db: &Db,
+    catalogue: &Catalogue,
+) -> Result<HashMap<String, Packed>, sqlx::Error> {
+    let mut missing = HashMap::new();
+    for kata in &catalogue.katas {
+        let Some(package) = kata
+            .package
+            .clone()
+            .filter(|p| p.content_hash == kata.version.content_hash)
+        else {
+            continue;
+        };
+        if kata_packages::is_stored(db, &package.content_hash).await? {
+            continue;
+        }
+        let slug = kata.slug.clone();
+        let hash = package.content_hash.clone();
+        let packed = tokio::task::spawn_blocking(move || {
+            let examples = own_input_examples(&slug, &package.content_hash)?;
+            Ok::<_, sqlx::Error>((package.files.to_tar_gz(), examples))
+        })
+        .await
+        .map_err(|e| sqlx::Error::Encode(Box::new(e)))??;
+        missing.insert(hash, packed);
+    }
+    Ok(missing)
 }
 
 /// What the custom-input form of the package `content_hash` of `slug` starts from, as JSON,
@@ -160,6 +181,7 @@ pub async fn sync(db: &Db) -> Result<Synced, SyncError> {
 }
 
 pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sqlx::Error> {
+    let missing = missing_packages(db, catalogue).await?;
     let mut tx = db.begin().await?;
     if dialect(db) == Dialect::Postgres {
         // Replicas starting together take turns (released at commit) rather than interleave
@@ -223,18 +245,13 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         .bind(listed)
         .execute(&mut *tx)
         .await?;
-        if let Some(package) = kata
-            .package
-            .as_ref()
-            .filter(|p| p.content_hash == kata.version.content_hash)
-            && !kata_packages::is_stored(&mut tx, &package.content_hash).await?
+        if let Some(package) = &kata.package
+            && let Some((archive, examples)) = missing.get(&package.content_hash)
         {
-            // Only a build's first start gets here: its form's examples are made once.
-            let examples = own_input_examples(&kata.slug, &package.content_hash)?;
             kata_packages::store(
                 &mut tx,
                 &package.content_hash,
-                &package.archive,
+                archive,
                 katas::KataKind::Cpu,
                 examples.as_deref(),
             )

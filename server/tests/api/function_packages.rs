@@ -374,7 +374,7 @@ async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     };
     row.package = Some(BuildPackage {
         content_hash: files.content_hash(),
-        archive: files.to_tar_gz(),
+        files,
     });
     let dir = tempfile::tempdir().unwrap();
     let db = server::db::open(helpers::database(&dir).await)
