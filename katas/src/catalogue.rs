@@ -83,7 +83,7 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn statement(&self) -> Statement;
     /// The statement in `lang`.
     fn statement_in(&self, lang: Lang) -> Statement {
-        Statement::parse(self.package().statement_in(lang))
+        Statement::parse_static(self.package().statement_in(lang))
     }
     /// Runs one of the package's own solutions in-process. `None` if no such wrong solution.
     fn evaluate_own(&self, which: Which<'_>, mode: Mode) -> Option<Report>;
@@ -247,7 +247,7 @@ impl<S: KataSpec> Kata for Entry<S> {
     }
 
     fn statement(&self) -> Statement {
-        Statement::parse(self.package.statement)
+        Statement::parse_static(self.package.statement)
     }
 
     fn case_list(&self) -> Result<Vec<CaseInfo>, KataError> {

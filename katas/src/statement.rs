@@ -9,7 +9,9 @@
 
 use crate::lang::Lang;
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Sections every statement must have, in this order.
 pub const REQUIRED_SECTIONS: [&str; 7] = [
@@ -70,6 +72,27 @@ pub struct Statement {
 }
 
 impl Statement {
+    /// [`Statement::parse`] of a text kept for the whole process (a package compiled in, or a
+    /// published one read once), parsed once: every page and listing reads it again.
+    pub fn parse_static(markdown: &'static str) -> Self {
+        type Parsed = Mutex<HashMap<(usize, usize), Statement>>;
+        static PARSED: OnceLock<Parsed> = OnceLock::new();
+        let parsed = || {
+            PARSED
+                .get_or_init(Default::default)
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        // A `'static` text never moves or changes: where it is names it.
+        let key = (markdown.as_ptr() as usize, markdown.len());
+        if let Some(statement) = parsed().get(&key) {
+            return statement.clone();
+        }
+        let statement = Self::parse(markdown);
+        parsed().insert(key, statement.clone());
+        statement
+    }
+
     pub fn parse(markdown: &str) -> Self {
         let mut title = String::new();
         // Each `##` heading's text and where it sits; a section's body runs to the next one.
@@ -233,6 +256,16 @@ fn is_wide_punctuation(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_static_text_parses_as_any_text_does_and_each_text_apart() {
+        const A: &str = "# One\n\n## Task\nDo it.\n";
+        const B: &str = "# Two\n\n## Task\nDo it again.\n";
+        for _ in 0..2 {
+            assert_eq!(Statement::parse_static(A), Statement::parse(A));
+            assert_eq!(Statement::parse_static(B).title, "Two");
+        }
+    }
 
     #[test]
     fn a_free_form_statement_keeps_the_text_before_its_first_section() {

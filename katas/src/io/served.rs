@@ -175,7 +175,7 @@ impl Kata for IoKata {
     }
 
     fn statement(&self) -> Statement {
-        Statement::parse(self.package.statement)
+        Statement::parse_static(self.package.statement)
     }
 
     /// Its solutions are programs, run only in the sandbox.
