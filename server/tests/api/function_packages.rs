@@ -83,11 +83,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         JobPhase::Measure,
     );
     let db = &app.app.state.db;
-    let ines = users::create(db, "ines", Role::Instructor, None)
-        .await
-        .unwrap();
-    let staff = users::issue_token(db, ines.id).await.unwrap();
-    let learner = app.user("lea").await;
+    let (staff, learner) = instructor_and_learner(&app).await;
 
     // A kata this build never saw: graph-fusion copied under a new slug, its files still naming
     // `katas::problems::graph_fusion` as a copy does.
@@ -114,12 +110,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         assert_eq!(kata["version"]["number"], 1, "{kata}");
     }
     let reference = std::fs::read_to_string(new_kata.path().join("reference.rs")).unwrap();
-    let id = replica
-        .submit_id(&learner, "fusion-drill", &reference, "submit")
-        .await;
-    let report = replica.verdict(&learner, id, GRADING).await;
-    assert_eq!(report["verdict"], "accepted", "{report}");
-    assert_eq!(report["kata_version"], 1, "{report}");
+    let (_, report) = accepted_on(&replica, &learner, "fusion-drill", &reference, 1).await;
     assert_own_reference(&report);
     let starter = std::fs::read_to_string(new_kata.path().join("starter.rs")).unwrap();
     let id = app
@@ -238,12 +229,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         assert_eq!(kata["limits"]["memory_mb"], 96, "{kata}");
     }
     let reference = std::fs::read_to_string(roomier.path().join("reference.rs")).unwrap();
-    let id = app
-        .submit_id(&learner, "fast-power", &reference, "submit")
-        .await;
-    let report = app.verdict(&learner, id, GRADING).await;
-    assert_eq!(report["verdict"], "accepted", "{report}");
-    assert_eq!(report["kata_version"], 2, "{report}");
+    let (id, report) = accepted_on(&app, &learner, "fast-power", &reference, 2).await;
     assert_own_reference(&report);
 
     // Both versions are listed as packaged: version 2 built from its upload, the build's
@@ -302,12 +288,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     assert_eq!(draft["source"], "// my draft for version 2", "{draft}");
     assert_eq!(draft["api_changed"], *api, "{draft}");
     let reference = std::fs::read_to_string(wider.path().join("reference.rs")).unwrap();
-    let id = app
-        .submit_id(&learner, "fast-power", &reference, "submit")
-        .await;
-    let report = app.verdict(&learner, id, GRADING).await;
-    assert_eq!(report["verdict"], "accepted", "{report}");
-    assert_eq!(report["kata_version"], 3, "{report}");
+    accepted_on(&app, &learner, "fast-power", &reference, 3).await;
 
     // A restart of the same build keeps the version built from its package live.
     server::db::katas::sync(db).await.unwrap();
@@ -384,12 +365,7 @@ async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     db.close().await;
 
     let app = helpers::spawn_on(dir, Options::default(), Some(grader)).await;
-    let db = &app.app.state.db;
-    let ines = users::create(db, "ines", Role::Instructor, None)
-        .await
-        .unwrap();
-    let staff = users::issue_token(db, ines.id).await.unwrap();
-    let learner = app.user("lea").await;
+    let (staff, learner) = instructor_and_learner(&app).await;
     let kata = shown(&app, &learner, "fast-power").await;
     assert_eq!(kata["version"]["number"], 1, "{kata}");
     assert_eq!(kata["limits"]["memory_mb"], 96, "{kata}");
@@ -419,13 +395,33 @@ async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     );
 
     let reference = std::fs::read_to_string(newer_files.path().join("reference.rs")).unwrap();
-    let id = app
-        .submit_id(&learner, "fast-power", &reference, "submit")
-        .await;
-    let report = app.verdict(&learner, id, GRADING).await;
-    assert_eq!(report["verdict"], "accepted", "{report}");
-    assert_eq!(report["kata_version"], 1, "{report}");
+    accepted_on(&app, &learner, "fast-power", &reference, 1).await;
     app.app.stop();
+}
+
+/// Tokens of an instructor, ines, and a learner, lea.
+async fn instructor_and_learner(app: &TestApp) -> (String, String) {
+    let db = &app.app.state.db;
+    let ines = users::create(db, "ines", Role::Instructor, None)
+        .await
+        .unwrap();
+    let staff = users::issue_token(db, ines.id).await.unwrap();
+    (staff, app.user("lea").await)
+}
+
+/// `source` submitted to `slug` through `app` by `learner`: accepted, on version `version`.
+async fn accepted_on(
+    app: &TestApp,
+    learner: &str,
+    slug: &str,
+    source: &str,
+    version: i64,
+) -> (server::domain::SubmissionId, Value) {
+    let id = app.submit_id(learner, slug, source, "submit").await;
+    let report = app.verdict(learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], version, "{report}");
+    (id, report)
 }
 
 /// The version's reference submitted: its figure counts exactly as that reference does (a
