@@ -1,9 +1,8 @@
 //! Packages published to the running service, as the service reads them back: a version's
 //! stored archive unpacked under the io bounds and held to its content hash — a stdin/stdout
 //! package, or a function kata graded from its own files (a build's own CPU katas included) —
-//! and the learner-facing view of
-//! every kata whose live version is one. Every replica answers from the database, so a kata
-//! published through one is served by all without a restart.
+//! and the learner-facing view of every kata whose live version is one. Every replica answers
+//! from the database, so a kata published through one is served by all without a restart.
 
 use crate::db::{Db, kata_packages};
 use crate::error::AppError;
