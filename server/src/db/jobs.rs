@@ -31,9 +31,11 @@ pub struct Claimed {
     /// Judge it, or measure an accepted submit whose verdict is published.
     #[serde(default)]
     pub phase: JobPhase,
-    /// The content hash of the stored package the submission was written for (a stdin/stdout
-    /// kata published to the service): the worker grades against exactly that version, fetched
-    /// by hash. `None` for a kata compiled into the build.
+    /// The content hash of the stored package the submission was written for (a version
+    /// published to the service, or a build's CPU kata stored when that build started): the
+    /// worker grades against exactly that version, fetched by hash unless it is the worker's own
+    /// build's. `None` for a version whose files are not stored (a GPU kata's), which the
+    /// worker grades as its build has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
     /// A rejudge's job (`db::rejudges`): the submission graded again against the rejudge's
