@@ -38,6 +38,11 @@ pub struct Claimed {
     /// worker grades as its build has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
+    /// That version's grading hash (its files less the statements): a version graded exactly
+    /// as the worker's own build grades the kata (a statement fix of it) is graded the build's
+    /// way too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grading: Option<String>,
     /// A rejudge's job (`db::rejudges`): the submission graded again against the rejudge's
     /// candidate version (`package` names it); its result goes to the rejudge, never to the
     /// submission or its learner.
@@ -238,11 +243,12 @@ pub async fn claim_for(
         i64,
         Option<String>,
         Option<String>,
+        Option<String>,
         Option<i64>,
     );
     // A submission is graded against the version it was written for; a rejudge's job against
     // the rejudge's candidate.
-    let (submission_id, kata, mode, source, attempt, custom_input, package, rejudge): Job =
+    let (submission_id, kata, mode, source, attempt, custom_input, package, grading, rejudge): Job =
         sqlx::query_as(&format!(
             "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input,
                 CASE WHEN j.rejudge_id IS NULL THEN
@@ -250,6 +256,14 @@ pub async fn claim_for(
                     WHERE v.slug = s.kata AND v.number = s.kata_version AND {packaged})
                 ELSE
                   (SELECT v.content_hash FROM rejudges r JOIN kata_versions v
+                      ON v.slug = r.slug AND v.number = r.version
+                    WHERE r.id = j.rejudge_id AND {packaged})
+                END,
+                CASE WHEN j.rejudge_id IS NULL THEN
+                  (SELECT v.grading_hash FROM kata_versions v
+                    WHERE v.slug = s.kata AND v.number = s.kata_version AND {packaged})
+                ELSE
+                  (SELECT v.grading_hash FROM rejudges r JOIN kata_versions v
                       ON v.slug = r.slug AND v.number = r.version
                     WHERE r.id = j.rejudge_id AND {packaged})
                 END,
@@ -272,6 +286,7 @@ pub async fn claim_for(
         custom_input,
         phase,
         package,
+        grading,
         rejudge,
     };
     Ok((Some(claimed), exhausted))

@@ -68,28 +68,58 @@ pub async fn archive(db: &Db, content_hash: &str) -> Result<Option<Vec<u8>>, sql
         .await
 }
 
-/// `(slug, content hash)` of every kata whose live version is a stored package, in the order
+/// `(slug, live version)` of every kata whose live version is a stored package, in the order
 /// they were first published.
-pub async fn live(db: &Db) -> Result<Vec<(String, String)>, sqlx::Error> {
+pub async fn live(db: &Db) -> Result<Vec<(String, LiveVersion)>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT k.slug, v.content_hash FROM katas k
+        "SELECT k.slug, v.content_hash, v.grading_hash,
+                CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END FROM katas k
            JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
           WHERE {PACKAGED} ORDER BY k.position, k.slug"
     ))
     .fetch_all(db)
     .await
+    .map(|rows: Vec<(String, String, Option<String>, i64)>| {
+        rows.into_iter()
+            .map(|(slug, content_hash, grading_hash, uploaded)| {
+                let live = LiveVersion {
+                    content_hash,
+                    grading_hash,
+                    statements_uploaded: uploaded == 1,
+                };
+                (slug, live)
+            })
+            .collect()
+    })
 }
 
-/// The content hash of `slug`'s live version when that is a stored package.
-pub async fn live_of(db: &Db, slug: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(&format!(
-        "SELECT v.content_hash FROM katas k
+/// A live version whose package is stored: what names it and its grading, and whether its
+/// statements are an upload's (kept in its `kata_versions` row too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveVersion {
+    pub content_hash: String,
+    pub grading_hash: Option<String>,
+    pub statements_uploaded: bool,
+}
+
+/// `slug`'s live version when that is a stored package.
+pub async fn live_of(db: &Db, slug: &str) -> Result<Option<LiveVersion>, sqlx::Error> {
+    let row: Option<(String, Option<String>, i64)> = sqlx::query_as(&format!(
+        "SELECT v.content_hash, v.grading_hash, CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END
+           FROM katas k
            JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
           WHERE k.slug = $1 AND {PACKAGED}"
     ))
     .bind(slug)
     .fetch_optional(db)
-    .await
+    .await?;
+    Ok(
+        row.map(|(content_hash, grading_hash, uploaded)| LiveVersion {
+            content_hash,
+            grading_hash,
+            statements_uploaded: uploaded == 1,
+        }),
+    )
 }
 
 /// Adds the `katas` row a newly published kata needs, after every kata there is; a kata that

@@ -1,12 +1,12 @@
-//! Which version of a kata this replica serves. A replica grades with the package compiled into
-//! it, so it can serve exactly the versions whose grading hash (the package without its
-//! statements, `katas::package_hash::grading_hash`) is its build's: the kata's live version
-//! (`katas.live_version`) when that is one of them — a statement fix uploaded to the running
-//! service, or an earlier version rolled back to —, and otherwise the version of its own build
-//! (a replica of another build during a rolling deploy). A version whose package is stored
-//! ([`super::kata_packages`]: a stdin/stdout kata, or a function kata built from its files) is
-//! graded from that package whatever the build holds, so when it is live every replica serves
-//! it alike.
+//! Which version of a kata this replica serves. A version whose package is stored
+//! ([`super::kata_packages`]: every version of a CPU kata — a build's own, an upload, a
+//! statement fix — and a stdin/stdout kata's) is graded from that package whatever the build
+//! holds, so when it is live every replica serves it alike. A GPU kata's build versions and
+//! their statement fixes are not stored: a replica grades them with the package compiled into
+//! it, so it serves the live version when its grading hash (the package without its
+//! statements, `katas::package_hash::grading_hash`) is its build's — a statement fix, or an
+//! earlier version rolled back to — and otherwise the version of its own build (a replica of
+//! another build during a rolling deploy).
 
 use super::kata_versions::Statements;
 use super::{Db, Tx};

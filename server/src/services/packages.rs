@@ -4,6 +4,7 @@
 //! and the learner-facing view of every kata whose live version is one. Every replica answers
 //! from the database, so a kata published through one is served by all without a restart.
 
+use crate::db::kata_packages::LiveVersion;
 use crate::db::{Db, kata_packages};
 use crate::error::AppError;
 use graders::package::FunctionPackage;
@@ -99,13 +100,19 @@ pub async fn load(db: &Db, content_hash: &str) -> Result<Stored, AppError> {
         .map_err(|e| AppError::Internal(e.into()))??)
 }
 
-/// The learner-facing view of version `content_hash` of `slug`, read once per process. The
-/// build's own package of a kata (stored with its version at start-up) is the kata compiled
-/// into this build: the same files, its custom input admitted before it is queued.
-async fn view(db: &Db, slug: &str, content_hash: &str) -> Result<&'static dyn Kata, AppError> {
-    if let Some(own) =
-        katas::catalogue::find(slug).filter(|k| k.package().content_hash == content_hash)
-    {
+/// The learner-facing view of the live version `live` of `slug`, read once per process. The
+/// build's own package of a kata (stored with its version at start-up), or an uploaded
+/// statement fix of it, is the kata compiled into this build: the same files but the
+/// statements (a fix's are served from its row by [`super::catalogue::statement`]), its custom
+/// input admitted before it is queued.
+async fn view(db: &Db, slug: &str, live: &LiveVersion) -> Result<&'static dyn Kata, AppError> {
+    let content_hash = live.content_hash.as_str();
+    if let Some(own) = katas::catalogue::find(slug).filter(|k| {
+        let package = k.package();
+        let statement_fix =
+            live.statements_uploaded && live.grading_hash.as_deref() == Some(package.grading_hash);
+        package.content_hash == content_hash || statement_fix
+    }) {
         return Ok(own);
     }
     if let Some(kata) = interned(content_hash) {
@@ -129,7 +136,7 @@ async fn view(db: &Db, slug: &str, content_hash: &str) -> Result<&'static dyn Ka
 /// `slug`'s live version when that is a stored package.
 pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
     match kata_packages::live_of(db, slug).await? {
-        Some(hash) => Ok(Some(view(db, slug, &hash).await?)),
+        Some(live) => Ok(Some(view(db, slug, &live).await?)),
         None => Ok(None),
     }
 }
@@ -137,8 +144,8 @@ pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>,
 /// Every kata whose live version is a stored package, in the order they were first published.
 pub async fn live_katas(db: &Db) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut katas = Vec::new();
-    for (slug, hash) in kata_packages::live(db).await? {
-        katas.push(view(db, &slug, &hash).await?);
+    for (slug, live) in kata_packages::live(db).await? {
+        katas.push(view(db, &slug, &live).await?);
     }
     Ok(katas)
 }

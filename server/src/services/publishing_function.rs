@@ -1,5 +1,6 @@
 //! Verifying a function kata's upload. A version that differs from the build's only in its
-//! statements ([`katas::package_hash::grading_hash`]) is graded by the build as it is. Any
+//! statements ([`katas::package_hash::grading_hash`]) is graded by the build as it is (a CPU
+//! kata's files are stored too, for replicas and workers of other builds). Any
 //! other — new cases, a fixed checker, new limits, a changed API, a kata the build never saw —
 //! is graded from its own files (`graders::package`): its judge and learners' programs are
 //! built in the compile sandbox, it is verified there (reference accepted, starter refused,
@@ -55,13 +56,17 @@ pub(super) fn verify(
     };
     match katas::catalogue::find(slug) {
         Some(kata) if files.grading_hash() == kata.package().grading_hash => {
-            Ok(statement_fix(kata.package(), files, statements, checks).map(|v| (v, None)))
+            let Some(version) = statement_fix(kata.package(), files, statements, checks) else {
+                return Ok(None);
+            };
+            Ok(stored_fix(kata, files, checks).map(|stored| (version, stored)))
         }
         compiled => built_from_files(grader, compiled, files, statements, checks),
     }
 }
 
-/// A version that differs from the build's in its statements only: graded by the build.
+/// A version that differs from the build's in its statements only: graded as the build grades
+/// its own.
 fn statement_fix(
     package: &katas::Package,
     files: &PackageFiles,
@@ -98,6 +103,30 @@ fn statement_fix(
         statements: Some(statements),
         published_by: None,
     })
+}
+
+/// What a CPU kata's statement fix stores, so that a replica or worker of another build serves
+/// and grades it from its files as it does the build's own version; the form's examples are the
+/// build's (the same cases). A GPU kata's fix stores nothing: it is graded by a build that has
+/// it. `None` with the refusal recorded when the packed files are over the bound.
+fn stored_fix(
+    kata: &dyn katas::Kata,
+    files: &PackageFiles,
+    checks: &mut Vec<Check>,
+) -> Option<Option<StoredPackage>> {
+    if kata.meta().kind != katas::KataKind::Cpu {
+        return Some(None);
+    }
+    let archive = stored_archive(files, super::publishing::limits().archive_bytes, checks)?;
+    let examples = katas::custom::InputExamples {
+        sample: kata.sample_input(),
+        examples: kata.input_examples(),
+    };
+    Some(Some(StoredPackage {
+        meta: kata.meta().clone(),
+        archive,
+        input_examples: serde_json::to_string(&examples).ok(),
+    }))
 }
 
 /// A new kata, or a version whose code, cases, limits or wrong solutions changed: its judge

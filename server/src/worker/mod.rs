@@ -211,12 +211,15 @@ async fn grade(
     )
 }
 
-/// The stored package `job` is graded from: the version it names, unless that is exactly this
-/// build's own package of the kata, which the build grades from the same files without fetching
-/// them (and banks its reference counts between figures).
+/// The stored package `job` is graded from: the version it names, unless this build grades
+/// that version as it is — its own package of the kata, or a statement fix of it (the same files
+/// but the statements) — which it does from its own files without fetching any (and banks its
+/// reference counts between figures).
 fn stored_package(job: &Claimed) -> Option<&str> {
     let hash = job.package.as_deref()?;
-    let own = graders::package::builtin(&job.kata).is_some_and(|p| p.content_hash == hash);
+    let own = graders::package::builtin(&job.kata).is_some_and(|p| {
+        p.content_hash == hash || job.grading.as_ref() == Some(&p.files.grading_hash())
+    });
     (!own).then_some(hash)
 }
 

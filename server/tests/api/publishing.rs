@@ -5,7 +5,7 @@
 //! forward, and a restart keeps the live version as instructors left it.
 
 use crate::browser::Browser;
-use crate::helpers::{Options, TestApp, spawn_app, spawn_replica};
+use crate::helpers::{Options, TestApp, fake_grader, reference, spawn_app, spawn_replica};
 use serde_json::{Value, json};
 use server::db::users::{self, Role};
 use std::path::Path;
@@ -206,6 +206,21 @@ async fn an_instructor_publishes_a_statement_fix_that_every_replica_serves_at_on
     assert_eq!(versions[0]["published_by"], "ines");
     assert_eq!(versions[0]["live"], true);
     assert_eq!(versions[1]["source"], "build");
+    // Its files are stored, as the build's are, for replicas and workers of another build.
+    assert_eq!(versions[0]["packaged"], true);
+    assert_eq!(versions[1]["packaged"], true);
+
+    // A worker of this build grades it as it grades its own version, from its own files: the
+    // scripted grader builds no package, so a fetch of the stored one would fail the job.
+    let worker = spawn_replica(&app, Options::default(), Some(fake_grader())).await;
+    let id = worker
+        .submit_id(&learner, "fast-power", reference("fast-power"), "submit")
+        .await;
+    let report = worker
+        .verdict(&learner, id, std::time::Duration::from_secs(60))
+        .await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+    assert_eq!(report["kata_version"], 2, "{report}");
 }
 
 const TITLE_EN: &str = "Fast power, revised";
