@@ -251,24 +251,14 @@ pub async fn claim_for(
     let (submission_id, kata, mode, source, attempt, custom_input, package, grading, rejudge): Job =
         sqlx::query_as(&format!(
             "SELECT s.id, s.kata, s.mode, s.source, j.attempts, s.custom_input,
-                CASE WHEN j.rejudge_id IS NULL THEN
-                  (SELECT v.content_hash FROM kata_versions v
-                    WHERE v.slug = s.kata AND v.number = s.kata_version AND {packaged})
-                ELSE
-                  (SELECT v.content_hash FROM rejudges r JOIN kata_versions v
-                      ON v.slug = r.slug AND v.number = r.version
-                    WHERE r.id = j.rejudge_id AND {packaged})
-                END,
-                CASE WHEN j.rejudge_id IS NULL THEN
-                  (SELECT v.grading_hash FROM kata_versions v
-                    WHERE v.slug = s.kata AND v.number = s.kata_version AND {packaged})
-                ELSE
-                  (SELECT v.grading_hash FROM rejudges r JOIN kata_versions v
-                      ON v.slug = r.slug AND v.number = r.version
-                    WHERE r.id = j.rejudge_id AND {packaged})
-                END,
+                CASE WHEN {packaged} THEN v.content_hash END,
+                CASE WHEN {packaged} THEN v.grading_hash END,
                 j.rejudge_id
-               FROM jobs j JOIN submissions s ON s.id = j.submission_id WHERE j.id = $1",
+               FROM jobs j JOIN submissions s ON s.id = j.submission_id
+               LEFT JOIN rejudges r ON r.id = j.rejudge_id
+               LEFT JOIN kata_versions v ON v.slug = COALESCE(r.slug, s.kata)
+                 AND v.number = COALESCE(r.version, s.kata_version)
+              WHERE j.id = $1",
             packaged = super::kata_packages::PACKAGED
         ))
         .bind(job_id)
