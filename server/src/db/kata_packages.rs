@@ -68,29 +68,33 @@ pub async fn archive(db: &Db, content_hash: &str) -> Result<Option<Vec<u8>>, sql
         .await
 }
 
-/// `(slug, live version)` of every kata whose live version is a stored package, in the order
-/// they were first published.
-pub async fn live(db: &Db) -> Result<Vec<(String, LiveVersion)>, sqlx::Error> {
-    sqlx::query_as(&format!(
+/// The live version of every kata `k` whose live version `v` is a stored package: its slug,
+/// hashes and whether its statements were uploaded.
+fn live_sql(filter: &str) -> String {
+    format!(
         "SELECT k.slug, v.content_hash, v.grading_hash,
                 CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END FROM katas k
            JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
-          WHERE {PACKAGED} ORDER BY k.position, k.slug"
-    ))
-    .fetch_all(db)
-    .await
-    .map(|rows: Vec<(String, String, Option<String>, i64)>| {
-        rows.into_iter()
-            .map(|(slug, content_hash, grading_hash, uploaded)| {
-                let live = LiveVersion {
-                    content_hash,
-                    grading_hash,
-                    statements_uploaded: uploaded == 1,
-                };
-                (slug, live)
-            })
-            .collect()
-    })
+          WHERE {PACKAGED}{filter} ORDER BY k.position, k.slug"
+    )
+}
+
+type LiveRow = (String, String, Option<String>, i64);
+
+fn live_version((slug, content_hash, grading_hash, uploaded): LiveRow) -> (String, LiveVersion) {
+    let live = LiveVersion {
+        content_hash,
+        grading_hash,
+        statements_uploaded: uploaded == 1,
+    };
+    (slug, live)
+}
+
+/// `(slug, live version)` of every kata whose live version is a stored package, in the order
+/// they were first published.
+pub async fn live(db: &Db) -> Result<Vec<(String, LiveVersion)>, sqlx::Error> {
+    let rows: Vec<LiveRow> = sqlx::query_as(&live_sql("")).fetch_all(db).await?;
+    Ok(rows.into_iter().map(live_version).collect())
 }
 
 /// A live version whose package is stored: what names it and its grading, and whether its
@@ -104,22 +108,11 @@ pub struct LiveVersion {
 
 /// `slug`'s live version when that is a stored package.
 pub async fn live_of(db: &Db, slug: &str) -> Result<Option<LiveVersion>, sqlx::Error> {
-    let row: Option<(String, Option<String>, i64)> = sqlx::query_as(&format!(
-        "SELECT v.content_hash, v.grading_hash, CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END
-           FROM katas k
-           JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
-          WHERE k.slug = $1 AND {PACKAGED}"
-    ))
-    .bind(slug)
-    .fetch_optional(db)
-    .await?;
-    Ok(
-        row.map(|(content_hash, grading_hash, uploaded)| LiveVersion {
-            content_hash,
-            grading_hash,
-            statements_uploaded: uploaded == 1,
-        }),
-    )
+    let row: Option<LiveRow> = sqlx::query_as(&live_sql(" AND k.slug = $1"))
+        .bind(slug)
+        .fetch_optional(db)
+        .await?;
+    Ok(row.map(|row| live_version(row).1))
 }
 
 /// Adds the `katas` row a newly published kata needs, after every kata there is; a kata that

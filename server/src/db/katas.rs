@@ -107,11 +107,7 @@ fn own_input_examples(slug: &str, content_hash: &str) -> Result<Option<String>, 
     else {
         return Ok(None);
     };
-    let examples = InputExamples {
-        sample: kata.sample_input(),
-        examples: kata.input_examples(),
-    };
-    serde_json::to_string(&examples)
+    serde_json::to_string(&InputExamples::of(kata))
         .map(Some)
         .map_err(|e| sqlx::Error::Encode(Box::new(e)))
 }

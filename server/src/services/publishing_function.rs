@@ -118,10 +118,7 @@ fn stored_fix(
         return Some(None);
     }
     let archive = stored_archive(files, super::publishing::limits().archive_bytes, checks)?;
-    let examples = katas::custom::InputExamples {
-        sample: kata.sample_input(),
-        examples: kata.input_examples(),
-    };
+    let examples = katas::custom::InputExamples::of(kata);
     Some(Some(StoredPackage {
         meta: kata.meta().clone(),
         archive,
