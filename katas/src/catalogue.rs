@@ -120,6 +120,19 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     }
 }
 
+// Here rather than in `custom`, which the catalogue names and so may not name back.
+#[cfg(feature = "solutions")]
+impl crate::custom::InputExamples {
+    /// What `kata`'s form starts from, made by its own code in this process (a kata compiled
+    /// in: its reference run on its default cases, once).
+    pub fn of(kata: &dyn Kata) -> Self {
+        Self {
+            sample: kata.sample_input(),
+            examples: kata.input_examples(),
+        }
+    }
+}
+
 /// Prepared trials kept per kata: a few gradings with different secret seeds run at once.
 #[cfg(feature = "solutions")]
 const SEEDED_TRIALS: usize = 4;

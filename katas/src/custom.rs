@@ -167,18 +167,6 @@ pub struct InputExamples {
     pub examples: Vec<(String, String)>,
 }
 
-#[cfg(feature = "solutions")]
-impl InputExamples {
-    /// What `kata`'s form starts from, made by its own code in this process (a kata compiled
-    /// in: its reference run on its default cases, once).
-    pub fn of(kata: &dyn crate::catalogue::Kata) -> Self {
-        Self {
-            sample: kata.sample_input(),
-            examples: kata.input_examples(),
-        }
-    }
-}
-
 /// The checks of `json` that need no kata code: its size and that it is JSON at all. A version
 /// built from its package admits the rest (shape, constraints) in its sandboxed judge.
 pub fn check_json(json: &str) -> Result<(), CustomError> {
