@@ -51,6 +51,7 @@ pub async fn claim(
             hello.phase,
             state.lease_ms(),
             hello.capabilities.package_kinds(),
+            hello.capabilities.compiled.as_deref(),
         )
         .await?;
         for id in exhausted {

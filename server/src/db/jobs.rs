@@ -127,7 +127,7 @@ pub async fn claim(
     phase: JobPhase,
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
-    claim_for(db, worker_id, kinds, phase, lease_ms, PackageKinds::ALL).await
+    claim_for(db, worker_id, kinds, phase, lease_ms, PackageKinds::ALL, None).await
 }
 
 /// Which kinds of published package a worker grades, as its hello says
@@ -163,7 +163,9 @@ impl PackageKinds {
     }
 }
 
-/// [`claim`] for a worker that grades only the kinds of published package in `packages`.
+/// [`claim`] for a worker that grades only the kinds of published package in `packages` and,
+/// when `compiled` names them, only the unstored versions its build has compiled in
+/// ([`super::workers::Capabilities::compiled`]).
 pub async fn claim_for(
     db: &Db,
     worker_id: &str,
@@ -171,6 +173,7 @@ pub async fn claim_for(
     phase: JobPhase,
     lease_ms: i64,
     packages: PackageKinds,
+    compiled: Option<&[String]>,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
     let exhausted = fail_exhausted(db).await?;
     if kinds.is_empty() {
@@ -209,13 +212,16 @@ pub async fn claim_for(
                WHERE r.id = jobs.rejudge_id AND {refused})"
         ),
     };
+    let compiled_only = compiled.map_or(String::new(), |hashes| {
+        unstored_only_if_compiled(kinds.len() + 7, hashes.len())
+    });
     let sql = format!(
         "UPDATE jobs SET state = 'leased', worker_id = $1, lease_token = $2,
            lease_expires_at = $3, attempts = attempts + 1
          WHERE id = (SELECT id FROM jobs WHERE phase = $6 AND kind IN ({kinds})
              AND (state = 'queued'
                OR (state = 'leased' AND lease_expires_at < $4 AND attempts < $5))\
-               {verdicts_first}{packaged_only_if_able}
+               {verdicts_first}{packaged_only_if_able}{compiled_only}
            ORDER BY priority, id LIMIT 1{skip_locked})
          RETURNING id",
         kinds = kinds_list.join(", ")
@@ -231,6 +237,9 @@ pub async fn claim_for(
         .bind(Stored(phase));
     for k in kinds {
         q = q.bind(Stored(*k));
+    }
+    for hash in compiled.unwrap_or_default() {
+        q = q.bind(hash);
     }
     let Some(job_id) = q.fetch_optional(db).await? else {
         return Ok((None, exhausted));
@@ -280,6 +289,36 @@ pub async fn claim_for(
         rejudge,
     };
     Ok((Some(claimed), exhausted))
+}
+
+/// The condition under which a worker whose build has compiled in the versions named by
+/// parameters `$first`.. (`count` content or grading hashes) may take a job: the version the
+/// job is graded against is stored as a package (any worker builds it from its files), or it
+/// is one of those. A version neither stored nor compiled in waits for a worker that has it,
+/// rather than being graded against this build's kata of that name.
+fn unstored_only_if_compiled(first: usize, count: usize) -> String {
+    let compiled_in = if count == 0 {
+        // `IN ()` is no SQL.
+        "1 = 0".to_string()
+    } else {
+        let list = (first..first + count)
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("(v.content_hash IN ({list}) OR COALESCE(v.grading_hash, '') IN ({list}))")
+    };
+    let foreign = format!(
+        "NOT {packaged} AND NOT {compiled_in}",
+        packaged = super::kata_packages::PACKAGED
+    );
+    format!(
+        " AND NOT EXISTS (SELECT 1 FROM submissions s
+             JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
+           WHERE s.id = jobs.submission_id AND jobs.rejudge_id IS NULL AND {foreign})
+          AND NOT EXISTS (SELECT 1 FROM rejudges r
+             JOIN kata_versions v ON v.slug = r.slug AND v.number = r.version
+           WHERE r.id = jobs.rejudge_id AND {foreign})"
+    )
 }
 
 /// Renews the lease; `false` if the caller no longer holds it.

@@ -36,24 +36,33 @@ pub async fn position(db: &Db, submission_id: SubmissionId) -> Result<Option<i64
     Ok(Some(ahead))
 }
 
-/// While this submission's job is queued and no worker advertising its kind has been seen
-/// recently: what it waits for (`"gpu worker"`); `None` otherwise.
+/// While this submission's job is queued and no worker that would take it has been seen
+/// recently (none advertising its kind, or — for a version not stored here — none of a build
+/// that compiled it in): what it waits for (`"gpu worker"`); `None` otherwise.
 pub async fn waiting_for(
     db: &Db,
     submission_id: SubmissionId,
 ) -> Result<Option<String>, sqlx::Error> {
-    let kind: Option<Stored<JobKind>> = sqlx::query_scalar(
-        "SELECT kind FROM jobs
-              WHERE submission_id = $1 AND state = 'queued' AND rejudge_id IS NULL",
-    )
-    .bind(submission_id)
-    .fetch_optional(db)
-    .await?;
-    let Some(kind) = kind else {
+    let job: Option<(Stored<JobKind>, Option<String>, Option<String>, i64)> =
+        sqlx::query_as(&format!(
+            "SELECT j.kind, v.content_hash, v.grading_hash, CASE WHEN {} THEN 1 ELSE 0 END
+               FROM jobs j JOIN submissions s ON s.id = j.submission_id
+               LEFT JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
+              WHERE j.submission_id = $1 AND j.state = 'queued' AND j.rejudge_id IS NULL",
+            super::kata_packages::PACKAGED
+        ))
+        .bind(submission_id)
+        .fetch_optional(db)
+        .await?;
+    let Some((Stored(kind), content_hash, grading_hash, packaged)) = job else {
         return Ok(None);
     };
-    Ok((!super::workers::kind_connected(db, kind.0).await?)
-        .then(|| format!("{} worker", kind.0.as_str())))
+    let unstored = match (&content_hash, packaged) {
+        (Some(content), 0) => Some([content.as_str(), grading_hash.as_deref().unwrap_or("")]),
+        _ => None,
+    };
+    Ok((!super::workers::able_connected(db, kind, unstored).await?)
+        .then(|| format!("{} worker", kind.as_str())))
 }
 
 /// `"gpu worker"` → `"GPU worker"`, as the pages say it.

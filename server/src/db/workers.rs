@@ -26,6 +26,12 @@ pub struct Capabilities {
     /// (`false`): they are never given such a job, verdict or measurement.
     #[serde(default)]
     pub function_packages: bool,
+    /// The versions its build grades from its own code (each compiled kata's content and
+    /// grading hash): a job whose version is not stored as a package goes to it only when its
+    /// version is one of these, so a rolling deploy never grades one build's version with
+    /// another's code. Workers from before say nothing (`None`) and take such jobs as they did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiled: Option<Vec<String>>,
 }
 
 impl Capabilities {
@@ -96,12 +102,30 @@ pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
 
 /// Whether a worker advertising `kind` was seen within the last [`CONNECTED_MS`].
 pub async fn kind_connected(db: &Db, kind: JobKind) -> Result<bool, sqlx::Error> {
+    able_connected(db, kind, None).await
+}
+
+/// [`kind_connected`], of a worker that would also take a job whose version is not stored and
+/// has the content and grading hashes `unstored` (when it is one): a worker whose hello names
+/// the versions compiled into it must name one of them ([`Capabilities::compiled`]).
+pub async fn able_connected(
+    db: &Db,
+    kind: JobKind,
+    unstored: Option<[&str; 2]>,
+) -> Result<bool, sqlx::Error> {
     let caps: Vec<String> =
         sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
             .bind(now_ms() - CONNECTED_MS)
             .fetch_all(db)
             .await?;
+    let able = |c: Capabilities| {
+        c.kinds.contains(&kind)
+            && match (unstored, &c.compiled) {
+                (Some(hashes), Some(compiled)) => compiled.iter().any(|h| hashes.contains(&&**h)),
+                _ => true,
+            }
+    };
     Ok(caps
         .iter()
-        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.kinds.contains(&kind))))
+        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(able)))
 }

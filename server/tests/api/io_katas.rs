@@ -168,6 +168,7 @@ async fn a_remote_worker_new_to_a_version_fetches_it_by_hash_and_grades_it() {
         JobPhase::Verdict,
         60_000,
         server::db::jobs::PackageKinds::NONE,
+        None,
     )
     .await
     .unwrap();

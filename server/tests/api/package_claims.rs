@@ -8,11 +8,11 @@ use crate::publishing::copy_dir;
 use katas::archive::PackageFiles;
 use server::db::jobs::{self, Claimed, PackageKinds};
 use server::db::kata_versions::{self, Published};
-use server::db::{Db, kata_packages, served};
+use server::db::{Db, kata_packages, queue_state, served, workers};
 use server::domain::{JobKind, JobPhase};
 
 async fn claim(db: &Db, phase: JobPhase, packages: PackageKinds) -> Option<Claimed> {
-    jobs::claim_for(db, "w", &[JobKind::Cpu], phase, 60_000, packages)
+    jobs::claim_for(db, "w", &[JobKind::Cpu], phase, 60_000, packages, None)
         .await
         .unwrap()
         .0
@@ -104,4 +104,99 @@ async fn a_function_package_s_jobs_go_only_to_workers_that_grade_them() {
         .await
         .expect("a worker grading function packages measures it");
     assert_eq!(measuring.package.as_deref(), Some(hash.as_str()));
+}
+
+/// In a rolling deploy a newer build publishes its own version of a kata without storing its
+/// files (a GPU kata's, which are not built from their package yet): a worker of the older
+/// build, which compiled another version of that kata in, must leave its jobs to a worker that
+/// has it rather than grade them against its own.
+#[tokio::test]
+async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it() {
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let own = server::worker::capabilities(0)
+        .compiled
+        .expect("a worker of this build names what it compiled in");
+    let kata = katas::catalogue::find("fast-power").unwrap();
+    assert!(own.iter().any(|h| h == kata.package().content_hash));
+    let claim = |compiled: Option<Vec<String>>| async move {
+        jobs::claim_for(
+            db,
+            "w",
+            &[JobKind::Cpu],
+            JobPhase::Verdict,
+            60_000,
+            PackageKinds::ALL,
+            compiled.as_deref(),
+        )
+        .await
+        .unwrap()
+        .0
+    };
+    let learner = app.user("ada").await;
+
+    // The build's own version (stored at start-up, and compiled in) goes to this build.
+    let id = app.submit_id(&learner, "fast-power", "// a", "submit").await;
+    let job = claim(Some(own.clone())).await.expect("its own version");
+    assert_eq!(job.submission_id, id);
+
+    // Another build's version, its files not stored here.
+    sqlx::query("DELETE FROM kata_packages").execute(db).await.unwrap();
+    let newer = Published {
+        content_hash: "b".repeat(64),
+        grading_hash: "c".repeat(64),
+        ..Published::compiled(kata).unwrap()
+    };
+    let mut tx = db.begin().await.unwrap();
+    served::lock_kata(&mut tx, "fast-power").await.unwrap();
+    let published = kata_versions::publish(&mut tx, "fast-power", &newer)
+        .await
+        .unwrap();
+    served::set_live(&mut tx, "fast-power", published.number)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    // This replica serves its own version still; a replica of the newer build serves the
+    // newer one, as this submission was.
+    let written_for_newer = |id: server::domain::SubmissionId| async move {
+        sqlx::query("UPDATE submissions SET kata_version = $1 WHERE id = $2")
+            .bind(published.number)
+            .bind(id)
+            .execute(db)
+            .await
+            .unwrap();
+    };
+    let id = app.submit_id(&learner, "fast-power", "// b", "submit").await;
+    written_for_newer(id).await;
+    assert!(claim(Some(own.clone())).await.is_none());
+    // While only this build's workers are connected, the learner is told it waits for a
+    // worker (and after the queue's wait it is ended, saying so, rather than left queued).
+    let older = server::worker::capabilities(1);
+    workers::seen(db, "older", "older", &older, false)
+        .await
+        .unwrap();
+    let waiting = queue_state::waiting_for(db, id).await.unwrap();
+    assert_eq!(waiting.as_deref(), Some("cpu worker"));
+    let newer_worker = workers::Capabilities {
+        compiled: Some(vec![newer.content_hash.clone()]),
+        ..older
+    };
+    workers::seen(db, "newer", "newer", &newer_worker, false)
+        .await
+        .unwrap();
+    assert_eq!(queue_state::waiting_for(db, id).await.unwrap(), None);
+    assert!(claim(Some(Vec::new())).await.is_none());
+    // A worker naming the version's grading hash (a statement fix of what it compiled in
+    // grades the same) takes it.
+    let job = claim(Some(vec![newer.grading_hash.clone()]))
+        .await
+        .expect("the build that has it");
+    assert_eq!(job.submission_id, id);
+    assert_eq!(job.package, None);
+
+    // A worker from before hellos said what they compiled in takes such a job as it did.
+    let id = app.submit_id(&learner, "fast-power", "// c", "submit").await;
+    written_for_newer(id).await;
+    let job = claim(None).await.expect("an older worker");
+    assert_eq!(job.submission_id, id);
 }
