@@ -17,6 +17,7 @@ use serde_json::Value;
 use server::app::{self, AppConfig};
 use server::db::users::{self, Role};
 use server::domain::SubmissionId;
+use server::grader_slot::GraderSlot;
 use server::state::ServerConfig;
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -57,7 +58,9 @@ fn main() {
                 ..ServerConfig::default()
             },
         };
-        let app = app::start(config, Some(grader)).await.unwrap();
+        let app = app::start(config, GraderSlot::ready(Some(grader)))
+            .await
+            .unwrap();
         let hash = server::password::hash("long enough pw").unwrap();
         users::create(&app.state.db, "bench", Role::Learner, Some(&hash))
             .await

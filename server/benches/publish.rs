@@ -12,6 +12,7 @@
 use katas::archive::{Limits, PackageFiles};
 use server::app::{self, AppConfig};
 use server::db::users::{self, Role};
+use server::grader_slot::GraderSlot;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -51,7 +52,7 @@ async fn run() {
         workers: 0,
         server: Default::default(),
     };
-    let app = app::start(config, None).await.unwrap();
+    let app = app::start(config, GraderSlot::ready(None)).await.unwrap();
     let staff = users::create(&app.state.db, "ines", Role::Instructor, None)
         .await
         .unwrap();

@@ -14,6 +14,7 @@ use graders::{Grader, GraderConfig};
 use katas::archive::PackageFiles;
 use server::app::{self, AppConfig};
 use server::db::users::{self, Role};
+use server::grader_slot::GraderSlot;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -104,7 +105,9 @@ async fn run(grader: Arc<Grader>) {
             ..Default::default()
         },
     };
-    let app = app::start(config, Some(grader)).await.unwrap();
+    let app = app::start(config, GraderSlot::ready(Some(grader)))
+        .await
+        .unwrap();
     let db = &app.state.db;
     let staff = users::create(db, "ines", Role::Instructor, None)
         .await

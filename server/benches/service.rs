@@ -17,6 +17,7 @@
 use graders::{Grader, GraderConfig};
 use server::app::{self, AppConfig};
 use server::db::users::{self, Role};
+use server::grader_slot::GraderSlot;
 use server::state::ServerConfig;
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -58,7 +59,9 @@ async fn run(grader: Arc<Grader>) {
             ..ServerConfig::default()
         },
     };
-    let app = app::start(config, Some(grader.clone())).await.unwrap();
+    let app = app::start(config, GraderSlot::ready(Some(grader.clone())))
+        .await
+        .unwrap();
     let user = users::create(&app.state.db, "bench", Role::Learner, None)
         .await
         .unwrap();

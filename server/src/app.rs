@@ -4,6 +4,7 @@
 use crate::db;
 use crate::domain::JobPhase;
 use crate::error::AppError;
+use crate::grader_slot::GraderSlot;
 use crate::queue::WorkerHello;
 use crate::state::{AppState, ServerConfig};
 use crate::worker::{self, LocalSource};
@@ -16,7 +17,6 @@ use axum::http::header::{
 };
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware;
-use graders::Grade;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
@@ -98,9 +98,47 @@ impl App {
     }
 }
 
-/// Opens the database, syncs the catalogue, binds, and starts serving and grading.
-/// `grader: None` runs no built-in worker: jobs wait for remote workers.
-pub async fn start(config: AppConfig, grader: Option<Arc<dyn Grade>>) -> anyhow::Result<App> {
+/// Runs `workers` verdict loops and a measuring loop once the grader is ready (none without a
+/// grader), for as long as this task runs: aborting it ends them.
+async fn built_in_workers(state: AppState, workers: usize) {
+    let Some(grader) = state.grader.get().await else {
+        return;
+    };
+    let mut loops = tokio::task::JoinSet::new();
+    let hello = |id: String, name: String, capabilities, phase| {
+        Arc::new(LocalSource {
+            state: state.clone(),
+            hello: WorkerHello {
+                worker_id: format!("builtin-{}-{id}", std::process::id()),
+                name,
+                capabilities,
+                phase,
+            },
+        })
+    };
+    for i in 0..workers {
+        let source = hello(
+            i.to_string(),
+            format!("built-in #{i}"),
+            worker::capabilities(i),
+            JobPhase::Verdict,
+        );
+        loops.spawn(worker::run(source, Arc::clone(&grader)));
+    }
+    // Measurements have a loop of their own: no verdict waits behind one.
+    let source = hello(
+        "measuring".into(),
+        "built-in measuring".into(),
+        worker::measuring_capabilities(),
+        JobPhase::Measure,
+    );
+    loops.spawn(worker::run(source, grader));
+    while loops.join_next().await.is_some() {}
+}
+
+/// Opens the database, syncs the catalogue, binds, and starts serving, and grading once the
+/// grader is ready. No grader (`None`) runs no built-in worker: jobs wait for remote workers.
+pub async fn start(config: AppConfig, grader: GraderSlot) -> anyhow::Result<App> {
     let edge = config.server.edge.clone();
     // A worker's long poll must end before its connection is taken for idle or timed out.
     anyhow::ensure!(
@@ -146,33 +184,11 @@ pub async fn start(config: AppConfig, grader: Option<Arc<dyn Grade>>) -> anyhow:
             state.clone(),
         )));
     }
-    if let Some(grader) = grader {
-        for i in 0..config.workers {
-            let source = Arc::new(LocalSource {
-                state: state.clone(),
-                hello: WorkerHello {
-                    worker_id: format!("builtin-{}-{i}", std::process::id()),
-                    name: format!("built-in #{i}"),
-                    capabilities: worker::capabilities(i),
-                    phase: JobPhase::Verdict,
-                },
-            });
-            let grader = Arc::clone(&grader);
-            tasks.push(tokio::spawn(worker::run(source, grader)));
-        }
-        if config.workers > 0 {
-            // Measurements have a loop of their own: no verdict waits behind one.
-            let source = Arc::new(LocalSource {
-                state: state.clone(),
-                hello: WorkerHello {
-                    worker_id: format!("builtin-{}-measuring", std::process::id()),
-                    name: "built-in measuring".into(),
-                    capabilities: worker::measuring_capabilities(),
-                    phase: JobPhase::Measure,
-                },
-            });
-            tasks.push(tokio::spawn(worker::run(source, grader)));
-        }
+    if config.workers > 0 {
+        tasks.push(tokio::spawn(built_in_workers(
+            state.clone(),
+            config.workers,
+        )));
     }
     Ok(App { addr, state, tasks })
 }

@@ -13,6 +13,7 @@ pub mod db;
 pub mod domain;
 pub mod edge;
 pub mod error;
+pub mod grader_slot;
 pub mod login_throttle;
 pub mod pages;
 pub mod password;

@@ -112,13 +112,14 @@ pub struct AppState {
     pub jobs_waiting: Arc<Notify>,
     pub event_streams: Arc<StreamLimit>,
     pub login_throttle: Arc<LoginThrottle>,
-    /// The grader of this replica's built-in workers, which also verifies a stdin/stdout
-    /// package before it is published; `None` on a replica that only serves (remote workers).
-    pub grader: Option<Arc<dyn graders::Grade>>,
+    /// The grader of this replica's built-in workers, which also verifies a package before it
+    /// is published; absent on a replica that only serves (remote workers), and perhaps still
+    /// being prepared just after start.
+    pub grader: crate::grader_slot::GraderSlot,
 }
 
 impl AppState {
-    pub fn new(db: Db, config: ServerConfig, grader: Option<Arc<dyn graders::Grade>>) -> Self {
+    pub fn new(db: Db, config: ServerConfig, grader: crate::grader_slot::GraderSlot) -> Self {
         Self {
             event_streams: Arc::new(StreamLimit::new(StreamQuota {
                 per_user: config.event_streams_per_user,

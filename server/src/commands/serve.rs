@@ -3,6 +3,7 @@
 use crate::app::{self, AppConfig};
 use crate::cli::EdgeArgs;
 use crate::db::Location;
+use crate::grader_slot::GraderSlot;
 use crate::state::ServerConfig;
 use graders::{Grade, Grader, GraderConfig};
 use std::net::SocketAddr;
@@ -22,35 +23,10 @@ pub fn run(
     super::init_tracing();
     super::runtime()?.block_on(async move {
         let workers = workers.unwrap_or_else(super::cores);
-        // Even with no built-in workers a replica verifies a stdin/stdout package in the sandbox
-        // before publishing it, so it prepares the grader wherever the sandbox is available.
-        tracing::info!("preparing the grader (the first start builds the kata library)…");
-        let grader = match tokio::task::spawn_blocking(|| Grader::new(GraderConfig::for_checkout()))
-            .await?
-        {
-            Ok(grader) => {
-                tracing::info!("sandbox: {}", grader.describe());
-                let grader = Arc::new(grader);
-                if workers > 0 {
-                    super::worker::prepare_katas_meanwhile(Arc::clone(&grader));
-                }
-                Some(grader as Arc<dyn Grade>)
-            }
-            Err(e) if workers == 0 => {
-                tracing::warn!(
-                    "no sandbox here: stdin/stdout packages cannot be published through \
-                         this replica: {e}"
-                );
-                None
-            }
-            Err(e) => {
-                tracing::warn!(
-                    "built-in workers disabled, submissions wait for a remote worker, and \
-                         stdin/stdout packages cannot be published through this replica: {e}"
-                );
-                None
-            }
-        };
+        tracing::info!(
+            "preparing the grader (the first start builds the kata library); serving meanwhile"
+        );
+        let grader = GraderSlot::preparing(move || prepare_grader(workers));
         let mut server = ServerConfig {
             secure_cookies,
             max_queue_wait,
@@ -89,4 +65,38 @@ pub fn run(
         app.stop();
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// This replica's grader, or none where the sandbox is unavailable. Even with no built-in
+/// workers a replica verifies a package in the sandbox before publishing it, so it prepares the
+/// grader wherever the sandbox is available.
+fn prepare_grader(workers: usize) -> Option<Arc<dyn Grade>> {
+    let started = std::time::Instant::now();
+    match Grader::new(GraderConfig::for_checkout()) {
+        Ok(grader) => {
+            tracing::info!(
+                "grader ready in {:.1} s; sandbox: {}",
+                started.elapsed().as_secs_f64(),
+                grader.describe()
+            );
+            let grader = Arc::new(grader);
+            if workers > 0 {
+                super::worker::prepare_katas_meanwhile(Arc::clone(&grader));
+            }
+            Some(grader)
+        }
+        Err(e) if workers == 0 => {
+            tracing::warn!(
+                "no sandbox here: packages cannot be published through this replica: {e}"
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(
+                "built-in workers disabled, submissions wait for a remote worker, and \
+                 packages cannot be published through this replica: {e}"
+            );
+            None
+        }
+    }
 }

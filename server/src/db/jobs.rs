@@ -127,7 +127,16 @@ pub async fn claim(
     phase: JobPhase,
     lease_ms: i64,
 ) -> Result<(Option<Claimed>, Vec<SubmissionId>), sqlx::Error> {
-    claim_for(db, worker_id, kinds, phase, lease_ms, PackageKinds::ALL, None).await
+    claim_for(
+        db,
+        worker_id,
+        kinds,
+        phase,
+        lease_ms,
+        PackageKinds::ALL,
+        None,
+    )
+    .await
 }
 
 /// Which kinds of published package a worker grades, as its hello says

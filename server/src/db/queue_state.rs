@@ -43,17 +43,18 @@ pub async fn waiting_for(
     db: &Db,
     submission_id: SubmissionId,
 ) -> Result<Option<String>, sqlx::Error> {
-    let job: Option<(Stored<JobKind>, Option<String>, Option<String>, i64)> =
-        sqlx::query_as(&format!(
-            "SELECT j.kind, v.content_hash, v.grading_hash, CASE WHEN {} THEN 1 ELSE 0 END
+    /// Its kind; its version's content and grading hash, and whether that version is stored.
+    type Job = (Stored<JobKind>, Option<String>, Option<String>, i64);
+    let job: Option<Job> = sqlx::query_as(&format!(
+        "SELECT j.kind, v.content_hash, v.grading_hash, CASE WHEN {} THEN 1 ELSE 0 END
                FROM jobs j JOIN submissions s ON s.id = j.submission_id
                LEFT JOIN kata_versions v ON v.slug = s.kata AND v.number = s.kata_version
               WHERE j.submission_id = $1 AND j.state = 'queued' AND j.rejudge_id IS NULL",
-            super::kata_packages::PACKAGED
-        ))
-        .bind(submission_id)
-        .fetch_optional(db)
-        .await?;
+        super::kata_packages::PACKAGED
+    ))
+    .bind(submission_id)
+    .fetch_optional(db)
+    .await?;
     let Some((Stored(kind), content_hash, grading_hash, packaged)) = job else {
         return Ok(None);
     };

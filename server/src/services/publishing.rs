@@ -111,7 +111,8 @@ pub async fn verify_and_publish(
         .acquire()
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let (grader, owned_slug) = (state.grader.clone(), slug.to_string());
+    // Just after start the grader may still be being prepared: the upload waits for it.
+    let (grader, owned_slug) = (state.grader.get().await, slug.to_string());
     let (checks, verified) = tokio::task::spawn_blocking(move || {
         let (slug, mut checks) = (owned_slug, Vec::new());
         let verified = match unpack(&archive, &mut checks) {

@@ -5,6 +5,7 @@ use server::app::{self, App, AppConfig};
 use server::db::Location;
 use server::db::users::{self, Role};
 use server::domain::SubmissionId;
+use server::grader_slot::GraderSlot;
 use server::state::ServerConfig;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -102,19 +103,32 @@ pub async fn spawn_on(
     grader: Option<Arc<dyn Grade>>,
 ) -> TestApp {
     let db = database(&dir).await;
+    start_on(dir, db, opts, grader.into()).await
+}
+
+/// An app whose grader is still being prepared when it starts serving, as `infrakata serve`'s.
+pub async fn spawn_preparing(opts: Options, grader: GraderSlot) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(&dir).await;
     start_on(dir, db, opts, grader).await
 }
 
 /// Another replica of `of`: its own process state (events, workers), the same database.
 pub async fn spawn_replica(of: &TestApp, opts: Options, grader: Option<Arc<dyn Grade>>) -> TestApp {
-    start_on(tempfile::tempdir().unwrap(), of.db.clone(), opts, grader).await
+    start_on(
+        tempfile::tempdir().unwrap(),
+        of.db.clone(),
+        opts,
+        grader.into(),
+    )
+    .await
 }
 
 async fn start_on(
     dir: tempfile::TempDir,
     db: Location,
     opts: Options,
-    grader: Option<Arc<dyn Grade>>,
+    grader: GraderSlot,
 ) -> TestApp {
     let mut server = ServerConfig {
         lease: opts.lease,

@@ -20,6 +20,7 @@ mod fake_grader;
 mod faults;
 mod function_packages;
 mod gpu;
+mod grader_start;
 mod helpers;
 mod host_slots;
 mod interviews;

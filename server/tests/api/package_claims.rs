@@ -136,12 +136,17 @@ async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it(
     let learner = app.user("ada").await;
 
     // The build's own version (stored at start-up, and compiled in) goes to this build.
-    let id = app.submit_id(&learner, "fast-power", "// a", "submit").await;
+    let id = app
+        .submit_id(&learner, "fast-power", "// a", "submit")
+        .await;
     let job = claim(Some(own.clone())).await.expect("its own version");
     assert_eq!(job.submission_id, id);
 
     // Another build's version, its files not stored here.
-    sqlx::query("DELETE FROM kata_packages").execute(db).await.unwrap();
+    sqlx::query("DELETE FROM kata_packages")
+        .execute(db)
+        .await
+        .unwrap();
     let newer = Published {
         content_hash: "b".repeat(64),
         grading_hash: "c".repeat(64),
@@ -166,7 +171,9 @@ async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it(
             .await
             .unwrap();
     };
-    let id = app.submit_id(&learner, "fast-power", "// b", "submit").await;
+    let id = app
+        .submit_id(&learner, "fast-power", "// b", "submit")
+        .await;
     written_for_newer(id).await;
     assert!(claim(Some(own.clone())).await.is_none());
     // While only this build's workers are connected, the learner is told it waits for a
@@ -195,7 +202,9 @@ async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it(
     assert_eq!(job.package, None);
 
     // A worker from before hellos said what they compiled in takes such a job as it did.
-    let id = app.submit_id(&learner, "fast-power", "// c", "submit").await;
+    let id = app
+        .submit_id(&learner, "fast-power", "// c", "submit")
+        .await;
     written_for_newer(id).await;
     let job = claim(None).await.expect("an older worker");
     assert_eq!(job.submission_id, id);

@@ -683,7 +683,9 @@ async fn cookies_are_secure_when_configured() {
             ..server::state::ServerConfig::default()
         },
     };
-    let app = server::app::start(config, None).await.unwrap();
+    let app = server::app::start(config, server::grader_slot::GraderSlot::ready(None))
+        .await
+        .unwrap();
     let resp = reqwest::get(format!("{}/login", app.url())).await.unwrap();
     let cookie = resp.headers()["set-cookie"].to_str().unwrap().to_string();
     assert!(
