@@ -468,6 +468,22 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
                 })
             },
         );
+        // What a publish runs in all: the verification, then the custom-input form's examples
+        // from the version's judge.
+        g.bench_function(
+            format!("{slug}: verification, then the form's examples"),
+            |b| {
+                b.iter(|| {
+                    let mut fresh = package.clone();
+                    fresh.logic = unique(&package.logic);
+                    let rows = grader.verify_package(&fresh).expect("verifies");
+                    assert!(rows.iter().all(|r| r.ok), "{rows:?}");
+                    let examples = grader.package_examples(&fresh).expect("examples");
+                    assert!(!examples.examples.is_empty());
+                    black_box((rows, examples))
+                })
+            },
+        );
     }
     g.finish();
 }

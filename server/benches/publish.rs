@@ -50,7 +50,14 @@ async fn run() {
         addr: "127.0.0.1:0".parse().unwrap(),
         db: server::db::Location::Sqlite(dir.path().join("bench.db")),
         workers: 0,
-        server: Default::default(),
+        server: server::state::ServerConfig {
+            // Every round is an upload: the instructors' hourly allowance would stop the bench.
+            kata_upload_budget: server::db::allowance::Budget::per_hour(
+                std::num::NonZeroU32::new(10_000).unwrap(),
+                std::num::NonZeroU32::new(10_000).unwrap(),
+            ),
+            ..Default::default()
+        },
     };
     let app = app::start(config, GraderSlot::ready(None)).await.unwrap();
     let staff = users::create(&app.state.db, "ines", Role::Instructor, None)

@@ -23,15 +23,21 @@ impl GraderSlot {
         Self(watch::channel(Readiness::Known(grader)).1)
     }
 
-    /// A grader that `prepare` makes on a blocking thread. Must be called inside a Tokio
-    /// runtime. A `prepare` that panics leaves the replica without a grader.
+    /// A grader that `prepare` makes on a thread of its own — not the runtime's blocking pool,
+    /// whose shutdown would wait for it: a service stopped mid-build stops at once. A
+    /// `prepare` that panics (or a thread that cannot start) leaves the replica without one.
     pub fn preparing(prepare: impl FnOnce() -> Option<Arc<dyn Grade>> + Send + 'static) -> Self {
         let (tx, rx) = watch::channel(Readiness::Preparing);
-        tokio::task::spawn_blocking(move || {
-            let grader = prepare();
-            // Nobody listening is nobody to tell.
-            let _ = tx.send(Readiness::Known(grader));
-        });
+        let started = std::thread::Builder::new()
+            .name("grader-prepare".into())
+            .spawn(move || {
+                let grader = prepare();
+                // Nobody listening is nobody to tell.
+                let _ = tx.send(Readiness::Known(grader));
+            });
+        if let Err(e) = started {
+            tracing::warn!("could not start preparing the grader: {e}");
+        }
         Self(rx)
     }
 

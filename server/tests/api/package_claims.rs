@@ -18,6 +18,27 @@ async fn claim(db: &Db, phase: JobPhase, packages: PackageKinds) -> Option<Claim
         .0
 }
 
+/// Publishes `version` of `slug` and makes it live, storing `archive` as its (function) package
+/// when given; its number.
+async fn publish_live(db: &Db, slug: &str, version: &Published, archive: Option<Vec<u8>>) -> i64 {
+    let mut tx = db.begin().await.unwrap();
+    if let Some(archive) = archive {
+        let hash = &version.content_hash;
+        kata_packages::store(&mut tx, hash, &archive, katas::KataKind::Cpu, None)
+            .await
+            .unwrap();
+    }
+    served::lock_kata(&mut tx, slug).await.unwrap();
+    let published = kata_versions::publish(&mut tx, slug, version)
+        .await
+        .unwrap();
+    served::set_live(&mut tx, slug, published.number)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    published.number
+}
+
 const IO_ONLY: PackageKinds = PackageKinds {
     io: true,
     function: false,
@@ -44,24 +65,7 @@ async fn a_function_package_s_jobs_go_only_to_workers_that_grade_them() {
         grading_hash: files.grading_hash(),
         ..Published::compiled(kata).unwrap()
     };
-    let mut tx = db.begin().await.unwrap();
-    kata_packages::store(
-        &mut tx,
-        &hash,
-        &files.to_tar_gz(),
-        katas::KataKind::Cpu,
-        None,
-    )
-    .await
-    .unwrap();
-    served::lock_kata(&mut tx, "fast-power").await.unwrap();
-    let published = kata_versions::publish(&mut tx, "fast-power", &version)
-        .await
-        .unwrap();
-    served::set_live(&mut tx, "fast-power", published.number)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    publish_live(db, "fast-power", &version, Some(files.to_tar_gz())).await;
 
     let token = app.user("ada").await;
     let id = app.submit_id(&token, "fast-power", "// a", "submit").await;
@@ -152,20 +156,12 @@ async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it(
         grading_hash: "c".repeat(64),
         ..Published::compiled(kata).unwrap()
     };
-    let mut tx = db.begin().await.unwrap();
-    served::lock_kata(&mut tx, "fast-power").await.unwrap();
-    let published = kata_versions::publish(&mut tx, "fast-power", &newer)
-        .await
-        .unwrap();
-    served::set_live(&mut tx, "fast-power", published.number)
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    let number = publish_live(db, "fast-power", &newer, None).await;
     // This replica serves its own version still; a replica of the newer build serves the
     // newer one, as this submission was.
     let written_for_newer = |id: server::domain::SubmissionId| async move {
         sqlx::query("UPDATE submissions SET kata_version = $1 WHERE id = $2")
-            .bind(published.number)
+            .bind(number)
             .bind(id)
             .execute(db)
             .await
