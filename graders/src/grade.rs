@@ -587,6 +587,7 @@ fn ms(d: std::time::Duration) -> f64 {
 struct Slots {
     free: Mutex<usize>,
     released: Condvar,
+    capacity: usize,
 }
 
 struct Slot<'a>(&'a Slots);
@@ -596,7 +597,13 @@ impl Slots {
         Self {
             free: Mutex::new(n),
             released: Condvar::new(),
+            capacity: n,
         }
+    }
+
+    /// How many gradings run at once.
+    fn capacity(&self) -> usize {
+        self.capacity
     }
 
     fn acquire(&self) -> Slot<'_> {

@@ -137,6 +137,19 @@ fn verifies(dir: &Path, rows: Option<usize>) -> Result<(), Failed> {
     if checks.len() != rows.unwrap_or(2 + package.wrong.len()) {
         return Err(format!("{} rows: {checks:#?}", checks.len()).into());
     }
+    // Graded side by side, reported in the package's order.
+    let parts: Vec<&str> = checks
+        .iter()
+        .map(|c| c.part.as_str())
+        .take(2 + package.wrong.len())
+        .collect();
+    let order: Vec<String> = ["reference.rs".to_string(), "starter.rs".to_string()]
+        .into_iter()
+        .chain(package.wrong.iter().map(|w| format!("wrong/{}.rs", w.name)))
+        .collect();
+    if parts != order {
+        return Err(format!("rows out of order: {parts:?}").into());
+    }
     Ok(())
 }
 

@@ -153,14 +153,18 @@ impl Grader {
         &self,
         package: &FunctionPackage,
     ) -> Result<(crate::cache::Binary, PathBuf), GradeError> {
-        let judge = self.package_judge(package)?;
-        let library = crate::package::library(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            package,
-        )?
-        .map_err(|said| {
+        // Neither build needs the other: on a new version they run side by side.
+        let (judge, library) = std::thread::scope(|s| {
+            let judge = s.spawn(|| self.package_judge(package));
+            let library =
+                crate::package::library(&self.sandbox, &self.toolchain, &self.cache, package);
+            let judge = judge
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (judge, library)
+        });
+        let judge = judge?;
+        let library = library?.map_err(|said| {
             GradeError::kata(&package.meta.slug)(KataError::Judge(format!(
                 "could not be built: its logic as the learners' library did not compile: {}",
                 katas::report::trim(&said)
@@ -275,6 +279,8 @@ impl Grader {
         package: &FunctionPackage,
     ) -> Result<Vec<PackageCheck>, GradeError> {
         let grade = |source: &str| self.grade_package(package, source, Mode::Submit, &|_| {});
+        // The reference first: its grading builds the version's library and judge, which every
+        // other solution's grading then finds built.
         let reference = grade(&package.reference)?;
         let mut checks = vec![PackageCheck::new(
             "reference.rs",
@@ -282,22 +288,66 @@ impl Grader {
             super::io_verify::describe(&reference),
             reference.verdict == Verdict::Accepted,
         )];
-        let starter = grade(&package.starter)?;
-        checks.push(PackageCheck::new(
-            "starter.rs",
-            "not accepted",
-            super::io_verify::describe(&starter),
-            starter.verdict != Verdict::Accepted,
-        ));
-        for wrong in &package.wrong {
-            let report = grade(&wrong.source)?;
-            checks.push(PackageCheck::new(
-                format!("wrong/{}.rs", wrong.name),
-                wrong.expected.as_str(),
-                super::io_verify::describe(&report),
-                report.verdict == wrong.expected,
-            ));
+        // The rest do not depend on one another: graded side by side, as many at once as this
+        // grader grades jobs, and reported in the package's order.
+        let others: Vec<(String, Option<Verdict>, &str)> =
+            std::iter::once(("starter.rs".to_string(), None, package.starter.as_str()))
+                .chain(package.wrong.iter().map(|wrong| {
+                    let part = format!("wrong/{}.rs", wrong.name);
+                    (part, Some(wrong.expected), wrong.source.as_str())
+                }))
+                .collect();
+        let reports = side_by_side(&others, self.slots.capacity(), |(_, _, source)| {
+            grade(source)
+        });
+        for ((part, expected, _), report) in others.iter().zip(reports) {
+            let report = report?;
+            let got = super::io_verify::describe(&report);
+            checks.push(match expected {
+                None => PackageCheck::new(
+                    part.clone(),
+                    "not accepted",
+                    got,
+                    report.verdict != Verdict::Accepted,
+                ),
+                Some(verdict) => PackageCheck::new(
+                    part.clone(),
+                    verdict.as_str(),
+                    got,
+                    report.verdict == *verdict,
+                ),
+            });
         }
         Ok(checks)
     }
+}
+
+/// `run` on every item, at most `width` at once, the results in the items' order.
+fn side_by_side<T: Sync, R: Send>(
+    items: &[T],
+    width: usize,
+    run: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..width.clamp(1, items.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let result = run(item);
+                    *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
+            result.expect("a thread ran every item (a panic would have ended the scope)")
+        })
+        .collect()
 }
