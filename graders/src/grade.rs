@@ -644,3 +644,33 @@ fn check_source_size(source: &str) -> Result<(), GradeError> {
     }
     Ok(())
 }
+
+/// `run` on every item, at most `width` at once, the results in the items' order.
+pub(super) fn side_by_side<T: Sync, R: Send>(
+    items: &[T],
+    width: usize,
+    run: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..width.clamp(1, items.len().max(1)) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let result = run(item);
+                    *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
+            result.expect("a thread ran every item (a panic would have ended the scope)")
+        })
+        .collect()
+}

@@ -20,6 +20,29 @@ pub struct PackageCheck {
 }
 
 impl PackageCheck {
+    /// A solution's row: `expected` its marked verdict, or `None` for the starter, which only
+    /// must not be accepted.
+    pub(super) fn of_solution(
+        part: &str,
+        expected: Option<Verdict>,
+        report: &crate::GradeReport,
+    ) -> Self {
+        match expected {
+            None => Self::new(
+                part,
+                "not accepted",
+                describe(report),
+                report.verdict != Verdict::Accepted,
+            ),
+            Some(verdict) => Self::new(
+                part,
+                verdict.as_str(),
+                describe(report),
+                report.verdict == verdict,
+            ),
+        }
+    }
+
     pub(super) fn new(
         part: impl Into<String>,
         expected: impl Into<String>,
@@ -57,34 +80,34 @@ impl Grader {
                 true,
             )),
         }
-        match package.starter() {
-            Some(source) => {
-                let report = grade(source)?;
-                checks.push(PackageCheck::new(
-                    "starter.rs",
-                    "not accepted",
-                    describe(&report),
-                    report.verdict != Verdict::Accepted,
-                ));
-            }
-            None => checks.push(PackageCheck::new(
+        // After the reference (which builds what the others share, such as an output
+        // validator), the starter and each `wrong/` solution are graded side by side, as many at
+        // once as this grader grades jobs, and reported in the package's order.
+        let wrong = package
+            .wrong()
+            .map_err(|e| GradeError::Internal(e.to_string()))?;
+        let others: Vec<(String, Option<Verdict>, &str)> = package
+            .starter()
+            .map(|source| ("starter.rs".to_string(), None, source))
+            .into_iter()
+            .chain(wrong.iter().map(|known| {
+                let part = format!("wrong/{}.rs", known.name);
+                (part, Some(known.expected), known.source.as_str())
+            }))
+            .collect();
+        if package.starter().is_none() {
+            checks.push(PackageCheck::new(
                 "starter.rs",
                 "present",
                 "missing".into(),
                 false,
-            )),
-        }
-        let wrong = package
-            .wrong()
-            .map_err(|e| GradeError::Internal(e.to_string()))?;
-        for known in wrong {
-            let report = grade(&known.source)?;
-            checks.push(PackageCheck::new(
-                format!("wrong/{}.rs", known.name),
-                known.expected.as_str(),
-                describe(&report),
-                report.verdict == known.expected,
             ));
+        }
+        let reports = super::side_by_side(&others, self.slots.capacity(), |(_, _, source)| {
+            grade(source)
+        });
+        for ((part, expected, _), report) in others.iter().zip(reports) {
+            checks.push(PackageCheck::of_solution(part, *expected, &report?));
         }
         for (i, declared) in package.decl.input_validators.iter().enumerate() {
             checks.push(self.check_inputs(package, i, declared)?);

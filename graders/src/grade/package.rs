@@ -297,57 +297,12 @@ impl Grader {
                     (part, Some(wrong.expected), wrong.source.as_str())
                 }))
                 .collect();
-        let reports = side_by_side(&others, self.slots.capacity(), |(_, _, source)| {
+        let reports = super::side_by_side(&others, self.slots.capacity(), |(_, _, source)| {
             grade(source)
         });
         for ((part, expected, _), report) in others.iter().zip(reports) {
-            let report = report?;
-            let got = super::io_verify::describe(&report);
-            checks.push(match expected {
-                None => PackageCheck::new(
-                    part.clone(),
-                    "not accepted",
-                    got,
-                    report.verdict != Verdict::Accepted,
-                ),
-                Some(verdict) => PackageCheck::new(
-                    part.clone(),
-                    verdict.as_str(),
-                    got,
-                    report.verdict == *verdict,
-                ),
-            });
+            checks.push(PackageCheck::of_solution(part, *expected, &report?));
         }
         Ok(checks)
     }
-}
-
-/// `run` on every item, at most `width` at once, the results in the items' order.
-fn side_by_side<T: Sync, R: Send>(
-    items: &[T],
-    width: usize,
-    run: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..width.clamp(1, items.len().max(1)) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(item) = items.get(i) else { break };
-                    let result = run(item);
-                    *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
-                }
-            });
-        }
-    });
-    results
-        .into_iter()
-        .map(|slot| {
-            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
-            result.expect("a thread ran every item (a panic would have ended the scope)")
-        })
-        .collect()
 }
