@@ -57,9 +57,6 @@ pub fn limits() -> sandbox::Limits {
 /// What the learner's file becomes.
 #[derive(Debug, Clone, Copy)]
 pub enum Target<'a> {
-    /// A GPU kata's solution (or reference): the file under the generated runner, against the
-    /// prebuilt `katas` library with `cuda`. A CPU kata's solution is always `Linked`.
-    Runner(&'a KataMeta),
     /// A stdin/stdout kata's program: the file is the crate root, and links against std only.
     Program { slug: &'a str },
     /// A function package's solution ([`crate::package`]): the file under the generated
@@ -76,7 +73,7 @@ pub enum Target<'a> {
 impl Target<'_> {
     fn slug(&self) -> &str {
         match self {
-            Self::Runner(meta) | Self::Linked { meta, .. } | Self::Judge { meta, .. } => &meta.slug,
+            Self::Linked { meta, .. } | Self::Judge { meta, .. } => &meta.slug,
             Self::Program { slug } => slug,
         }
     }
@@ -127,15 +124,6 @@ pub fn compile(
     let mut argv = vec![sandbox.toolchain()?.rustc_inside()];
     argv.extend(sandbox.toolchain()?.rustc_flags());
     let (root, library_hash) = match target {
-        Target::Runner(_) => {
-            let rlib = toolchain
-                .gpu_rlib
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            argv.extend(rustc_args(&format!("{DEPS}/{rlib}")));
-            (MAIN_FILE, toolchain.gpu_hash.clone())
-        }
         Target::Program { .. } => {
             argv.extend(program_args());
             (LEARNER_FILE, String::new())
@@ -152,14 +140,15 @@ pub fn compile(
                 .unwrap_or_default();
             (MAIN_FILE, built)
         }
-        Target::Judge { .. } => {
+        Target::Judge { meta, .. } => {
             argv.extend(package::programs::rustc_args(
                 toolchain,
+                meta,
                 DEPS,
                 None,
                 &format!("{BUILD_INSIDE}/{BINARY}"),
             ));
-            (MAIN_FILE, toolchain.judge_hash.clone())
+            (MAIN_FILE, toolchain.judge.hash.clone())
         }
     };
     // A judge is its logic as much as its file.
@@ -181,11 +170,6 @@ pub fn compile(
     let mut slot = sandbox.slot()?;
     let build = BuildDir::for_slot(cache.dir(), &slot)?;
     let read_only = match target {
-        Target::Runner(meta) => {
-            build.write(LEARNER_FILE, source.as_bytes())?;
-            build.write(MAIN_FILE, runner_main(meta).as_bytes())?;
-            vec![(toolchain.deps_dir.clone(), PathBuf::from(DEPS))]
-        }
         Target::Program { .. } => {
             build.write(LEARNER_FILE, source.as_bytes())?;
             Vec::new()

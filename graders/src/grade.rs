@@ -3,16 +3,15 @@
 
 use crate::GradeError;
 use crate::cache::{Binary, CacheLimits, CompileCache};
-use crate::compile::{self, Compiled};
+use crate::compile::Compiled;
 use crate::diagnostics::Diagnostic;
 use crate::gpu::{GpuHost, GpuInfo, Peak};
-use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport, Measured, Resources};
-use crate::run::{self, Purpose};
+use crate::report::{GradeReport, Measured, Resources};
 use crate::sandbox::{Sandbox, SandboxConfig};
 use crate::toolchain::Toolchain;
 use katas::gpu::DeviceTiming;
-use katas::judge::{CaseInfo, KataError};
-use katas::{CaseReport, Group, Kata, KataKind, Mode, Report, Verdict};
+use katas::judge::CaseInfo;
+use katas::{Kata, KataKind, Mode, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -20,6 +19,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 mod bank;
 mod custom;
 mod figure;
+mod gpu;
 mod io;
 mod io_verify;
 mod package;
@@ -95,7 +95,8 @@ pub struct Grader {
     gpu_host: GpuHost,
     /// The device and its measured copy bandwidth, when this host has a GPU.
     gpu: Option<(GpuInfo, Peak)>,
-    /// The reference's device timings per GPU kata, per performance case, measured once.
+    /// The reference's device timings per GPU version ([`FunctionPackage::key`]), per
+    /// performance case, measured once.
     reference_timing: Mutex<HashMap<String, HashMap<String, DeviceTiming>>>,
     /// Each version's cases as its judge lists them, by [`FunctionPackage::key`]: which cases
     /// there are and their groups do not depend on the seed, so a figure need not start a
@@ -173,10 +174,11 @@ impl Grader {
     }
 
     /// Compiles and runs the cases: the verdict, final the moment it is returned. An accepted
-    /// `submit` still owes its performance figure ([`Judged::measurement_owed`]), which
-    /// [`Grader::measure`] adds; callers publish the verdict in between. A CPU kata is graded
-    /// through the package made from the build's own files ([`crate::package::builtin`]),
-    /// exactly as a published version is; only a GPU kata is judged by the code compiled in.
+    /// `submit` of a CPU kata still owes its instruction count ([`Judged::measurement_owed`]),
+    /// which [`Grader::measure`] adds; callers publish the verdict in between (a GPU kata's
+    /// device figures come with its verdict). Every kata is graded through the package made
+    /// from the build's own files ([`crate::package::builtin`]), exactly as a published
+    /// version is.
     pub fn judge(
         &self,
         slug: &str,
@@ -184,102 +186,12 @@ impl Grader {
         mode: Mode,
         progress: &dyn Fn(Stage),
     ) -> Result<Judged, GradeError> {
-        let kata = kata_for(slug, source)?;
-        if let Some(package) = crate::package::builtin(slug) {
-            let report = self.grade_package(package, source, mode, progress)?;
-            let owed = report.awaits_figure().then(|| Owed {
-                kata,
-                source: source.to_string(),
-                selected: Vec::new(),
-            });
-            return Ok(Judged { report, owed });
-        }
-        progress(Stage::Queued);
-        let _slot = self.slots.acquire();
-        progress(Stage::Compiling);
-        let done = |report: GradeReport| {
-            progress(Stage::Done);
-            Ok(Judged { report, owed: None })
-        };
-        let is_gpu = kata.meta().kind == KataKind::Gpu;
-        // Every case beyond the samples comes from a fresh seed the submission cannot know
-        // when it is written (nor learn by failing on purpose: the next grading differs). A
-        // `run` has only samples, which are the same for every seed.
-        let seed = if mode == Mode::Run && !is_gpu {
-            katas::DEFAULT_SEED
-        } else {
-            fresh_seed()
-        };
-        // The trusted side's cases and the reference's answers depend on the seed alone, and
-        // rustc leaves the other core idle: made meanwhile, they are off the verdict's path.
-        // Scoped, so a compile error still waits for them and nothing outlives the grading.
-        let (built, prepared) = std::thread::scope(|s| {
-            let preparing =
-                s.spawn(|| Ok::<_, KataError>((kata.case_list()?, kata.prepare(seed)?)));
-            let built = self.build(kata, source, mode);
-            (built, preparing.join())
-        });
-        let (cases, judging) = prepared
-            .map_err(|_| {
-                GradeError::Internal(format!("kata `{slug}`: preparing its cases panicked"))
-            })?
-            .map_err(GradeError::kata(slug))?;
-        let (binary, mut resources, diagnostics) = match built? {
-            Ok(built) => built,
-            Err(report) => return done(report),
-        };
-        progress(Stage::Running);
-        let selected: Vec<_> = cases
-            .into_iter()
-            .filter(|c| mode.includes(c.group))
-            .collect();
-        let ran = run::run(
-            &self.sandbox,
-            run::Subject::of(kata),
-            &*judging,
-            &binary,
-            &selected,
-            seed,
-            &self.gpu_host,
-            Purpose::Judge,
-        )?;
-        resources.run_wall_ms = ms(ran.wall);
-        resources.run_cpu_ms = ms(ran.cpu);
-        resources.peak_memory_bytes = ran.peak_memory_bytes;
-        let judged = Report::from_cases(slug, ran.cases);
-        if judged.verdict == Verdict::CompileError {
-            // A GPU kernel NVRTC refused (every case says the same): reported like a Rust
-            // compile error, its errors marked on the learner's lines.
-            let log = judged.cases.iter().find_map(|c| c.message.clone());
-            let mut diagnostics = diagnostics;
-            if let Some(log) = &log {
-                diagnostics.extend(crate::diagnostics::from_nvrtc(&log.en, source));
-            }
-            return done(GradeReport::compile_error(
-                slug,
-                mode,
-                diagnostics,
-                log,
-                resources,
-            ));
-        }
-        let owed = (judged.verdict == Verdict::Accepted && mode == Mode::Submit).then(|| Owed {
+        let (kata, package) = builtin_for(slug, source)?;
+        let report = self.grade_package(package, source, mode, progress)?;
+        let owed = report.awaits_figure().then(|| Owed {
             kata,
             source: source.to_string(),
-            selected,
         });
-        let mut report = GradeReport::judged(
-            judged,
-            mode,
-            diagnostics,
-            resources,
-            ran.message,
-            ran.output,
-        );
-        report.case_time_ms = Some(kata.meta().limits.case_time_ms);
-        if owed.is_none() {
-            return done(report);
-        }
         Ok(Judged { report, owed })
     }
 
@@ -299,19 +211,14 @@ impl Grader {
         };
         let _slot = self.slots.acquire();
         progress(Stage::Measuring);
-        if owed.kata.meta().kind == KataKind::Gpu {
-            report.gpu_performance =
-                Some(self.gpu_performance(owed.kata, &report.cases, &owed.selected)?);
-        } else {
-            // Inline (`infrakata grade`), there is no later attempt: a measurement the host
-            // was too busy for is reported missing with the reason.
-            match self.measure_submission(&owed.kata.meta().slug, &owed.source, &|_| {}) {
-                Ok(Measured::Figure(figure)) => report.performance = Some(figure),
-                Ok(Measured::Missing(why)) | Err(GradeError::Unavailable(why)) => {
-                    report.performance_missing = Some(why)
-                }
-                Err(e) => return Err(e),
+        // Inline (`infrakata grade`), there is no later attempt: a measurement the host was
+        // too busy for is reported missing with the reason.
+        match self.measure_submission(&owed.kata.meta().slug, &owed.source, &|_| {}) {
+            Ok(Measured::Figure(figure)) => report.performance = Some(figure),
+            Ok(Measured::Missing(why)) | Err(GradeError::Unavailable(why)) => {
+                report.performance_missing = Some(why)
             }
+            Err(e) => return Err(e),
         }
         progress(Stage::Done);
         Ok(report)
@@ -319,23 +226,8 @@ impl Grader {
 }
 
 impl Grader {
-    /// The learner's program compiled (through the compile cache) and within the size bound,
-    /// with its compile figures and warnings; or the compile-error report to return instead.
-    #[allow(clippy::type_complexity)]
-    fn build(
-        &self,
-        kata: &dyn Kata,
-        source: &str,
-        mode: Mode,
-    ) -> Result<Result<(Binary, Resources, Vec<Diagnostic>), GradeReport>, GradeError> {
-        let target = compile::Target::Runner(kata.meta());
-        let compiled =
-            compile::compile(&self.sandbox, &self.toolchain, &self.cache, target, source)?;
-        self.built(&kata.meta().slug, compiled, mode)
-    }
-
-    /// A compile's outcome as [`Grader::build`] returns it: the binary within the size bound,
-    /// or the compile-error report. Shared by every kind of kata.
+    /// A compile's outcome: the binary within the size bound, with its compile figures and
+    /// warnings, or the compile-error report to return instead. Shared by every kind of kata.
     #[allow(clippy::type_complexity)]
     fn built(
         &self,
@@ -448,7 +340,6 @@ impl Judged {
             owed: Some(Owed {
                 kata,
                 source: source.to_string(),
-                selected: Vec::new(),
             }),
         })
     }
@@ -458,7 +349,7 @@ impl Judged {
     }
 
     /// The figure owed is an instruction count ([`Grader::measure_submission`], a job of its
-    /// own), not the device timings a GPU kata's judging run already took.
+    /// own); a GPU kata's device timings came with its verdict.
     pub fn owes_instruction_count(&self) -> bool {
         self.owed
             .as_ref()
@@ -467,107 +358,11 @@ impl Judged {
 }
 
 /// What measuring needs from the judging run: the same source (its program, from the compile
-/// cache) and, for a GPU kata, the same selection (a CPU kata's figure is counted on inputs
-/// drawn for it alone).
+/// cache); the figure is counted on inputs drawn for it alone.
 #[derive(Debug)]
 struct Owed {
     kata: &'static dyn Kata,
     source: String,
-    selected: Vec<CaseInfo>,
-}
-
-impl Grader {
-    /// Device timings of an accepted GPU solution against the device's peak and the
-    /// reference kernel (timed once per grader, the same way).
-    fn gpu_performance(
-        &self,
-        kata: &dyn Kata,
-        cases: &[CaseReport],
-        selected: &[CaseInfo],
-    ) -> Result<GpuPerformance, GradeError> {
-        let slug = kata.meta().slug.clone();
-        let known = self
-            .reference_timing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&slug)
-            .cloned();
-        let reference = match known {
-            Some(timings) => timings,
-            None => {
-                let timings = self.reference_timings(kata, selected)?;
-                self.reference_timing
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(slug, timings.clone());
-                timings
-            }
-        };
-        let peak = self.gpu.as_ref().map(|(_, peak)| *peak);
-        Ok(GpuPerformance {
-            device: self.gpu.as_ref().map(|(info, _)| info.clone()),
-            peak,
-            cases: cases
-                .iter()
-                .filter_map(|c| {
-                    let timing = c.device.clone()?;
-                    let speed =
-                        katas::gpu::timing::speed(&timing, peak.as_ref(), reference.get(&c.name));
-                    Some(GpuCaseSpeed {
-                        case: c.name.clone(),
-                        timing,
-                        speed,
-                    })
-                })
-                .collect(),
-        })
-    }
-
-    fn reference_timings(
-        &self,
-        kata: &dyn Kata,
-        selected: &[CaseInfo],
-    ) -> Result<HashMap<String, DeviceTiming>, GradeError> {
-        let timed: Vec<CaseInfo> = selected
-            .iter()
-            .filter(|c| c.group == Group::Performance)
-            .cloned()
-            .collect();
-        let path = match compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            compile::Target::Runner(kata.meta()),
-            kata.package().reference,
-        )? {
-            Compiled::Binary { path, .. } => path,
-            Compiled::Failed { diagnostics, .. } => {
-                return Err(GradeError::Internal(format!(
-                    "the reference of `{}` does not compile: {diagnostics:?}",
-                    kata.meta().slug
-                )));
-            }
-        };
-        let seed = fresh_seed();
-        let judging = kata
-            .prepare(seed)
-            .map_err(GradeError::kata(&kata.meta().slug))?;
-        let ran = run::run(
-            &self.sandbox,
-            run::Subject::of(kata),
-            &*judging,
-            &path,
-            &timed,
-            seed,
-            &self.gpu_host,
-            Purpose::Judge,
-        )?;
-        Ok(ran
-            .cases
-            .into_iter()
-            .filter_map(|c| c.device.map(|t| (c.name, t)))
-            .collect())
-    }
 }
 
 /// A seed from the OS random source: a grading's secret cases and a measurement's single-use
@@ -632,6 +427,17 @@ fn kata_for(slug: &str, source: &str) -> Result<&'static dyn katas::catalogue::K
         katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
     check_source_size(source)?;
     Ok(kata)
+}
+
+/// The build's kata `slug` and the package made from its files, which grades it.
+fn builtin_for(
+    slug: &str,
+    source: &str,
+) -> Result<(&'static dyn Kata, &'static crate::package::FunctionPackage), GradeError> {
+    let kata = kata_for(slug, source)?;
+    let package = crate::package::builtin(slug)
+        .ok_or_else(|| GradeError::Internal(format!("the build's kata `{slug}` has no package")))?;
+    Ok((kata, package))
 }
 
 /// Refuses a learner's file over the size any grading accepts.

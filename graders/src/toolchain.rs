@@ -1,11 +1,12 @@
 //! The prebuilt libraries programs link against (the compiler itself, as the sandbox sees it,
 //! is `sandbox::Toolchain`): `katas-runtime` alone, which a CPU kata's library (and so a
-//! learner's program for it) links beside the kata's own logic; the `katas` crate with `cuda`
-//! only, which a GPU kata's runner links; and `katas` with `custom` only, which a kata's judge
-//! links (it reads learners' custom input as JSON) and no learner's program does. A CPU
-//! submission's link then reads neither cudarc nor toml/winnow nor the catalogue: an rlib's
-//! codegen units pull one another into the link before the linker's GC drops what is unused,
-//! so what is compiled in is what the link pays.
+//! learner's program for it) links beside the kata's own logic; `katas-runtime` with `cuda`,
+//! which a GPU kata's library links the same way; and `katas` with `custom` and `cuda`, which
+//! a kata's judge links (it reads learners' custom input as JSON, and a GPU kata's checker is
+//! the harness's) and no learner's program does. A CPU submission's link then reads neither
+//! cudarc nor toml/winnow nor the catalogue: an rlib's codegen units pull one another into the
+//! link before the linker's GC drops what is unused, so what is compiled in is what the link
+//! pays.
 //!
 //! The library must come from the very `rustc` that compiles submissions (else E0514), so it is
 //! built with `cargo` driving that compiler, into a target dir of its own (never the
@@ -30,35 +31,46 @@ const RECORD: &str = "prepared.json";
 /// wire format, fastrand for case generation.
 pub const PACKAGE_CRATES: [&str; 2] = ["serde", "fastrand"];
 /// Bumped when the record's meaning changes.
-const RECORD_VERSION: &str = "prepared v7";
+const RECORD_VERSION: &str = "prepared v8";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Toolchain {
     /// `rustc -vV`, part of every cache key.
     pub version: String,
-    /// The prebuilt `libkatas-*.rlib` with the `cuda` feature alone, for GPU katas' runners.
-    pub gpu_rlib: PathBuf,
-    /// Hash of `gpu_rlib`: a changed catalogue invalidates cached binaries.
-    pub gpu_hash: String,
-    /// The same library with `custom`, which a published package's judge links.
-    pub judge_rlib: PathBuf,
-    /// Hash of `judge_rlib`.
-    pub judge_hash: String,
-    /// [`PACKAGE_CRATES`] as `judge_rlib` links them.
-    pub judge_crates: Vec<(String, PathBuf)>,
     /// `katas-runtime`, built alone: all a CPU kata's library (and so a learner's program for
     /// it) links besides [`PACKAGE_CRATES`] — no catalogue, no judge, no authoring tool.
-    pub runtime_rlib: PathBuf,
-    /// Hash of `runtime_rlib`.
-    pub runtime_hash: String,
+    pub runtime: Prebuilt,
+    /// `katas-runtime` with `cuda`: the same for a GPU kata's library, with the CUDA calls.
+    pub gpu_runtime: Prebuilt,
+    /// `katas` with `custom` and `cuda`, which every package's judge links.
+    pub judge: Prebuilt,
     /// Folder with every rlib here and all their dependencies (`-L dependency=`).
     pub deps_dir: PathBuf,
-    /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
-    /// very rlibs `runtime_rlib` links, so a package's derived wire format is the runtime's.
-    pub package_crates: Vec<(String, PathBuf)>,
     /// This start reused an earlier preparation (no `cargo`, no `rustc` run).
     #[serde(skip)]
     pub reused: bool,
+}
+
+/// One prebuilt library and what a crate linking it is given beside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prebuilt {
+    /// The hashed `lib*.rlib` in [`Toolchain::deps_dir`].
+    pub rlib: PathBuf,
+    /// Hash of `rlib`: part of the cache key of everything built against it.
+    pub hash: String,
+    /// The crates a package's files may name beside `katas` and std ([`PACKAGE_CRATES`]): the
+    /// very rlibs `rlib` links, so a package's derived wire format is the runtime's.
+    pub crates: Vec<(String, PathBuf)>,
+}
+
+impl Toolchain {
+    /// What a kata of `kind`'s library (and so its learners' programs) links.
+    pub fn runtime_for(&self, kind: katas::KataKind) -> &Prebuilt {
+        match kind {
+            katas::KataKind::Gpu => &self.gpu_runtime,
+            _ => &self.runtime,
+        }
+    }
 }
 
 /// What `prepared.json` holds: the result and what it was made from.
@@ -67,9 +79,8 @@ struct Record {
     key: String,
     compiler: sandbox::Toolchain,
     rustc: Stamp,
-    gpu_rlib: Stamp,
-    judge_rlib: Stamp,
-    runtime_rlib: Stamp,
+    /// The runtime's, the GPU runtime's and the judges' rlibs, in that order.
+    rlibs: [Stamp; 3],
     toolchain: Toolchain,
 }
 
@@ -117,9 +128,7 @@ impl Toolchain {
         if let Some(record) = read_record(&record_path)
             && record.key == key
             && Stamp::of(&record.compiler.rustc_host()) == Some(record.rustc)
-            && Stamp::of(&record.toolchain.gpu_rlib) == Some(record.gpu_rlib)
-            && Stamp::of(&record.toolchain.judge_rlib) == Some(record.judge_rlib)
-            && Stamp::of(&record.toolchain.runtime_rlib) == Some(record.runtime_rlib)
+            && record.toolchain.prebuilt().map(|p| Stamp::of(&p.rlib)) == record.rlibs.map(Some)
             && sandbox.adopt_toolchain(record.compiler.clone())
         {
             return Ok(Toolchain {
@@ -133,12 +142,7 @@ impl Toolchain {
             key,
             rustc: Stamp::of(&compiler.rustc_host())
                 .ok_or_else(|| GradeError::Toolchain("the compiler vanished".into()))?,
-            gpu_rlib: Stamp::of(&toolchain.gpu_rlib)
-                .ok_or_else(|| GradeError::Toolchain("the GPU library vanished".into()))?,
-            judge_rlib: Stamp::of(&toolchain.judge_rlib)
-                .ok_or_else(|| GradeError::Toolchain("the judges' library vanished".into()))?,
-            runtime_rlib: Stamp::of(&toolchain.runtime_rlib)
-                .ok_or_else(|| GradeError::Toolchain("the runtime library vanished".into()))?,
+            rlibs: stamps(&toolchain)?,
             compiler,
             toolchain: toolchain.clone(),
         };
@@ -174,6 +178,23 @@ fn write_record(path: &Path, record: &Record) -> std::io::Result<()> {
     std::fs::rename(&partial, path)
 }
 
+impl Toolchain {
+    /// The prebuilt libraries, in the record's order.
+    fn prebuilt(&self) -> [&Prebuilt; 3] {
+        [&self.runtime, &self.gpu_runtime, &self.judge]
+    }
+}
+
+fn stamps(toolchain: &Toolchain) -> Result<[Stamp; 3], GradeError> {
+    let [a, b, c] = toolchain.prebuilt().map(|p| Stamp::of(&p.rlib));
+    match (a, b, c) {
+        (Some(a), Some(b), Some(c)) => Ok([a, b, c]),
+        _ => Err(GradeError::Toolchain(
+            "a prebuilt library vanished as it was built".into(),
+        )),
+    }
+}
+
 /// Builds the three libraries (release, without `solutions`) with `compiler`.
 fn build(
     workspace_root: &Path,
@@ -185,46 +206,42 @@ fn build(
     let cargo = |package: &str, features: Option<&str>| {
         cargo_build(workspace_root, target_dir, &rustc, package, features)
     };
-    let (runtime_rlib, package_crates) = cargo("katas-runtime", None)?;
-    let (gpu_rlib, _) = cargo("katas", Some("cuda"))?;
-    let (judge_rlib, judge_crates) = cargo("katas", Some("custom"))?;
-    let deps_dir = runtime_rlib
+    let runtime = cargo("katas-runtime", None)?;
+    let gpu_runtime = cargo("katas-runtime", Some("cuda"))?;
+    let judge = cargo("katas", Some("custom,cuda"))?;
+    let deps_dir = runtime
+        .rlib
         .parent()
         .ok_or_else(|| GradeError::Toolchain("rlib has no folder".into()))?
         .to_path_buf();
-    for other in [&gpu_rlib, &judge_rlib] {
-        if other.parent() != Some(deps_dir.as_path()) {
+    for other in [&gpu_runtime, &judge] {
+        if other.rlib.parent() != Some(deps_dir.as_path()) {
             return Err(GradeError::Toolchain(format!(
                 "the prebuilt libraries landed in different folders: {} and {}",
-                runtime_rlib.display(),
-                other.display()
+                runtime.rlib.display(),
+                other.rlib.display()
             )));
         }
     }
     Ok(Toolchain {
         version,
-        gpu_hash: file_hash(&gpu_rlib)?,
-        judge_hash: file_hash(&judge_rlib)?,
-        runtime_hash: file_hash(&runtime_rlib)?,
-        runtime_rlib,
-        gpu_rlib,
-        judge_rlib,
-        judge_crates,
+        runtime,
+        gpu_runtime,
+        judge,
         deps_dir,
-        package_crates,
         reused: false,
     })
 }
 
 /// One `cargo build` of the library of `package` with only `features`: the hashed rlib it
-/// made, and those of [`PACKAGE_CRATES`] as it links them.
+/// made, its hash, and the rlibs of [`PACKAGE_CRATES`] as it links them.
 fn cargo_build(
     workspace_root: &Path,
     target_dir: &Path,
     rustc: &Path,
     package: &str,
     features: Option<&str>,
-) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeError> {
+) -> Result<Prebuilt, GradeError> {
     let mut cargo = Command::new("cargo");
     cargo
         .current_dir(workspace_root)
@@ -283,7 +300,12 @@ fn cargo_build(
             Ok((krate.to_string(), hashed_rlib(artifact, krate)?))
         })
         .collect::<Result<_, GradeError>>()?;
-    Ok((hashed_rlib(library, &name)?, crates))
+    let rlib = hashed_rlib(library, &name)?;
+    Ok(Prebuilt {
+        hash: file_hash(&rlib)?,
+        rlib,
+        crates,
+    })
 }
 
 /// The hashed rlib in the deps folder, which dependents must name: cargo reports

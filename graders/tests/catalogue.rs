@@ -36,7 +36,7 @@ fn trials() -> Vec<Trial> {
             a_banked_reference_count_serves_one_figure,
         ),
         Trial::test(
-            "package::every_cpu_kata_of_the_build_prepares_its_library_and_judge",
+            "package::every_kata_of_the_build_prepares_its_library_and_judge",
             || {
                 // What `serve` and `worker` do as they start; a failure names the kata.
                 let failed = grader()?.prepare_builtin();
@@ -223,17 +223,17 @@ fn reuses_the_prepared_library() -> Result<(), Failed> {
     };
     let first = prepare()?;
     let again = prepare()?;
-    if !again.reused || again.runtime_hash != first.runtime_hash || again.version != first.version {
+    if !again.reused || again.runtime.hash != first.runtime.hash || again.version != first.version {
         return Err(format!("not reused as it was: {first:?} then {again:?}").into());
     }
     let rlib = std::fs::File::options()
         .append(true)
-        .open(&first.runtime_rlib)
+        .open(&first.runtime.rlib)
         .map_err(|e| e.to_string())?;
     rlib.set_modified(std::time::SystemTime::now())
         .map_err(|e| e.to_string())?;
     let changed = prepare()?;
-    if changed.reused || changed.runtime_hash != first.runtime_hash {
+    if changed.reused || changed.runtime.hash != first.runtime.hash {
         return Err(format!("a touched library was trusted: {changed:?}").into());
     }
     if !prepare()?.reused {

@@ -47,6 +47,10 @@ fn trials() -> Vec<Trial> {
             changed_checker,
         ),
         Trial::test(
+            "package::a_gpu_kata_under_a_new_slug_grades_from_its_own_files",
+            gpu_copy_under_a_new_slug,
+        ),
+        Trial::test(
             "package::a_judge_that_does_not_compile_is_the_kata_s_fault",
             judge_does_not_compile,
         ),
@@ -169,6 +173,63 @@ fn copy_under_a_new_slug() -> Result<(), Failed> {
     let result = verifies(&dir, None);
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// gpu-pow-mod copied under a slug the build never saw: its library links the runtime's CUDA
+/// calls, its judge is the harness's checker in the CPU sandbox. A kernel whose parameters do
+/// not match is refused by NVRTC's signature check as a compile error on the learner's lines
+/// (no device needed, only NVRTC); the reference is accepted with its device timings against
+/// itself where there is a device, and is our side's `Unavailable` where there is none.
+fn gpu_copy_under_a_new_slug() -> Result<(), Failed> {
+    let dir = copy(&problem("gpu-pow-mod"), "gpu-copy", &|file, text| {
+        if file == "kata.toml" {
+            text.replace("slug = \"gpu-pow-mod\"", "slug = \"pow-mod-copy\"")
+        } else {
+            text
+        }
+    });
+    let package = read(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let package = package?;
+    if package.meta.slug != "pow-mod-copy" || package.meta.kind != katas::KataKind::Gpu {
+        return Err(format!("{:?}", package.meta).into());
+    }
+    let unavailable = |why: &str| {
+        let missing = katas::gpu::Unavailable::from_message(why)
+            .ok_or_else(|| Failed::from(format!("not a missing device: {why}")))?;
+        if missing.is_required() {
+            return Err(Failed::from(format!("required: {why}")));
+        }
+        println!("{}", missing.skip_note());
+        Ok(())
+    };
+    let mismatched = package
+        .wrong
+        .iter()
+        .find(|w| w.name == "modulus_as_int")
+        .ok_or("no wrong/modulus_as_int.rs")?;
+    match grade(&package, &mismatched.source) {
+        Ok(report)
+            if report.verdict == Verdict::CompileError
+                && format!("{:?}", (&report.message, &report.diagnostics)).contains("pow_mod") => {}
+        Ok(report) => return Err(format!("a mismatched kernel: {report:#?}").into()),
+        Err(GradeError::Unavailable(why)) => return unavailable(&why),
+        Err(e) => return Err(e.to_string().into()),
+    }
+    match grade(&package, &package.reference) {
+        Ok(report) => {
+            let timed = report
+                .gpu_performance
+                .as_ref()
+                .map_or(0, |perf| perf.cases.len());
+            if report.verdict != Verdict::Accepted || timed == 0 {
+                return Err(format!("the reference: {report:#?}").into());
+            }
+            Ok(())
+        }
+        Err(GradeError::Unavailable(why)) => unavailable(&why),
+        Err(e) => Err(e.to_string().into()),
+    }
 }
 
 /// fast-power with a checker that wants every `power` answer doubled: the build's checker

@@ -155,6 +155,8 @@ pub struct JudgedCase {
     pub mismatch: Option<((String, Option<String>), String, String)>,
     pub message: Option<(String, Option<String>)>,
     pub notes: Vec<(String, String)>,
+    /// A GPU performance case's device timing, from the learner's timed runs.
+    pub device: Option<crate::gpu::DeviceTiming>,
 }
 
 impl JudgedCase {
@@ -177,6 +179,7 @@ impl JudgedCase {
                         .chain(std::iter::repeat(String::new())),
                 )
                 .collect(),
+            device: report.device,
         }
     }
 
@@ -204,7 +207,7 @@ impl JudgedCase {
             message: self.message.map(message),
             notes_zh: notes.iter().map(|(_, zh)| trim(zh)).collect(),
             notes: notes.iter().map(|(en, _)| trim(en)).collect(),
-            device: None,
+            device: self.device,
         }
     }
 }

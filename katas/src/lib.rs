@@ -12,9 +12,8 @@
 //! [`evaluate`] joins the two in-process for `cargo test -p katas` and `infrakata kata check`;
 //! the grader joins them across a sandbox with the same functions and the same [`wire`] format.
 
-// `deny`, not `forbid`: the CUDA calls of `gpu::driver` and `gpu::probe` need `unsafe` (allowed on
-// exactly those, see `gpu/mod.rs`); every other module of this crate is held to `deny`.
-#![deny(unsafe_code)]
+// The CUDA calls that need `unsafe` live in `katas-runtime` (feature `cuda`).
+#![forbid(unsafe_code)]
 
 // Solution files (reference, starter, wrong, learner) all say `use katas::...`, whether they are
 // compiled into this crate, into the package tests, or into the grader's runner.

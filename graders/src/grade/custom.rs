@@ -2,11 +2,9 @@
 //! compile (and compile cache), sandboxed run and session judging as every grading; the
 //! reference's answer comes from the trusted side ([`katas::custom`]).
 
-use super::{Grader, Stage, ms};
+use super::{Grader, Stage};
 use crate::GradeError;
-use crate::report::{CustomOutputs, GradeReport};
-use crate::run::{self, Purpose};
-use katas::{Mode, Report};
+use crate::report::GradeReport;
 
 impl Grader {
     /// Runs `source` for the kata `slug` on the custom input `input` (JSON). The report has
@@ -19,66 +17,13 @@ impl Grader {
         input: &str,
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
-        let kata = super::kata_for(slug, source)?;
-        if let Some(package) = crate::package::builtin(slug) {
-            return self.custom_package(package, source, input, progress);
+        let (_, package) = super::builtin_for(slug, source)?;
+        if package.meta.kind == katas::KataKind::Gpu {
+            // Known before any kata code runs: the form is never offered for one.
+            return Err(GradeError::CustomInput(
+                katas::custom::CustomError::Refused(katas::Refusal::not_offered()),
+            ));
         }
-        let case = kata.custom(input).map_err(|e| {
-            if e.is_input() {
-                GradeError::CustomInput(e)
-            } else {
-                GradeError::Internal(format!("kata `{slug}`: {e}"))
-            }
-        })?;
-        progress(Stage::Queued);
-        let _slot = self.slots.acquire();
-        progress(Stage::Compiling);
-        let (binary, mut resources, diagnostics) = match self.build(kata, source, Mode::Run)? {
-            Ok(built) => built,
-            Err(report) => {
-                progress(Stage::Done);
-                // Still a custom run (the pages and the API tell it apart by `custom`): the
-                // reference's answer is known, the program gave none.
-                return Ok(GradeReport {
-                    custom: Some(CustomOutputs {
-                        input: input.to_string(),
-                        reference: case.reference_output.clone(),
-                        learner: None,
-                    }),
-                    ..report
-                });
-            }
-        };
-        progress(Stage::Running);
-        let ran = run::run(
-            &self.sandbox,
-            run::Subject::of(kata),
-            &*case.judging,
-            &binary,
-            std::slice::from_ref(&case.info),
-            katas::DEFAULT_SEED,
-            &self.gpu_host,
-            Purpose::Custom { input: &case.input },
-        )?;
-        resources.run_wall_ms = ms(ran.wall);
-        resources.run_cpu_ms = ms(ran.cpu);
-        resources.peak_memory_bytes = ran.peak_memory_bytes;
-        let judged = Report::from_cases(slug, ran.cases);
-        progress(Stage::Done);
-        Ok(GradeReport {
-            custom: Some(CustomOutputs {
-                input: input.to_string(),
-                reference: case.reference_output.clone(),
-                learner: case.learner_output(),
-            }),
-            ..GradeReport::judged(
-                judged,
-                Mode::Run,
-                diagnostics,
-                resources,
-                ran.message,
-                ran.output,
-            )
-        })
+        self.custom_package(package, source, input, progress)
     }
 }

@@ -247,14 +247,7 @@ impl Grader {
         let purpose = Purpose::Measure { tool };
         let meta = counted.meta();
         let ran = std::thread::scope(|s| {
-            let judging = ProcessJudging::start(
-                s,
-                &self.sandbox,
-                counted.judge,
-                &meta.slug,
-                &meta.limits,
-                seed,
-            )?;
+            let judging = ProcessJudging::start(s, &self.sandbox, counted.judge, meta, seed)?;
             self.run_beside_judge(meta, &judging, binary, cases, seed, purpose)
         })?;
         let processes = ran.processes;

@@ -9,7 +9,7 @@ use crate::package::{FunctionPackage, ProcessJudging};
 use crate::run::{self, Purpose, Subject};
 use crate::{GradeError, GradeReport};
 use katas::judge::{CaseInfo, KataError};
-use katas::{KataMeta, Mode, Report, Verdict};
+use katas::{KataKind, KataMeta, Mode, Report, Verdict};
 use std::path::{Path, PathBuf};
 use std::sync::PoisonError;
 use std::thread::Scope;
@@ -44,16 +44,12 @@ impl Grader {
         let _slot = self.slots.acquire();
         progress(Stage::Compiling);
         let (judge, library) = self.package_programs(package)?;
-        let seed = if mode == Mode::Run {
-            katas::DEFAULT_SEED
-        } else {
-            fresh_seed()
-        };
+        let seed = super::gpu::seed_for(meta.kind, mode);
         std::thread::scope(|s| {
             // The judge makes the cases while rustc builds the learner's program.
             let (judging, built) =
                 self.build_beside_judge(s, meta, &library, source, mode, || {
-                    ProcessJudging::start(s, &self.sandbox, &judge, slug, &meta.limits, seed)
+                    ProcessJudging::start(s, &self.sandbox, &judge, meta, seed)
                 })?;
             let (binary, mut resources, diagnostics) = match built? {
                 Ok(built) => built,
@@ -83,6 +79,9 @@ impl Grader {
                 ran.output,
             );
             report.case_time_ms = Some(meta.limits.case_time_ms);
+            if meta.kind == KataKind::Gpu {
+                report = self.gpu_report(package, &library, &judge, source, report, &selected)?;
+            }
             progress(Stage::Done);
             Ok(report)
         })
@@ -173,7 +172,7 @@ impl Grader {
         Ok((judge, library))
     }
 
-    /// Builds the library and judge of every CPU kata of the build (or finds them in the
+    /// Builds the library and judge of every kata of the build (or finds them in the
     /// compile cache), so that no learner's first verdict on a kata waits for them; for a
     /// service to call in the background as it starts. What failed is returned by slug, and is
     /// reported again, as the kata's fault, when the kata is graded.
@@ -207,14 +206,7 @@ impl Grader {
         }
         let meta = &package.meta;
         let cases = std::thread::scope(|s| {
-            let judging = ProcessJudging::start(
-                s,
-                &self.sandbox,
-                judge,
-                &meta.slug,
-                &meta.limits,
-                fresh_seed(),
-            )?;
+            let judging = ProcessJudging::start(s, &self.sandbox, judge, meta, fresh_seed())?;
             Ok::<_, GradeError>(judging.case_list())
         })?;
         self.keep_cases(package, &cases);

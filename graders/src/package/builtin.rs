@@ -1,25 +1,22 @@
-//! The build's own CPU katas as packages, made from the files embedded in the catalogue, so
-//! that the grader judges them exactly as it judges a published version: their library and
-//! judge built in the compile sandbox, their trusted side a sandboxed process. One grading
-//! path, whoever wrote the kata. GPU katas keep the catalogue's path until their judge runs
-//! where the device is.
+//! The build's own katas as packages, made from the files embedded in the catalogue, so that
+//! the grader judges them exactly as it judges a published version: their library and judge
+//! built in the compile sandbox, their trusted side a sandboxed process. One grading path,
+//! whoever wrote the kata, CPU or GPU.
 
 use super::FunctionPackage;
 use katas::archive::{Limits, PackageFiles};
 use katas::catalogue::Kata;
-use katas::{KataKind, layout};
+use katas::layout;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// The package of the build's CPU kata `slug`; `None` for a slug the build does not have, or
-/// a kata that does not take this path (a GPU kata).
+/// The package of the build's kata `slug`; `None` for a slug the build does not have.
 pub fn builtin(slug: &str) -> Option<&'static FunctionPackage> {
     static PACKAGES: OnceLock<HashMap<String, FunctionPackage>> = OnceLock::new();
     PACKAGES
         .get_or_init(|| {
             katas::catalogue::all()
                 .iter()
-                .filter(|k| k.meta().kind == KataKind::Cpu)
                 .map(|k| (k.meta().slug.clone(), from_catalogue(*k)))
                 .collect()
         })
@@ -57,13 +54,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_cpu_kata_of_the_build_is_a_package_of_the_files_it_was_built_from() {
+    fn every_kata_of_the_build_is_a_package_of_the_files_it_was_built_from() {
         for kata in katas::catalogue::all() {
             let meta = kata.meta();
-            let Some(package) = builtin(&meta.slug) else {
-                assert_ne!(meta.kind, KataKind::Cpu, "{} has no package", meta.slug);
-                continue;
-            };
+            let package =
+                builtin(&meta.slug).unwrap_or_else(|| panic!("{} has no package", meta.slug));
             // The same files as the folder, so the version the service published for the build
             // is exactly what is graded.
             assert_eq!(

@@ -11,7 +11,7 @@ use crate::sandbox::Sandbox;
 use katas::custom::InputExamples;
 use katas::judge::{CaseInfo, CaseResult, JudgeFailure, Judging, KataError};
 use katas::judge_process::{self, PreparedCase, Reply, Request};
-use katas::{CaseReport, Limits};
+use katas::{CaseReport, KataKind, KataMeta, Limits};
 use std::path::Path;
 use std::sync::Arc;
 use std::thread::Scope;
@@ -38,6 +38,8 @@ pub struct ProcessJudging {
     cases: Vec<PreparedCase>,
     /// The package is a rank kata: its networks are [`ProcessJudging::ranked`].
     pub ranked: bool,
+    /// A GPU kata: its judge may say the program found no usable device.
+    on_device: bool,
     link: Arc<JudgeLink>,
 }
 
@@ -57,17 +59,19 @@ impl Drop for ProcessJudging {
 }
 
 impl ProcessJudging {
-    /// Starts `judge` (a package's judge program) in the sandbox on a thread of `scope` and asks
-    /// it for the cases of `seed`. `Err(GradeError::Kata)` when the package could not make them.
+    /// Starts `judge` (the judge program of a package of `meta`) in the sandbox on a thread of
+    /// `scope` and asks it for the cases of `seed`. `Err(GradeError::Kata)` when the package
+    /// could not make them.
     pub fn start<'scope>(
         scope: &'scope Scope<'scope, '_>,
         sandbox: &'scope Sandbox,
         judge: &'scope Path,
-        slug: &str,
-        limits_of_kata: &Limits,
+        meta: &KataMeta,
         seed: u64,
     ) -> Result<Self, GradeError> {
+        let (slug, limits_of_kata) = (meta.slug.as_str(), &meta.limits);
         let mut judging = Self::spawn(scope, sandbox, judge, limits_of_kata);
+        judging.on_device = meta.kind == KataKind::Gpu;
         let prepare = Request::Prepare {
             seed,
             case_time_ms: limits_of_kata.case_time_ms,
@@ -171,6 +175,7 @@ impl ProcessJudging {
         Self {
             cases: Vec::new(),
             ranked: false,
+            on_device: false,
             link: JudgeLink::spawn(scope, sandbox, judge, limits_of_kata),
         }
     }
@@ -284,6 +289,14 @@ impl ProcessJudging {
                 Some(case) => Ok(judged.into_report(case, time_ms, MAX_NOTES)),
                 None => Err(self.failed(index, "judged a case it never made".into())),
             },
+            // A GPU kata's program found no usable device: our side's failure, not the
+            // package's. Only a program on a device can find none.
+            Ok(Ok(Reply::Failed(JudgeFailure::Unavailable { case, why }))) if self.on_device => {
+                Err(JudgeFailure::Unavailable {
+                    case: katas::report::trim(&case),
+                    why: katas::report::trim(&why),
+                })
+            }
             Ok(Ok(Reply::Failed(failure))) => Err(self.failed(index, format!("said: {failure}"))),
             Ok(Ok(_)) => Err(self.failed(index, "answered out of turn".into())),
             Ok(Err(why)) => Err(self.failed(index, why)),

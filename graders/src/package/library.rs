@@ -44,13 +44,14 @@ pub(crate) fn library(
     let metadata = &CompileCache::key_of_parts(&[sources.as_bytes()])[..16];
     argv.extend(rustc_args(
         toolchain,
+        meta,
         DEPS,
         Some(metadata),
         &format!("{BUILD_INSIDE}/{LIBRARY_FILE}"),
     ));
     let key = CompileCache::key(
         toolchain,
-        &toolchain.runtime_hash,
+        &toolchain.runtime_for(meta.kind).hash,
         "package library",
         &argv,
         &sources,

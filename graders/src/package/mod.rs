@@ -1,7 +1,8 @@
 //! A function kata graded from its package's own files: a version an instructor published (new
-//! cases, a fixed checker, a changed API, a kata the build never saw), and every CPU kata of
-//! the build itself, from the files embedded in it ([`builtin`]). Only GPU katas are still
-//! judged from the code compiled into the grader.
+//! cases, a fixed checker, a changed API, a kata the build never saw), and every kata of the
+//! build itself, from the files embedded in it ([`builtin`]). A GPU kata takes the same path:
+//! its library links the runtime with the CUDA calls, and its judge (the harness's checker,
+//! which never touches the device) runs as a CPU kata's does.
 //!
 //! Everything is built in the compile sandbox against the prebuilt runner library, as a crate
 //! named `katas` that re-exports the library and holds the package's logic at
@@ -63,8 +64,7 @@ pub enum PackageError {
     Data(String),
     #[error("{name}: {why}")]
     Wrong { name: String, why: String },
-    /// A kind this path does not build yet (GPU katas: their judge needs the GPU worker's
-    /// CUDA path).
+    /// A kind this path does not build (a stdin/stdout kata has no logic).
     #[error("{0}")]
     Unsupported(String),
 }
@@ -76,14 +76,7 @@ impl FunctionPackage {
         let meta = KataMeta::parse(text(layout::META_FILE)?, Path::new(layout::META_FILE))
             .map_err(|e| PackageError::Meta(e.to_string()))?;
         match meta.kind {
-            KataKind::Cpu => {}
-            KataKind::Gpu => {
-                return Err(PackageError::Unsupported(
-                    "a GPU kata is graded by the catalogue this service was built with; it \
-                     cannot be built from its package yet"
-                        .into(),
-                ));
-            }
+            KataKind::Cpu | KataKind::Gpu => {}
             KataKind::Io => {
                 return Err(PackageError::Unsupported(
                     "a stdin/stdout kata has no logic to build".into(),

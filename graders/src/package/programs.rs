@@ -133,11 +133,12 @@ pub(crate) fn judge_files(
 /// Everything after the sandbox's own toolchain flags for the package's own crate: as the
 /// runner library and a runner are compiled (so a learner's program behaves as it does in the
 /// catalogue), against the library and the crates it lets packages use. `library`: the rlib
-/// with `metadata` as its disambiguator (built as the runner library, without `solutions`);
-/// otherwise the judge's binary (with it, as the trusted side, linking the judges' library,
-/// which reads custom input).
+/// with `metadata` as its disambiguator (built as the runner library, without `solutions`,
+/// against the runtime for `meta`'s kind); otherwise the judge's binary (with it, as the
+/// trusted side, linking the judges' library, which reads custom input).
 pub(crate) fn rustc_args(
     toolchain: &Toolchain,
+    meta: &KataMeta,
     deps: &str,
     library: Option<&str>,
     out: &str,
@@ -174,12 +175,12 @@ pub(crate) fn rustc_args(
     );
     args.push(format!("-Ldependency={deps}"));
     // Learners' programs link the runtime alone; the judge, the judging side of `katas`.
-    let (katas, crates) = match library {
-        Some(_) => (&toolchain.runtime_rlib, &toolchain.package_crates),
-        None => (&toolchain.judge_rlib, &toolchain.judge_crates),
+    let linked = match library {
+        Some(_) => toolchain.runtime_for(meta.kind),
+        None => &toolchain.judge,
     };
-    args.push(format!("--extern=katas_real={deps}/{}", name(katas)));
-    for (krate, rlib) in crates {
+    args.push(format!("--extern=katas_real={deps}/{}", name(&linked.rlib)));
+    for (krate, rlib) in &linked.crates {
         args.push(format!("--extern={krate}={deps}/{}", name(rlib)));
     }
     args.push(format!("-o{out}"));

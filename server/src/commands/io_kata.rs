@@ -54,7 +54,7 @@ pub fn check(dir: &Path) -> anyhow::Result<ExitCode> {
             });
         }
     }
-    let complete = print_check(&rows, &findings, &dir.display().to_string(), || {});
+    let complete = print_check(&rows, &findings, &dir.display().to_string());
     Ok(if complete {
         ExitCode::SUCCESS
     } else {

@@ -7,7 +7,7 @@ use katas::catalogue;
 use katas::lint::{self, Finding};
 use katas::rules::{self, Checked};
 use katas::statement::heading;
-use katas::{Kata, KataKind, KataMeta, Lang, Mode};
+use katas::{Kata, Lang, Mode};
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -248,26 +248,13 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         ok: findings.is_empty(),
     });
     // A package this binary was not built from is built from its own files, in the sandbox,
-    // as the service builds a published version (GPU katas are not yet).
-    let gpu = KataMeta::load(&dir).is_ok_and(|m| m.kind == KataKind::Gpu);
+    // as the service builds a published version.
     match compiled {
-        None if !gpu => rows.extend(super::package_kata::solution_rows(&dir)?),
-        None => rows.push(Row {
-            part: "solutions".into(),
-            expected: "compiled in".into(),
-            got: "not in this build".into(),
-            ok: false,
-        }),
+        None => rows.extend(super::package_kata::solution_rows(&dir)?),
         Some(kata) => rows.extend(run_solutions(kata)),
     }
 
-    let complete = print_check(&rows, &findings, slug, || {
-        if compiled.is_none() && gpu {
-            println!(
-                "\n`{slug}` is not compiled into this binary: rebuild so build.rs picks it up, e.g. `cargo run -p server -- kata check {slug}`."
-            );
-        }
-    });
+    let complete = print_check(&rows, &findings, slug);
     Ok(if complete {
         ExitCode::SUCCESS
     } else {
@@ -275,15 +262,9 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// The `kata check` table, what is left to complete (then `after`'s words), and the last
-/// line naming the package `name` complete or not; whether it is complete. Shared by function
+/// The `kata check` table, what is left to complete, and the last line naming the package `name` complete or not; whether it is complete. Shared by function
 /// and stdin/stdout packages.
-pub(super) fn print_check(
-    rows: &[Row],
-    findings: &[Finding],
-    name: &str,
-    after: impl FnOnce(),
-) -> bool {
+pub(super) fn print_check(rows: &[Row], findings: &[Finding], name: &str) -> bool {
     let table_rows: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -300,7 +281,6 @@ pub(super) fn print_check(
         table::render(&["check", "expected", "got", ""], &table_rows)
     );
     print_findings(findings);
-    after();
     let complete = rows.iter().all(|r| r.ok);
     println!(
         "\n{name}: {}",

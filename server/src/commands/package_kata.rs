@@ -11,11 +11,12 @@ use katas::{KataKind, KataMeta, Mode};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// `Some(dir)` when `arg` names a CPU function package's folder rather than a catalogue slug.
+/// `Some(dir)` when `arg` names a function package's folder (CPU or GPU) rather than a
+/// catalogue slug.
 pub fn package_dir(arg: &str) -> Option<&Path> {
     let dir = Path::new(arg);
     (katas::catalogue::find(arg).is_none()
-        && KataMeta::load(dir).is_ok_and(|meta| meta.kind == KataKind::Cpu))
+        && KataMeta::load(dir).is_ok_and(|meta| meta.kind != KataKind::Io))
     .then_some(dir)
 }
 

@@ -32,10 +32,10 @@ pub struct Claimed {
     #[serde(default)]
     pub phase: JobPhase,
     /// The content hash of the stored package the submission was written for (a version
-    /// published to the service, or a build's CPU kata stored when that build started): the
+    /// published to the service, or a build's kata stored when that build started): the
     /// worker grades against exactly that version, fetched by hash unless it is the worker's own
-    /// build's. `None` for a version whose files are not stored (a GPU kata's), which the
-    /// worker grades as its build has it.
+    /// build's. `None` for a version whose files are not stored (an older build's, from before
+    /// every kata's were), which the worker grades as its build has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
     /// That version's grading hash (its files less the statements): a version graded exactly
@@ -148,26 +148,38 @@ pub struct PackageKinds {
     pub io: bool,
     /// Function katas built from their files.
     pub function: bool,
+    /// GPU katas among those (a GPU job whose version is stored).
+    pub gpu: bool,
 }
 
 impl PackageKinds {
     pub const ALL: Self = Self {
         io: true,
         function: true,
+        gpu: true,
     };
     pub const NONE: Self = Self {
         io: false,
         function: false,
+        gpu: false,
     };
 
-    /// The condition on a job's package `p` under which this worker may not take the job. A
-    /// package stored before kinds were recorded (NULL) goes only to a worker grading both.
-    fn refused(self) -> Option<&'static str> {
-        match (self.io, self.function) {
+    /// The condition on a job's package `p` (and the job, `jobs`) under which this worker may
+    /// not take the job. A package stored before kinds were recorded (NULL) goes only to a
+    /// worker grading both kinds.
+    fn refused(self) -> Option<String> {
+        let by_kind = match (self.io, self.function) {
             (true, true) => None,
             (true, false) => Some("COALESCE(p.kind, '') <> 'io'"),
             (false, true) => Some("COALESCE(p.kind, '') <> 'function'"),
             (false, false) => Some("1 = 1"),
+        };
+        let gpu = (!self.gpu).then(|| format!("jobs.kind = '{}'", JobKind::Gpu.as_str()));
+        match (by_kind, gpu) {
+            (None, None) => None,
+            (Some(kind), None) => Some(kind.to_string()),
+            (None, Some(gpu)) => Some(gpu),
+            (Some(kind), Some(gpu)) => Some(format!("({kind} OR {gpu})")),
         }
     }
 }

@@ -82,8 +82,9 @@ pub struct Listed {
     /// build's).
     pub servable: bool,
     /// Whether its package is stored on the service, so any replica or worker grades it from
-    /// its own files (a build's CPU versions are stored when it starts; a statement fix of one,
-    /// or a GPU kata's version, is graded only by a build with the same grading).
+    /// its own files (a build's versions are stored when it starts, a statement fix when it is
+    /// published; a version an older build never stored is graded only by a build with the
+    /// same grading).
     pub packaged: bool,
     pub live: bool,
 }

@@ -41,7 +41,7 @@ pub struct Row {
     pub topics: String,
     /// The package version this catalogue holds, published by the sync.
     pub version: Published,
-    /// Its files, stored with it; `None` for a GPU kata (graded only by a build that has it).
+    /// Its files, stored with it (every function kata of the build has them).
     pub package: Option<BuildPackage>,
 }
 
@@ -51,14 +51,16 @@ pub struct BuildPackage {
     /// The hash of `files`; stored only under the version that has it.
     pub content_hash: String,
     pub files: PackageFiles,
+    pub kind: katas::KataKind,
 }
 
 impl BuildPackage {
-    /// The package of the build's kata `slug`; `None` for a GPU kata.
+    /// The package of the build's kata `slug`.
     fn of(slug: &str) -> Option<Self> {
         graders::package::builtin(slug).map(|package| BuildPackage {
             content_hash: package.content_hash.clone(),
             files: package.files.clone(),
+            kind: package.meta.kind,
         })
     }
 }
@@ -248,7 +250,7 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
                 &mut tx,
                 &package.content_hash,
                 archive,
-                katas::KataKind::Cpu,
+                package.kind,
                 examples.as_deref(),
             )
             .await?;

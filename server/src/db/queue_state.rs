@@ -37,8 +37,9 @@ pub async fn position(db: &Db, submission_id: SubmissionId) -> Result<Option<i64
 }
 
 /// While this submission's job is queued and no worker that would take it has been seen
-/// recently (none advertising its kind, or — for a version not stored here — none of a build
-/// that compiled it in): what it waits for (`"gpu worker"`); `None` otherwise.
+/// recently (none advertising its kind; for a version not stored here, none of a build that
+/// compiled it in; for a stored GPU version, none grading GPU packages): what it waits for
+/// (`"gpu worker"`); `None` otherwise.
 pub async fn waiting_for(
     db: &Db,
     submission_id: SubmissionId,
@@ -58,11 +59,15 @@ pub async fn waiting_for(
     let Some((Stored(kind), content_hash, grading_hash, packaged)) = job else {
         return Ok(None);
     };
-    let unstored = match (&content_hash, packaged) {
-        (Some(content), 0) => Some([content.as_str(), grading_hash.as_deref().unwrap_or("")]),
-        _ => None,
+    use super::workers::Held;
+    let held = match (&content_hash, packaged) {
+        (Some(content), 0) => {
+            Held::Unstored([content.as_str(), grading_hash.as_deref().unwrap_or("")])
+        }
+        (Some(_), _) => Held::Stored,
+        (None, _) => Held::Unknown,
     };
-    Ok((!super::workers::able_connected(db, kind, unstored).await?)
+    Ok((!super::workers::able_connected(db, kind, held).await?)
         .then(|| format!("{} worker", kind.as_str())))
 }
 

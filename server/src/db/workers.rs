@@ -26,6 +26,11 @@ pub struct Capabilities {
     /// (`false`): they are never given such a job, verdict or measurement.
     #[serde(default)]
     pub function_packages: bool,
+    /// Grades GPU katas built from their packages too (their library linking the runtime's
+    /// CUDA calls). Workers from before say nothing (`false`): a GPU job whose version is
+    /// stored goes only to a worker that says so.
+    #[serde(default)]
+    pub gpu_packages: bool,
     /// The versions its build grades from its own code (each compiled kata's content and
     /// grading hash): a job whose version is not stored as a package goes to it only when its
     /// version is one of these, so a rolling deploy never grades one build's version with
@@ -40,6 +45,7 @@ impl Capabilities {
         super::jobs::PackageKinds {
             io: self.packages,
             function: self.function_packages,
+            gpu: self.gpu_packages,
         }
     }
 }
@@ -102,17 +108,23 @@ pub async fn list(db: &Db) -> Result<Vec<Seen>, sqlx::Error> {
 
 /// Whether a worker advertising `kind` was seen within the last [`CONNECTED_MS`].
 pub async fn kind_connected(db: &Db, kind: JobKind) -> Result<bool, sqlx::Error> {
-    able_connected(db, kind, None).await
+    able_connected(db, kind, Held::Unknown).await
 }
 
-/// [`kind_connected`], of a worker that would also take a job whose version is not stored and
-/// has the content and grading hashes `unstored` (when it is one): a worker whose hello names
-/// the versions compiled into it must name one of them ([`Capabilities::compiled`]).
-pub async fn able_connected(
-    db: &Db,
-    kind: JobKind,
-    unstored: Option<[&str; 2]>,
-) -> Result<bool, sqlx::Error> {
+/// How a job's version is held, for which workers can grade it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held<'a> {
+    /// Stored as a package: a GPU job's then goes only to a worker grading GPU packages.
+    Stored,
+    /// Not stored, with its content and grading hashes: a worker whose hello names the
+    /// versions compiled into it must name one of them ([`Capabilities::compiled`]).
+    Unstored([&'a str; 2]),
+    /// No version recorded (work from before versions).
+    Unknown,
+}
+
+/// [`kind_connected`], of a worker that would also take a job whose version is `held` so.
+pub async fn able_connected(db: &Db, kind: JobKind, held: Held<'_>) -> Result<bool, sqlx::Error> {
     let caps: Vec<String> =
         sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
             .bind(now_ms() - CONNECTED_MS)
@@ -120,8 +132,11 @@ pub async fn able_connected(
             .await?;
     let able = |c: Capabilities| {
         c.kinds.contains(&kind)
-            && match (unstored, &c.compiled) {
-                (Some(hashes), Some(compiled)) => compiled.iter().any(|h| hashes.contains(&&**h)),
+            && match (held, &c.compiled) {
+                (Held::Stored, _) => kind != JobKind::Gpu || c.gpu_packages,
+                (Held::Unstored(hashes), Some(compiled)) => {
+                    compiled.iter().any(|h| hashes.contains(&&**h))
+                }
                 _ => true,
             }
     };

@@ -59,7 +59,7 @@ pub(super) fn verify(
             let Some(version) = statement_fix(kata.package(), files, statements, checks) else {
                 return Ok(None);
             };
-            Ok(stored_fix(kata, files, checks).map(|stored| (version, stored)))
+            Ok(stored_fix(kata, files, checks).map(|stored| (version, Some(stored))))
         }
         compiled => built_from_files(grader, compiled, files, statements, checks),
     }
@@ -105,25 +105,21 @@ fn statement_fix(
     })
 }
 
-/// What a CPU kata's statement fix stores, so that a replica or worker of another build serves
-/// and grades it from its files as it does the build's own version; the form's examples are the
-/// build's (the same cases). A GPU kata's fix stores nothing: it is graded by a build that has
-/// it. `None` with the refusal recorded when the packed files are over the bound.
+/// What a statement fix stores, so that a replica or worker of another build serves and grades
+/// it from its files as it does the build's own version; the form's examples are the build's
+/// (the same cases). `None` with the refusal recorded when the packed files are over the bound.
 fn stored_fix(
     kata: &dyn katas::Kata,
     files: &PackageFiles,
     checks: &mut Vec<Check>,
-) -> Option<Option<StoredPackage>> {
-    if kata.meta().kind != katas::KataKind::Cpu {
-        return Some(None);
-    }
+) -> Option<StoredPackage> {
     let archive = stored_archive(files, super::publishing::limits().archive_bytes, checks)?;
     let examples = katas::custom::InputExamples::of(kata);
-    Some(Some(StoredPackage {
+    Some(StoredPackage {
         meta: kata.meta().clone(),
         archive,
         input_examples: serde_json::to_string(&examples).ok(),
-    }))
+    })
 }
 
 /// A new kata, or a version whose code, cases, limits or wrong solutions changed: its judge
@@ -165,13 +161,38 @@ fn built_from_files(
             ));
             return Ok(None);
         }
+        // A GPU kata's solutions run on a device: a grader without one cannot verify it.
+        Err(GradeError::Unavailable(why)) if package.meta.kind == katas::KataKind::Gpu => {
+            checks.push(fail(
+                "gpu",
+                format!(
+                    "verifying a GPU kata runs its solutions on a device, and this replica's \
+                     grader found none usable; publish it where the grader has a GPU ({why})"
+                ),
+                format!(
+                    "验证 GPU 题要在设备上运行它的各个解答，而这个副本的评测器找不到可用的 GPU；\
+                     请在评测器有 GPU 的地方发布（{why}）"
+                ),
+            ));
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
     if !sandbox_rows(verified, checks) {
         return Ok(None);
     }
-    let Some(input_examples) = input_examples(grader, &package, checks)? else {
-        return Ok(None);
+    let input_examples = if package.meta.kind == katas::KataKind::Gpu {
+        checks.push(pass(
+            "custom_input",
+            "custom input is not offered for a GPU kata".into(),
+            "GPU 题不提供自定义输入".into(),
+        ));
+        None
+    } else {
+        let Some(examples) = input_examples(grader, &package, checks)? else {
+            return Ok(None);
+        };
+        Some(examples)
     };
     let api = match LearnerApi::of_logic(&package.logic) {
         Ok(api) => api,
@@ -196,7 +217,7 @@ fn built_from_files(
     let stored = StoredPackage {
         meta: package.meta,
         archive,
-        input_examples: Some(input_examples),
+        input_examples,
     };
     Ok(Some((version, Some(stored))))
 }

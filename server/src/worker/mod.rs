@@ -95,6 +95,7 @@ pub fn capabilities(slot: usize) -> Capabilities {
         gpu,
         packages: true,
         function_packages: true,
+        gpu_packages: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -108,6 +109,7 @@ pub fn measuring_capabilities() -> Capabilities {
         gpu: None,
         packages: true,
         function_packages: true,
+        gpu_packages: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -152,8 +154,8 @@ enum Graded {
 
 /// A verdict job: judges; an accepted CPU submit's verdict is then handed over and its
 /// instruction count queued as a measurement job, so this loop is free for the next verdict.
-/// A GPU kata's figure (device timings from the judging run) is added here after the verdict
-/// is published. A measurement job: the figure only.
+/// A GPU kata's figure (device timings from the judging run) comes with its verdict. A
+/// measurement job: the figure only.
 async fn grade(
     source: &Arc<impl JobSource>,
     grader: &Arc<dyn Grade>,

@@ -305,6 +305,48 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
 /// every power doubled) and made it live. This replica serves that version, not its own, and
 /// its worker grades it from the stored files: a solution doubling every power is accepted,
 /// which this build's own fast-power would call a wrong answer.
+/// A GPU kata the build never saw is built from its files like any function kata; verifying it
+/// runs its solutions on a device, so a replica whose grader has none refuses it with a `gpu`
+/// row and changes nothing, and one with a device publishes it (run by `scripts/gpu-check.sh`).
+#[tokio::test]
+async fn a_gpu_kata_publishes_only_where_its_solutions_can_run_on_a_device() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(no_workers(), Some(grader)).await;
+    let (staff, learner) = instructor_and_learner(&app).await;
+    let new_kata = edited(
+        "gpu-pow-mod",
+        &[(
+            "kata.toml",
+            "slug = \"gpu-pow-mod\"",
+            "slug = \"pow-mod-drill\"",
+        )],
+    );
+    let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
+    let listed = app.get(&learner, "/api/katas/pow-mod-drill").await.status();
+    match graders::gpu::probe() {
+        Ok(device) => {
+            println!("publishing on {device}");
+            assert!(ok, "{out}");
+            assert!(
+                out.contains("pow-mod-drill version 1 published and live"),
+                "{out}"
+            );
+            assert!(listed.is_success(), "{listed}");
+        }
+        Err(why) => {
+            assert!(!katas::gpu::required(), "INFRAKATA_REQUIRE_GPU=1 but {why}");
+            assert!(!ok, "{out}");
+            assert!(
+                out.contains("gpu") && out.contains("runs its solutions on a device"),
+                "{out}"
+            );
+            assert_eq!(listed, reqwest::StatusCode::NOT_FOUND, "nothing changed");
+        }
+    }
+}
+
 #[tokio::test]
 async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     use server::db::katas::{BuildPackage, Catalogue, GENERATION, sync_catalogue};
@@ -356,6 +398,7 @@ async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     row.package = Some(BuildPackage {
         content_hash: files.content_hash(),
         files,
+        kind: katas::KataKind::Cpu,
     });
     let dir = tempfile::tempdir().unwrap();
     let db = server::db::open(helpers::database(&dir).await)

@@ -27,6 +27,7 @@ fn caps(kinds: &[&str]) -> Capabilities {
         }),
         packages: true,
         function_packages: true,
+        gpu_packages: true,
         compiled: None,
     }
 }

@@ -1,7 +1,7 @@
 //! A job graded against a published package goes only to a worker whose hello says it grades
-//! that kind of package: in a rolling deploy, a worker from before function katas were built
-//! from their files (it grades stdin/stdout packages only) never claims such a job, verdict or
-//! measurement, and would otherwise grade it against the build's kata.
+//! that kind of package: in a rolling deploy, a worker from before function katas (or GPU
+//! katas) were built from their files never claims such a job, verdict or measurement, and
+//! would otherwise grade it against the build's kata, or refuse it.
 
 use crate::helpers::spawn_idle;
 use crate::publishing::copy_dir;
@@ -42,10 +42,12 @@ async fn publish_live(db: &Db, slug: &str, version: &Published, archive: Option<
 const IO_ONLY: PackageKinds = PackageKinds {
     io: true,
     function: false,
+    gpu: false,
 };
 const FUNCTION_ONLY: PackageKinds = PackageKinds {
     io: false,
     function: true,
+    gpu: true,
 };
 
 #[tokio::test]
@@ -111,8 +113,7 @@ async fn a_function_package_s_jobs_go_only_to_workers_that_grade_them() {
 }
 
 /// In a rolling deploy a newer build publishes its own version of a kata without storing its
-/// files (a GPU kata's, which are not built from their package yet): a worker of the older
-/// build, which compiled another version of that kata in, must leave its jobs to a worker that
+/// files (a build from before every kata's files were stored): a worker of the older build, which compiled another version of that kata in, must leave its jobs to a worker that
 /// has it rather than grade them against its own.
 #[tokio::test]
 async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it() {
@@ -204,4 +205,69 @@ async fn a_version_neither_stored_nor_compiled_in_waits_for_a_build_that_has_it(
     written_for_newer(id).await;
     let job = claim(None).await.expect("an older worker");
     assert_eq!(job.submission_id, id);
+}
+
+/// Every GPU kata of the build is stored as a package at start, and a stored GPU version is
+/// graded from its files: a GPU worker from before GPU katas were built from their packages
+/// (its hello says nothing of them) would refuse such a package, so it is never given one, and
+/// a learner whose only GPU worker is such a one is told what the submission waits for.
+#[tokio::test]
+async fn a_stored_gpu_version_goes_only_to_a_worker_that_grades_gpu_packages() {
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let kata = katas::catalogue::find("gpu-pow-mod").unwrap();
+    assert!(
+        kata_packages::is_stored(db, kata.package().content_hash)
+            .await
+            .unwrap(),
+        "the build's GPU kata is stored at start"
+    );
+    let learner = app.user("ada").await;
+    let id = app
+        .submit_id(&learner, "gpu-pow-mod", "// a", "submit")
+        .await;
+    let claim = |packages: PackageKinds| async move {
+        jobs::claim_for(
+            db,
+            "w",
+            &[JobKind::Gpu],
+            JobPhase::Verdict,
+            60_000,
+            packages,
+            None,
+        )
+        .await
+        .unwrap()
+        .0
+    };
+    let no_gpu_packages = PackageKinds {
+        gpu: false,
+        ..PackageKinds::ALL
+    };
+    let older = workers::Capabilities {
+        kinds: vec![JobKind::Gpu],
+        gpu_packages: false,
+        ..server::worker::capabilities(1)
+    };
+    workers::seen(db, "older", "older", &older, false)
+        .await
+        .unwrap();
+    assert_eq!(
+        queue_state::waiting_for(db, id).await.unwrap().as_deref(),
+        Some("gpu worker")
+    );
+    assert!(claim(no_gpu_packages).await.is_none());
+    let newer = workers::Capabilities {
+        gpu_packages: true,
+        ..older
+    };
+    workers::seen(db, "newer", "newer", &newer, false)
+        .await
+        .unwrap();
+    assert_eq!(queue_state::waiting_for(db, id).await.unwrap(), None);
+    let job = claim(PackageKinds::ALL)
+        .await
+        .expect("a worker grading GPU packages");
+    assert_eq!(job.submission_id, id);
+    assert_eq!(job.package.as_deref(), Some(kata.package().content_hash));
 }
