@@ -24,8 +24,9 @@ budget_bytes=$((56 << 20))
 pack() {
   rm -rf "$window" && mkdir -p "$window" || return 1
   local spec name exe
-  for spec in "katas-lib:-p katas --lib" "katas-packages:-p katas --test packages" \
-    "graders-catalogue:-p graders --test catalogue"; do
+  for spec in "runtime-lib:-p katas-runtime --features cuda --lib" \
+    "katas-packages:-p katas --test packages" "graders-catalogue:-p graders --test catalogue" \
+    "graders-packages:-p graders --test function_packages"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the cargo arguments are words on purpose
     exe=$(cargo test --release --no-run --message-format=json ${spec#*:} |
@@ -120,12 +121,14 @@ command -v nvidia-smi >/dev/null 2>&1 &&
   step nvidia-smi nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 if [ "$mode" = build ]; then
-  step build cargo build --release -p katas -p graders --tests
-  step probe cargo test --release -p katas --lib gpu -- --nocapture
+  step build cargo build --release -p katas -p katas-runtime -p graders --tests
+  step probe cargo test --release -p katas-runtime --features cuda --lib gpu -- --nocapture
   # In-process: every GPU kata's reference accepted, starter and wrong solutions their verdicts.
   step packages cargo test --release -p katas --test packages -- gpu- --nocapture
   # Sandboxed: the same through the grader, with device timings of each reference (prints rates).
   step graded cargo test --release -p graders --test catalogue -- gpu- --nocapture --test-threads 1
+  # A GPU kata the build never saw, graded from its own files.
+  step copied cargo test --release -p graders --test function_packages -- gpu --nocapture
 else
   if [ ! -f "$window/manifest" ]; then
     echo "gpu-check --packed: no $window/manifest; run scripts/gpu-check.sh --pack first" >&2
@@ -138,10 +141,11 @@ else
     mkdir -p "$(dirname "$built_root")" && ln -s "$root" "$built_root" &&
       echo "linked $built_root -> $root (the path the binaries were built in)"
   fi
-  step probe from katas "$root/$window/katas-lib" gpu --nocapture
+  step probe from katas/runtime "$root/$window/runtime-lib" gpu --nocapture
   step packages from katas "$root/$window/katas-packages" gpu- --nocapture
   if command -v cargo >/dev/null 2>&1 && command -v rustc >/dev/null 2>&1; then
     step graded from graders "$root/$window/graders-catalogue" gpu- --nocapture --test-threads 1
+    step copied from graders "$root/$window/graders-packages" gpu --nocapture
   else
     skipped graded "no Rust toolchain here (the sandboxed grader compiles each submission with rustc)"
   fi
