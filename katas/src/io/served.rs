@@ -134,14 +134,16 @@ pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
 /// is built from them: `graders::package`), parsed once per process by content hash. `wrong`
 /// is its `wrong/` solutions as `(name, source, verdict)`; `examples`, what its judge made for
 /// the custom-input form when it was published (none for a version published before that).
+/// A GPU kata offers no custom input, whatever was stored.
 pub fn intern_function(
     meta: &KataMeta,
     files: &PackageFiles,
     wrong: &[(String, String, Verdict)],
     examples: InputExamples,
 ) -> Result<&'static dyn Kata, IoError> {
+    let examples = (meta.kind != crate::KataKind::Gpu).then_some(examples);
     interned_or(&files.content_hash(), || {
-        IoKata::from_files(meta, files, wrong, Vec::new(), Some(examples))
+        IoKata::from_files(meta, files, wrong, Vec::new(), examples)
     })
 }
 
@@ -158,11 +160,14 @@ fn interned_or(
     Ok(kata)
 }
 
-fn no_custom_input() -> CustomError {
-    CustomError::Refused(Refusal::new(
-        "custom input is not offered for a stdin/stdout kata: run your program on the samples",
-        "标准输入输出题不提供自定义输入：请用样例运行你的程序",
-    ))
+fn no_custom_input(kind: crate::KataKind) -> CustomError {
+    CustomError::Refused(match kind {
+        crate::KataKind::Io => Refusal::new(
+            "custom input is not offered for a stdin/stdout kata: run your program on the samples",
+            "标准输入输出题不提供自定义输入：请用样例运行你的程序",
+        ),
+        _ => Refusal::not_offered(),
+    })
 }
 
 impl Kata for IoKata {
@@ -196,7 +201,7 @@ impl Kata for IoKata {
     fn check_custom(&self, json: &str) -> Result<(), CustomError> {
         match self.examples {
             Some(_) => crate::custom::check_json(json),
-            None => Err(no_custom_input()),
+            None => Err(no_custom_input(self.meta.kind)),
         }
     }
 
@@ -206,7 +211,7 @@ impl Kata for IoKata {
                 "`{}` is judged only in the sandbox",
                 self.meta.slug
             ))),
-            None => Err(no_custom_input()),
+            None => Err(no_custom_input(self.meta.kind)),
         }
     }
 
