@@ -9,8 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const WAIT: Duration = Duration::from_secs(180);
-/// The app, its workers and the grader together, at their peak during the burst.
-const PEAK_BYTES: u64 = 1 << 30;
+/// What the app, its workers and the grader may add to the process at their peak during the
+/// burst. The suite's other tests run in this process too and leave it at several hundred MiB
+/// before this one starts (measured: 0.95 GiB resident), so the bound is on the growth.
+const GROWTH_BYTES: u64 = 512 << 20;
 
 /// Files of the grader's hostile suite (each names its expected verdict in its header).
 const ATTACKS: &[&str] = &[
@@ -30,6 +32,7 @@ async fn hostile_submissions_through_the_api_leave_the_server_answering() {
     let Some(grader) = grader() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
     let token = app.user("mallory").await;
+    let resident = memory("VmRSS:");
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -80,15 +83,21 @@ async fn hostile_submissions_through_the_api_leave_the_server_answering() {
         failed.is_empty(),
         "health check failed during the burst: {failed:?}"
     );
-    let peak = std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb << 10);
+    let peak = memory("VmHWM:");
     assert!(
-        peak < PEAK_BYTES,
-        "the server process peaked at {} MiB",
+        peak.saturating_sub(resident) < GROWTH_BYTES,
+        "the server process grew from {} MiB to a peak of {} MiB",
+        resident >> 20,
         peak >> 20
     );
+}
+
+/// A line of this process's `/proc/self/status`, in bytes (0 when unreadable).
+fn memory(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb << 10)
 }

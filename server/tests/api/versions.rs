@@ -44,11 +44,10 @@ async fn the_built_in_catalogue_is_published_and_work_records_its_version() {
     assert_eq!(draft["kata_version"], 1);
     assert_eq!(draft["api_changed"], Value::Null);
 
-    // Every CPU kata's version is stored with its files, which hash to the version's own, so
-    // a replica or worker of another build grades it from them; a GPU kata's is not.
-    let cpu: Vec<&str> = katas::catalogue::all()
+    // Every kata's version, GPU ones included, is stored with its files, which hash to the
+    // version's own, so a replica or worker of another build grades it from them.
+    let all: Vec<&str> = katas::catalogue::all()
         .iter()
-        .filter(|k| k.meta().kind == katas::KataKind::Cpu)
         .map(|k| k.meta().slug.as_str())
         .collect();
     let stored: Vec<(String, Vec<u8>)> = sqlx::query_as(
@@ -59,7 +58,7 @@ async fn the_built_in_catalogue_is_published_and_work_records_its_version() {
     .await
     .unwrap();
     let mut stored_slugs: Vec<&str> = stored.iter().map(|(slug, _)| slug.as_str()).collect();
-    let mut expected = cpu.clone();
+    let mut expected = all.clone();
     stored_slugs.sort();
     expected.sort();
     assert_eq!(stored_slugs, expected);
@@ -74,7 +73,7 @@ async fn the_built_in_catalogue_is_published_and_work_records_its_version() {
     assert_eq!(before as usize, katas::catalogue::all().len());
     sync(&app.app.state.db).await.unwrap();
     assert_eq!(app.count("kata_versions").await, before);
-    assert_eq!(app.count("kata_packages").await as usize, cpu.len());
+    assert_eq!(app.count("kata_packages").await as usize, all.len());
 }
 
 /// An earlier deploy served two katas from other packages: `ring-allreduce` whose `send` took
