@@ -144,9 +144,10 @@ impl Grader {
     }
 }
 
-/// The seed a grading's cases come from: fresh for every grading but a CPU kata's `run`, whose
-/// cases are its samples, the same for every seed. A GPU kata's timed runs sample their output
-/// at positions drawn from the seed, so even its `run` gets a fresh one.
+/// The seed a grading's cases come from. Every case beyond the samples comes from a fresh seed
+/// the submission cannot know when it is written (nor learn by failing on purpose: the next
+/// grading differs); a CPU kata's `run` has only samples, the same for every seed. A GPU kata's
+/// runs sample their output at positions drawn from the seed, so even its `run` gets a fresh one.
 pub(super) fn seed_for(kind: katas::KataKind, mode: Mode) -> u64 {
     if mode == Mode::Run && kind != katas::KataKind::Gpu {
         katas::DEFAULT_SEED
