@@ -5,12 +5,12 @@
 
 use super::{Grader, fresh_seed};
 use crate::GradeError;
-use crate::compile::{self, Compiled, Target};
+use crate::compile::Target;
 use crate::package::{FunctionPackage, ProcessJudging};
 use crate::report::{GpuCaseSpeed, GpuPerformance, GradeReport};
 use crate::run::Purpose;
 use katas::gpu::DeviceTiming;
-use katas::judge::{CaseInfo, KataError};
+use katas::judge::CaseInfo;
 use katas::{Group, Mode, Verdict};
 use std::collections::HashMap;
 use std::path::Path;
@@ -114,23 +114,7 @@ impl Grader {
             .cloned()
             .collect();
         let target = Target::Linked { meta, library };
-        let compiled = compile::compile(
-            &self.sandbox,
-            &self.toolchain,
-            &self.cache,
-            target,
-            &package.reference,
-        )?;
-        let binary = match compiled {
-            Compiled::Binary { path, .. } => path,
-            Compiled::Failed { diagnostics, .. } => {
-                let said: Vec<&str> = diagnostics.iter().map(|d| d.rendered.trim()).collect();
-                return Err(GradeError::kata(&meta.slug)(KataError::Judge(format!(
-                    "its reference did not compile: {}",
-                    katas::report::trim(&said.join("\n"))
-                ))));
-            }
-        };
+        let binary = self.package_reference(package, target, "its reference did not compile")?;
         let seed = fresh_seed();
         let ran = std::thread::scope(|s| {
             let judging = ProcessJudging::start(s, &self.sandbox, judge, meta, seed)?;

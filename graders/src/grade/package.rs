@@ -231,6 +231,18 @@ impl Grader {
             meta: &package.meta,
             logic: &package.logic,
         };
+        self.package_reference(package, target, "did not compile")
+    }
+
+    /// `package`'s reference built as `target` (its judge, or a program against the version's
+    /// library) in the compile sandbox, cached; a compile failure is the kata's, said after
+    /// `failed`.
+    pub(super) fn package_reference(
+        &self,
+        package: &FunctionPackage,
+        target: Target<'_>,
+        failed: &str,
+    ) -> Result<crate::cache::Binary, GradeError> {
         let compiled = compile::compile(
             &self.sandbox,
             &self.toolchain,
@@ -257,7 +269,7 @@ impl Grader {
                     )
                     .collect();
                 Err(GradeError::kata(&package.meta.slug)(KataError::Judge(
-                    format!("did not compile: {}", katas::report::trim(&said.join("\n"))),
+                    format!("{failed}: {}", katas::report::trim(&said.join("\n"))),
                 )))
             }
         }
