@@ -8,7 +8,7 @@ use super::i18n::Text;
 use super::markdown::to_html;
 use super::{Layout, render};
 use crate::auth::{SignedIn, Viewer};
-use crate::db::{drafts, kata_versions, progress, submissions, workers};
+use crate::db::{drafts, kata_packages, kata_versions, progress, submissions, workers};
 use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
 use crate::services::submissions::{enqueue, not_yours};
@@ -168,8 +168,7 @@ pub async fn show(
     }
     let api_changed = kata_versions::api_changed(&state.db, &slug, written_for).await?;
     let solved = solved_set.contains(slug.as_str());
-    let gpu_waiting =
-        meta.kind == KataKind::Gpu && !workers::kind_connected(&state.db, JobKind::Gpu).await?;
+    let gpu_waiting = meta.kind == KataKind::Gpu && !gpu_worker_for(&state, kata).await?;
     // The statement without its title (the page prints it) and without hints and concept.
     let body = statement.public_markdown();
     let body = body
@@ -272,4 +271,16 @@ pub async fn solution(
         reference: kata.package().reference.to_string(),
         concept: to_html(statement.concept().unwrap_or("")),
     })
+}
+
+/// Whether a worker that would grade the served version of the GPU kata `kata` has been seen:
+/// one that grades GPU packages when the version is stored (every version a replica serves is,
+/// from its build's first start), else any GPU worker.
+async fn gpu_worker_for(state: &AppState, kata: &dyn Kata) -> Result<bool, AppError> {
+    let held = if kata_packages::is_stored(&state.db, kata.package().content_hash).await? {
+        workers::Held::Stored
+    } else {
+        workers::Held::Unknown
+    };
+    Ok(workers::able_connected(&state.db, JobKind::Gpu, held).await?)
 }

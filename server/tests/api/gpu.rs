@@ -195,6 +195,16 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
         "{page}"
     );
 
+    // A GPU worker of a build from before GPU katas were graded from their stored packages
+    // cannot grade the version served (stored, as every version a replica serves is).
+    let older = workers::Capabilities {
+        gpu_packages: false,
+        ..caps(&["cpu", "gpu"])
+    };
+    workers::seen(db, "gpu-old", "older build", &older, false)
+        .await
+        .unwrap();
+    assert!(b.page("/katas/gpu-pow-mod").await.contains("No GPU worker"));
     workers::seen(db, "gpu-w", "lent H200", &caps(&["cpu", "gpu"]), false)
         .await
         .unwrap();
