@@ -122,7 +122,7 @@ fn bench(c: &mut Criterion, grader: &Grader) {
                 let judged = grader
                     .judge("fast-power", &unique(source), Mode::Submit, &|_| {})
                     .expect("grades");
-                assert!(judged.measurement_owed());
+                assert!(judged.owes_instruction_count());
                 black_box(judged.report)
             })
         },
@@ -165,7 +165,7 @@ fn bench(c: &mut Criterion, grader: &Grader) {
                     let judged = grader
                         .judge("fast-power", &submitted, Mode::Submit, &|_| {})
                         .expect("grades");
-                    assert!(judged.measurement_owed());
+                    assert!(judged.owes_instruction_count());
                     grader.bank_reference_count("fast-power").expect("banks");
                     let started = Instant::now();
                     let measured = grader

@@ -174,7 +174,7 @@ impl Grader {
     }
 
     /// Compiles and runs the cases: the verdict, final the moment it is returned. An accepted
-    /// `submit` of a CPU kata still owes its instruction count ([`Judged::measurement_owed`]),
+    /// `submit` of a CPU kata still owes its instruction count ([`Judged::owes_instruction_count`]),
     /// which [`Grader::measure`] adds; callers publish the verdict in between (a GPU kata's
     /// device figures come with its verdict). Every kata is graded through the package made
     /// from the build's own files ([`crate::package::builtin`]), exactly as a published
@@ -344,16 +344,11 @@ impl Judged {
         })
     }
 
-    pub fn measurement_owed(&self) -> bool {
-        self.owed.is_some()
-    }
-
-    /// The figure owed is an instruction count ([`Grader::measure_submission`], a job of its
-    /// own); a GPU kata's device timings came with its verdict.
+    /// The figure owed, an instruction count ([`Grader::measure_submission`], a job of its
+    /// own): only a CPU kata's accepted submit owes one, since a GPU kata's device timings
+    /// come with its verdict.
     pub fn owes_instruction_count(&self) -> bool {
-        self.owed
-            .as_ref()
-            .is_some_and(|o| o.kata.meta().kind == KataKind::Cpu)
+        self.owed.is_some()
     }
 }
 

@@ -21,7 +21,7 @@ use crate::services::interviews::{
     DEFAULT_MINUTES, HINT_COST, KataOutcome, Report, finish_interview, own_interview,
     start_interview,
 };
-use crate::services::submissions::{enqueue, unknown_kata};
+use crate::services::submissions::enqueue;
 use crate::state::AppState;
 use askama::Template;
 use axum::extract::{Path, State};
@@ -141,7 +141,7 @@ pub async fn show(
     if report.is_some() {
         return Ok(Redirect::to(&format!("/interviews/{id}/report")).into_response());
     }
-    let kata = katas::catalogue::find(&i.kata).ok_or_else(|| unknown_kata(&i.kata))?;
+    let kata = crate::services::catalogue::find(&state, i.kata.as_str()).await?;
     let statement = crate::services::catalogue::statement(&state, kata, viewer.lang).await?;
     let all_hints = statement.hints();
     let used = usize::try_from(i.hints_used)
@@ -223,10 +223,8 @@ pub async fn hint(
     body: CsrfForm<ActionForm>,
 ) -> Result<Response, AppError> {
     let p = interview_post(&state, user, id, body).await?;
-    let max = match katas::catalogue::find(&p.interview.kata) {
-        Some(kata) => crate::services::catalogue::hint_count(&state, kata).await?,
-        None => 0,
-    };
+    let kata = crate::services::catalogue::find(&state, p.interview.kata.as_str()).await?;
+    let max = crate::services::catalogue::hint_count(&state, kata).await?;
     if !interviews::take_hint(&state.db, id, p.user.id, max as i64, now_ms()).await? {
         return Err(
             AppError::Conflict("no hint left, or the interview is over".into())

@@ -73,21 +73,24 @@ pub struct NewCustomRun {
 }
 
 /// `POST /api/katas/{slug}/custom`: runs the learner's program on their own input, beside the
-/// reference's answer; refused inputs are answered 422 with the kata's message, nothing queued.
+/// reference's answer. Text that is not JSON is answered 422, nothing queued; what only the kata's
+/// code can refuse is refused by its judge in the sandbox, as the run's verdict.
 #[utoipa::path(post, path = "/api/katas/{slug}/custom", tag = "submissions", security(("bearer" = []), ("session" = [])),
     params(("slug" = String, Path)),
     request_body = NewCustomRun,
     responses(
         (status = 202, description = "Queued first in line like a `run`: `id`. The report has \
-            one case and `custom` with the input, the reference's answer and yours.", body = Object),
+            one case and `custom` with the input, the reference's answer and yours; an input \
+            that is not this kata's, or is outside the statement's constraints, ends \
+            `input_refused` with the kata's message (its judge admits it, in the sandbox).", body = Object),
         (status = 400, description = "Malformed request body, a missing or unknown field.", body = ErrorBody),
         (status = 401, description = "No or unknown token.", body = ErrorBody), (status = 403, description = "Session cookie without the session's CSRF token in `X-CSRF-Token`.", body = ErrorBody),
         (status = 404, description = "Unknown kata, or unlisted.", body = ErrorBody),
         (status = 409, description = "The kata is retired.", body = ErrorBody),
         (status = 413, description = "Source or input over 64 KiB, or body too large.", body = ErrorBody),
-        (status = 422, description = "The input is not this kata's input as JSON, or is outside \
-            the statement's constraints (the kata's message, in the `Accept-Language`'s \
-            language), or the kata offers no custom input (GPU katas). Nothing is queued.", body = ErrorBody),
+        (status = 422, description = "The input is not JSON (where, in the `Accept-Language`'s \
+            language), or the kata offers no custom input (GPU and stdin/stdout katas). Nothing \
+            is queued.", body = ErrorBody),
         (status = 429, description = "Too many submissions for this user.", body = ErrorBody),
     ))]
 pub async fn create_custom(

@@ -1,5 +1,6 @@
 //! The remote worker protocol over HTTP (`infrakata worker`): long-poll claim, heartbeats,
-//! verdict (ahead of a GPU kata's figure), hand-over (an accepted submit's verdict, its
+//! verdict (ahead of a GPU kata's figure: only older workers send it, since a GPU kata's figure
+//! now comes with its verdict), hand-over (an accepted submit's verdict, its
 //! measurement queued as its own job), measured (that job's figure), result, release.
 //! Authenticated by the server's worker token.
 
@@ -94,7 +95,8 @@ pub async fn result(
     }
 }
 
-/// The verdict ahead of the performance figure (`result` follows with the whole report).
+/// The verdict ahead of the performance figure (`result` follows with the whole report). Kept
+/// for workers of older builds during a rolling deploy; this build's workers never send it.
 #[utoipa::path(post, path = "/api/worker/jobs/{id}/verdict", tag = "worker", security(("worker" = [])),
     params(("id" = i64, Path)),
     request_body = Finished,

@@ -3,9 +3,9 @@
 //! it is an unknown kata, 404), who may open it and submit to it as a learner would; a retired
 //! one stays readable with its past work but takes no new submissions (409) and leaves the
 //! catalogue. Which statement text is served — titles, body and hints — is decided here too.
-//! The catalogue is the katas compiled into this build, each as its live version is served,
-//! then the katas published to the service ([`super::packages`]), read from the database on
-//! every replica.
+//! The catalogue is every kata whose package is stored — the build's own, published by the
+//! start-up sync, and the ones published to the service ([`super::packages`]) — read from the
+//! database on every replica: serving a kata runs none of its code.
 
 use crate::db::kata_versions::Statements;
 use crate::db::served::Served;
@@ -44,31 +44,33 @@ pub async fn listing(
         .collect())
 }
 
-/// Every kata served, whatever its availability: the build's, each as its live version is
-/// served (a version built from its package replaces the build's view), then the katas
-/// published as packages only.
+/// Every kata served, whatever its availability, each as its stored version is served (a
+/// build's own kata is stored by the start-up sync like any upload): the katas whose live
+/// version is stored, in catalogue order, then any kata of this build whose live version is
+/// not (an older build's, during a rolling deploy) as this build's own.
 pub async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
-    let mut all = katas::catalogue::all().to_vec();
-    for packaged in super::packages::live_katas(&state.db).await? {
-        match all
-            .iter_mut()
-            .find(|k| k.meta().slug == packaged.meta().slug)
+    let mut all = super::packages::live_katas(&state.db).await?;
+    for compiled in katas::catalogue::all() {
+        let slug = &compiled.meta().slug;
+        if !all.iter().any(|k| &k.meta().slug == slug)
+            && let Some(own) = super::packages::own_kata(&state.db, slug).await?
         {
-            Some(compiled) => *compiled = packaged,
-            None => all.push(packaged),
+            all.push(own);
         }
     }
     Ok(all)
 }
 
-/// Kata `slug` as its live version is served — published to the service as a package (a new
-/// kata, or a version built from its files), else compiled into this build — whatever its
-/// availability (callers that show it to learners go through [`open`]).
+/// Kata `slug` as its version is served, whatever its availability (callers that show it to
+/// learners go through [`open`]): its live version, else this build's own (see
+/// [`every_kata`]). Either is read from its stored package, so no kata's code runs here.
 pub async fn find(state: &AppState, slug: &str) -> Result<&'static dyn Kata, AppError> {
     if let Some(kata) = super::packages::live_kata(&state.db, slug).await? {
         return Ok(kata);
     }
-    katas::catalogue::find(slug).ok_or_else(|| unknown_kata(slug))
+    super::packages::own_kata(&state.db, slug)
+        .await?
+        .ok_or_else(|| unknown_kata(slug))
 }
 
 /// Kata `slug` if the viewer may open it, with its availability.
@@ -86,7 +88,7 @@ pub async fn open(
 }
 
 /// The statement of the version of `kata` served, in `lang`: an uploaded statement fix when
-/// one is live, else the one compiled in.
+/// one is live, else its package's.
 pub async fn statement(
     state: &AppState,
     kata: &dyn Kata,
@@ -99,7 +101,7 @@ pub async fn statement(
 }
 
 /// The statements uploaded with `served`, the version of `slug` served; `None` when that
-/// version's statements are the ones compiled in (or the kata was never published).
+/// version's statements are its package's (or the kata was never published).
 async fn uploaded(
     state: &AppState,
     slug: &str,
@@ -112,7 +114,7 @@ async fn uploaded(
 }
 
 /// The one rule for which statement text learners read: the upload when the served version
-/// has one, else the package compiled in. Every title, body and hint shown goes through here,
+/// has one, else its package's. Every title, body and hint shown goes through here,
 /// so a statement fix changes them all at once.
 fn served_statement(kata: &dyn Kata, uploaded: Option<&Statements>, lang: Lang) -> Statement {
     match uploaded {

@@ -39,7 +39,8 @@ async fn pick_kata(state: &AppState, user_id: UserId) -> Result<&'static dyn Kat
         .map(|(k, _)| *k)
         .filter(|k| k.meta().kind == KataKind::Cpu)
         .collect();
-    let hardest = katas::catalogue::all()
+    let hardest = crate::services::catalogue::every_kata(state)
+        .await?
         .iter()
         .filter(|k| solved.contains(k.meta().slug.as_str()))
         .map(|k| k.meta().difficulty)

@@ -4,7 +4,6 @@
 //! and the learner-facing view of every kata whose live version is one. Every replica answers
 //! from the database, so a kata published through one is served by all without a restart.
 
-use crate::db::kata_packages::LiveVersion;
 use crate::db::{Db, kata_packages};
 use crate::error::AppError;
 use graders::package::FunctionPackage;
@@ -100,21 +99,11 @@ pub async fn load(db: &Db, content_hash: &str) -> Result<Stored, AppError> {
         .map_err(|e| AppError::Internal(e.into()))??)
 }
 
-/// The learner-facing view of the live version `live` of `slug`, read once per process. The
-/// build's own package of a kata (stored with its version at start-up), or an uploaded
-/// statement fix of it, is the kata compiled into this build: the same files but the
-/// statements (a fix's are served from its row by [`super::catalogue::statement`]), its custom
-/// input admitted before it is queued.
-async fn view(db: &Db, slug: &str, live: &LiveVersion) -> Result<&'static dyn Kata, AppError> {
-    let content_hash = live.content_hash.as_str();
-    if let Some(own) = katas::catalogue::find(slug).filter(|k| {
-        let package = k.package();
-        let statement_fix =
-            live.statements_uploaded && live.grading_hash.as_deref() == Some(package.grading_hash);
-        package.content_hash == content_hash || statement_fix
-    }) {
-        return Ok(own);
-    }
+/// The learner-facing view of the stored version `content_hash`, read once per process: the
+/// same for a build's own package of a kata (stored with its version at start-up), a statement
+/// fix of it and an upload, so no kata's code runs here to serve it (its custom input is
+/// admitted by its judge, in the sandbox).
+async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError> {
     if let Some(kata) = interned(content_hash) {
         return Ok(kata);
     }
@@ -136,7 +125,7 @@ async fn view(db: &Db, slug: &str, live: &LiveVersion) -> Result<&'static dyn Ka
 /// `slug`'s live version when that is a stored package.
 pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
     match kata_packages::live_of(db, slug).await? {
-        Some(live) => Ok(Some(view(db, slug, &live).await?)),
+        Some(live) => Ok(Some(view(db, &live.content_hash).await?)),
         None => Ok(None),
     }
 }
@@ -144,8 +133,18 @@ pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>,
 /// Every kata whose live version is a stored package, in the order they were first published.
 pub async fn live_katas(db: &Db) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut katas = Vec::new();
-    for (slug, live) in kata_packages::live(db).await? {
-        katas.push(view(db, &slug, &live).await?);
+    for (_, live) in kata_packages::live(db).await? {
+        katas.push(view(db, &live.content_hash).await?);
     }
     Ok(katas)
+}
+
+/// The build's own version of `slug` (stored by the start-up sync), served where the live
+/// version is not stored here (an older build's, during a rolling deploy); `None` for a kata
+/// this build does not have.
+pub async fn own_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
+    match katas::catalogue::find(slug) {
+        Some(kata) => Ok(Some(view(db, kata.package().content_hash).await?)),
+        None => Ok(None),
+    }
 }

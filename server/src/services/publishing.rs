@@ -113,6 +113,7 @@ pub async fn verify_and_publish(
         .map_err(|e| AppError::Internal(e.into()))?;
     // Just after start the grader may still be being prepared: the upload waits for it.
     let (grader, owned_slug) = (state.grader.get().await, slug.to_string());
+    let own_examples = super::publishing_function::own_input_examples(&state.db, slug).await?;
     let (checks, verified) = tokio::task::spawn_blocking(move || {
         let (slug, mut checks) = (owned_slug, Vec::new());
         let verified = match unpack(&archive, &mut checks) {
@@ -120,7 +121,14 @@ pub async fn verify_and_publish(
                 super::publishing_io::verify(grader.as_deref(), &slug, &files, &mut checks)?
             }
             Some(files) => {
-                super::publishing_function::verify(grader.as_deref(), &slug, &files, &mut checks)?
+                let grader = grader.as_deref();
+                super::publishing_function::verify(
+                    grader,
+                    &slug,
+                    &files,
+                    own_examples,
+                    &mut checks,
+                )?
             }
             None => None,
         };

@@ -11,6 +11,7 @@ use super::publishing::{
     Check, StoredPackage, check_lint, check_meta, fail, no_sandbox_here, pass, sandbox_rows,
     stored_archive,
 };
+use crate::db::kata_packages;
 use crate::db::kata_versions::{Published, Statements};
 use crate::domain::VersionSource;
 use graders::package::FunctionPackage;
@@ -22,11 +23,12 @@ use katas::learner_api::LearnerApi;
 /// A function kata's checks, in order, stopping where a later one could not run; the version
 /// to publish (and, for one built from its files, the files to store) when all passed. `Err`
 /// only when our side fails. Blocking: a package built from its files is verified through
-/// `grader`, the replica's.
+/// `grader`, the replica's; `own_examples`, what [`own_input_examples`] read.
 pub(super) fn verify(
     grader: Option<&dyn Grade>,
     slug: &str,
     files: &PackageFiles,
+    own_examples: Option<String>,
     checks: &mut Vec<Check>,
 ) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
     if !check_meta(files, slug, checks)
@@ -59,7 +61,8 @@ pub(super) fn verify(
             let Some(version) = statement_fix(kata.package(), files, statements, checks) else {
                 return Ok(None);
             };
-            Ok(stored_fix(kata, files, checks).map(|stored| (version, Some(stored))))
+            let stored = stored_fix(kata.meta(), files, own_examples, checks);
+            Ok(stored.map(|stored| (version, Some(stored))))
         }
         compiled => built_from_files(grader, compiled, files, statements, checks),
     }
@@ -105,21 +108,34 @@ fn statement_fix(
     })
 }
 
-/// What a statement fix stores, so that a replica or worker of another build serves and grades
-/// it from its files as it does the build's own version; the form's examples are the build's
-/// (the same cases). `None` with the refusal recorded when the packed files are over the bound.
+/// What a statement fix stores, so that every replica and worker serves and grades it from its
+/// files as it does the build's own version; the form's examples are the build's version's
+/// (`examples`: the same cases). `None` with the refusal recorded when the packed files are
+/// over the bound.
 fn stored_fix(
-    kata: &dyn katas::Kata,
+    meta: &katas::KataMeta,
     files: &PackageFiles,
+    examples: Option<String>,
     checks: &mut Vec<Check>,
 ) -> Option<StoredPackage> {
     let archive = stored_archive(files, super::publishing::limits().archive_bytes, checks)?;
-    let examples = katas::custom::InputExamples::of(kata);
     Some(StoredPackage {
-        meta: kata.meta().clone(),
+        meta: meta.clone(),
         archive,
-        input_examples: serde_json::to_string(&examples).ok(),
+        input_examples: examples,
     })
+}
+
+/// The custom-input form's examples stored with the build's own version of `slug` (by the
+/// start-up sync), which a statement fix of it shares; `None` for a kata the build lacks.
+pub(super) async fn own_input_examples(
+    db: &crate::db::Db,
+    slug: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    match katas::catalogue::find(slug) {
+        Some(kata) => kata_packages::input_examples(db, kata.package().content_hash).await,
+        None => Ok(None),
+    }
 }
 
 /// A new kata, or a version whose code, cases, limits or wrong solutions changed: its judge

@@ -30,10 +30,6 @@ impl JobSource for LocalSource {
         .await?)
     }
 
-    async fn judged(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
-        Ok(queue::judged(&self.state, job.job_id, &job.lease_token, report).await?)
-    }
-
     async fn finish(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
         Ok(queue::finish(&self.state, job.job_id, &job.lease_token, report).await?)
     }

@@ -31,13 +31,6 @@ pub trait JobSource: Send + Sync + 'static {
         job: &Claimed,
         stage: State,
     ) -> impl Future<Output = anyhow::Result<bool>> + Send;
-    /// The verdict is known; the performance figure follows with [`JobSource::finish`].
-    /// `Ok(false)`: the lease is lost.
-    fn judged(
-        &self,
-        job: &Claimed,
-        report: &GradeReport,
-    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
     fn finish(
         &self,
         job: &Claimed,
@@ -182,13 +175,10 @@ async fn grade(
         .await?
         .map(|r| Graded::Report(Box::new(r))));
     }
-    let judged = {
-        let (grader, progress) = (Arc::clone(&grader), Arc::clone(&progress));
-        tokio::task::spawn_blocking(move || {
-            grader.judge(&owned.kata, &owned.source, owned.mode, &*progress)
-        })
-        .await?
-    };
+    let judged = tokio::task::spawn_blocking(move || {
+        grader.judge(&owned.kata, &owned.source, owned.mode, &*progress)
+    })
+    .await?;
     let judged = match judged {
         Ok(judged) => judged,
         Err(e) => return Ok(Err(e)),
@@ -208,21 +198,8 @@ async fn grade(
         }
         return Ok(Ok(Graded::HandedOver));
     }
-    if judged.measurement_owed() {
-        match source.judged(job, &judged.report).await {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::info!(job = job.job_id, "verdict dropped: the lease had moved on")
-            }
-            // The final report carries the verdict too; only the early view is lost.
-            Err(e) => tracing::warn!(job = job.job_id, "publishing the verdict failed: {e:#}"),
-        }
-    }
-    Ok(
-        tokio::task::spawn_blocking(move || grader.measure(judged, &*progress))
-            .await?
-            .map(|r| Graded::Report(Box::new(r))),
-    )
+    // Anything else is final with its verdict (a GPU kata's device timings included).
+    Ok(Ok(Graded::Report(Box::new(judged.report))))
 }
 
 /// The stored package `job` is graded from: the version it names, unless this build grades

@@ -68,19 +68,6 @@ impl JobSource for RemoteSource {
         Ok(resp.status().is_success())
     }
 
-    async fn judged(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
-        let body = Finished {
-            lease_token: job.lease_token.clone(),
-            report: report.clone(),
-        };
-        let resp = self
-            .post(&format!("/api/worker/jobs/{}/verdict", job.job_id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
-    }
-
     async fn finish(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
         let body = Finished {
             lease_token: job.lease_token.clone(),

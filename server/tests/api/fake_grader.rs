@@ -265,14 +265,17 @@ impl Grade for FakeGrader {
         progress: &dyn Fn(Stage),
     ) -> Result<GradeReport, GradeError> {
         let kata = kata(slug, source)?;
-        // The trusted side for real: the input admitted and the reference's answer to it.
-        let case = kata.custom(input).map_err(|e| {
-            if e.is_input() {
-                GradeError::CustomInput(e)
-            } else {
-                GradeError::Internal(format!("kata `{slug}`: {e}"))
+        // The trusted side for real: the input admitted and the reference's answer to it; a
+        // refusal is the run's verdict, as the real grader's judge makes it.
+        let case = match kata.custom(input) {
+            Ok(case) => case,
+            Err(e) if e.is_input() => {
+                progress(Stage::Done);
+                let message = Message::new(e.message(katas::Lang::En), e.message(katas::Lang::Zh));
+                return Ok(GradeReport::input_refused(slug, input, message));
             }
-        })?;
+            Err(e) => return Err(GradeError::Internal(format!("kata `{slug}`: {e}"))),
+        };
         let script = script(source);
         compile_and_run(slug, &script, progress)?;
         let verdict = verdict_of(kata, source, &script);

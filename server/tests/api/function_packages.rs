@@ -6,6 +6,7 @@
 //! reference its own checker refuses changes nothing. Real sandbox and rustc: skipped where the
 //! host has no sandbox (required under `INFRAKATA_CI=1`).
 
+use crate::browser::{Browser, csrf_of};
 use crate::helpers::{self, Options, TestApp, spawn_app, spawn_replica};
 use crate::publishing::{copy_dir, kata_command, publish};
 use serde_json::Value;
@@ -38,6 +39,44 @@ fn edited(slug: &str, edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
         std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
     }
     dir
+}
+
+/// A mock interview on the published kata `slug`, as the pages run one: its page shows the
+/// kata's editor, and a hint is taken from the version's statement (the pages once looked the
+/// kata up in the build's catalogue alone, and answered 404).
+async fn an_interview_runs_on(app: &TestApp, slug: &str) {
+    let b = Browser::new(app);
+    b.signup("ivy", "long enough pw").await;
+    let page = b.page("/interviews").await;
+    let csrf = csrf_of(&page);
+    let resp = b
+        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
+        .await;
+    assert_eq!(resp.status(), 303);
+    let at = resp.headers()["location"].to_str().unwrap().to_string();
+    let id: i64 = at
+        .trim_start_matches("/interviews/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    sqlx::query("UPDATE interviews SET kata = $1 WHERE id = $2")
+        .bind(slug)
+        .bind(id)
+        .execute(&app.app.state.db)
+        .await
+        .unwrap();
+    let session = b.page(&at).await;
+    assert!(
+        session.contains(&format!(r#"data-kata="{slug}""#)),
+        "{session}"
+    );
+    let resp = b
+        .post_form(&format!("/interviews/{id}/hint"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(resp.status(), 303);
+    assert!(b.page(&at).await.contains(r#"class="hint""#));
 }
 
 async fn shown(app: &TestApp, token: &str, slug: &str) -> Value {
@@ -109,6 +148,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
         let kata = shown(served_by, &learner, "fusion-drill").await;
         assert_eq!(kata["version"]["number"], 1, "{kata}");
     }
+    an_interview_runs_on(&replica, "fusion-drill").await;
     let reference = std::fs::read_to_string(new_kata.path().join("reference.rs")).unwrap();
     let (_, report) = accepted_on(&replica, &learner, "fusion-drill", &reference, 1).await;
     assert_own_reference(&report);

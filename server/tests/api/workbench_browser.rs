@@ -659,8 +659,8 @@ const CUSTOM_VERDICT: &str = "(document.querySelector('#custom-result .panel[dat
 
 /// Custom input on the kata page: the third bottom tab, reached with the arrow keys like the
 /// other two, pre-filled with the sample; the reference run on it gives Accepted with both
-/// answers equal, side by side; an input out of the statement's constraints is refused inline
-/// with the textarea's text kept (also across a reload, until "reset to the sample"); on a
+/// answers equal, side by side; an input out of the statement's constraints is refused by the
+/// kata's judge as the run's verdict, and text that is not JSON inline, the textarea's text kept (also across a reload, until "reset to the sample"); on a
 /// 390×844 phone the answers stack and nothing overflows; axe-core clean throughout. Graded by
 /// the scripted grader (`fake_grader.rs`): the page, not the custom run, is under test.
 #[tokio::test]
@@ -722,22 +722,38 @@ async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
         );
         assert_accessible(&mut b, &axe_js, "a custom run's answers");
 
-        // Out of the constraints: the kata's words inline, the text kept.
+        // Out of the constraints: the kata's judge refuses it, its words under the input as
+        // the run's verdict, the text kept.
         let refused = r#"{"PowMod":[[2,10,0]]}"#;
         b.eval("const i = document.getElementById('custom-input'); i.focus(); i.select(); true");
         b.type_text(refused);
+        b.eval("document.getElementById('run-custom').click(); true");
+        assert_eq!(b.wait_for(CUSTOM_VERDICT, WAIT), "Input refused");
+        let said = b.eval("document.getElementById('custom-result').textContent");
+        assert!(
+            said.as_str().unwrap().contains("modulus 0 is outside"),
+            "{said}"
+        );
+        assert_eq!(b.eval("document.getElementById('custom-input').value"), refused);
+        b.wait_for("!document.getElementById('run-custom').disabled", WAIT);
+        // Not JSON at all: refused at once, inline, nothing queued.
+        let set_input = |b: &mut Chromium, text: &str| {
+            b.eval(&format!(
+                "(() => {{ const i = document.getElementById('custom-input'); i.value = {}; \
+                 i.dispatchEvent(new Event('input')); return true; }})()",
+                serde_json::to_string(text).unwrap()
+            ));
+        };
+        set_input(&mut b, "{not json");
         b.eval("document.getElementById('run-custom').click(); true");
         let error = b.wait_for(
             "!document.getElementById('custom-error').hidden && document.getElementById('custom-error').textContent",
             WAIT,
         );
-        assert!(
-            error.as_str().unwrap().contains("modulus 0 is outside"),
-            "{error}"
-        );
-        assert_eq!(b.eval("document.getElementById('custom-input').value"), refused);
+        assert!(error.as_str().unwrap().contains("not valid JSON"), "{error}");
         assert_eq!(b.eval("document.getElementById('run-custom').disabled"), false);
         assert_accessible(&mut b, &axe_js, "a refused custom input");
+        set_input(&mut b, refused);
 
         // Kept per kata across a reload; "reset to the sample" brings the sample back.
         b.reload();
