@@ -173,6 +173,15 @@ pub enum SyncError {
     },
 }
 
+/// The title `kata.toml` gave kata `slug` when its row was added (by the sync, or by its first
+/// publish); `None` for a kata the service never had.
+pub async fn title(db: &Db, slug: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT title FROM katas WHERE slug = $1")
+        .bind(slug)
+        .fetch_optional(db)
+        .await
+}
+
 /// Syncs the compiled catalogue, publishing each package's version.
 pub async fn sync(db: &Db) -> Result<Synced, SyncError> {
     Ok(sync_catalogue(db, &Catalogue::compiled()?).await?)

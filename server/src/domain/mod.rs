@@ -288,11 +288,6 @@ impl Slug {
     pub fn as_str(&self) -> &str {
         &self.0
     }
-
-    /// The catalogue's kata of this slug, if it has one.
-    pub fn kata(&self) -> Option<&'static dyn katas::Kata> {
-        katas::catalogue::find(&self.0)
-    }
 }
 
 impl TryFrom<String> for Slug {

@@ -309,10 +309,9 @@ pub async fn build_report(db: &Db, i: &Interview) -> Result<Report, AppError> {
         }
     }
     Ok(Report {
-        kata_title: i
-            .kata
-            .kata()
-            .map_or(i.kata.to_string(), |k| k.meta().title.clone()),
+        kata_title: crate::db::katas::title(db, i.kata.as_str())
+            .await?
+            .unwrap_or_else(|| i.kata.to_string()),
         kata: i.kata.to_string(),
         kata_verdict: verdict,
         kata_passed: passed,

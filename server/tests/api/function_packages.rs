@@ -41,9 +41,10 @@ fn edited(slug: &str, edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-/// A mock interview on the published kata `slug`, as the pages run one: its page shows the
-/// kata's editor, and a hint is taken from the version's statement (the pages once looked the
-/// kata up in the build's catalogue alone, and answered 404).
+/// A mock interview on the published kata `slug` (a copy of graph-fusion), as the pages run
+/// one: its page shows the kata's editor, a hint is taken from the version's statement, and
+/// the report names it by its title (the pages once looked the kata up in the build's
+/// catalogue alone, and answered 404; the report showed the slug).
 async fn an_interview_runs_on(app: &TestApp, slug: &str) {
     let b = Browser::new(app);
     b.signup("ivy", "long enough pw").await;
@@ -77,6 +78,23 @@ async fn an_interview_runs_on(app: &TestApp, slug: &str) {
         .await;
     assert_eq!(resp.status(), 303);
     assert!(b.page(&at).await.contains(r#"class="hint""#));
+    // Its report names the kata by its title, not its slug.
+    let done: Value = b
+        .post_json(
+            &format!("/api/interviews/{id}/finish"),
+            &serde_json::json!({}),
+            Some(&csrf),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let title = katas::catalogue::find("graph-fusion")
+        .unwrap()
+        .meta()
+        .title
+        .clone();
+    assert_eq!(done["report"]["kata_title"], title.as_str(), "{done}");
 }
 
 async fn shown(app: &TestApp, token: &str, slug: &str) -> Value {
