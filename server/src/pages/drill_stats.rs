@@ -98,7 +98,12 @@ pub async fn reload_from_disk(
     _: CsrfForm<Button>,
 ) -> Result<Response, AppError> {
     let dir = katas_drills::default_dir();
-    let outcome = tokio::task::spawn_blocking(move || reload(&dir))
+    let known: Vec<String> = crate::services::catalogue::every_kata(&state)
+        .await?
+        .iter()
+        .map(|k| k.meta().slug.clone())
+        .collect();
+    let outcome = tokio::task::spawn_blocking(move || reload(&dir, &known))
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     let t = Text::of(viewer.lang).practice;

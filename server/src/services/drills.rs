@@ -29,13 +29,10 @@ pub fn catalogue() -> Arc<Drills> {
         .clone()
 }
 
-/// Reads and validates `dir` the way the build does; serves it only when every set is valid.
-pub fn reload(dir: &std::path::Path) -> Result<Arc<Drills>, DrillError> {
-    let known: Vec<String> = katas::catalogue::all()
-        .iter()
-        .map(|k| k.meta().slug.clone())
-        .collect();
-    let drills = Arc::new(Drills::load_dir(dir, &known)?);
+/// Reads and validates `dir` the way the build does, a set's katas being any of `known` (the
+/// katas served: the build's and the published); serves it only when every set is valid.
+pub fn reload(dir: &std::path::Path, known: &[String]) -> Result<Arc<Drills>, DrillError> {
+    let drills = Arc::new(Drills::load_dir(dir, known)?);
     *SERVED.write().unwrap_or_else(PoisonError::into_inner) = drills.clone();
     Ok(drills)
 }
