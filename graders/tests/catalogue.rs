@@ -36,6 +36,10 @@ fn trials() -> Vec<Trial> {
             a_banked_reference_count_serves_one_figure,
         ),
         Trial::test(
+            "measure::a_gpu_kata_is_never_counted",
+            a_gpu_kata_is_never_counted,
+        ),
+        Trial::test(
             "package::every_kata_of_the_build_prepares_its_library_and_judge",
             || {
                 // What `serve` and `worker` do as they start; a failure names the kata.
@@ -207,6 +211,21 @@ fn a_banked_reference_count_serves_one_figure() -> Result<(), Failed> {
         }
     }
     Ok(())
+}
+
+/// A GPU kata's figure comes with its verdict (device timings): a measurement job for one is
+/// our mistake, said before anything is built or run.
+fn a_gpu_kata_is_never_counted() -> Result<(), Failed> {
+    let grader = grader()?;
+    let slug = "gpu-pow-mod";
+    let reference = katas::catalogue::find(slug)
+        .ok_or(slug)?
+        .package()
+        .reference;
+    match grader.measure_submission(slug, reference, &|_| {}) {
+        Err(graders::GradeError::Internal(why)) if why.contains("come with its verdict") => Ok(()),
+        other => Err(format!("{slug} measured: {other:?}").into()),
+    }
 }
 
 /// `infrakata grade` starts without running cargo or rustc when the recorded preparation

@@ -61,14 +61,14 @@ impl Grader {
         source: &str,
         progress: &dyn Fn(Stage),
     ) -> Result<Measured, GradeError> {
-        super::kata_for(slug, source)?;
-        match crate::package::builtin(slug) {
-            Some(package) => self.measure_package(package, source, progress),
-            None => Err(GradeError::Internal(format!(
+        let (kata, package) = super::builtin_for(slug, source)?;
+        if kata.meta().kind != katas::KataKind::Cpu {
+            return Err(GradeError::Internal(format!(
                 "`{slug}` is a GPU kata: its device timings come with its verdict, not from a \
                  measurement job"
-            ))),
+            )));
         }
+        self.measure_package(package, source, progress)
     }
 
     /// [`Grader::measure_submission`] for a version built from its package: the learner's
