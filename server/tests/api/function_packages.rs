@@ -50,18 +50,7 @@ async fn an_interview_runs_on(app: &TestApp, slug: &str) {
     b.signup("ivy", "long enough pw").await;
     let page = b.page("/interviews").await;
     let csrf = csrf_of(&page);
-    let resp = b
-        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
-        .await;
-    assert_eq!(resp.status(), 303);
-    let at = resp.headers()["location"].to_str().unwrap().to_string();
-    let id: i64 = at
-        .trim_start_matches("/interviews/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (id, at) = crate::interviews::start_on_the_pages(&b, &csrf).await;
     sqlx::query("UPDATE interviews SET kata = $1 WHERE id = $2")
         .bind(slug)
         .bind(id)

@@ -28,6 +28,23 @@ fn location(resp: &reqwest::Response) -> String {
     resp.headers()["location"].to_str().unwrap().to_string()
 }
 
+/// Starts a 45-minute interview from the pages as `b`'s learner: its id and its page's path.
+pub async fn start_on_the_pages(b: &Browser, csrf: &str) -> (i64, String) {
+    let resp = b
+        .post_form("/interviews", &[("csrf", csrf), ("minutes", "45")])
+        .await;
+    assert_eq!(resp.status(), 303);
+    let at = location(&resp);
+    let id: i64 = at
+        .trim_start_matches("/interviews/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (id, at)
+}
+
 #[tokio::test]
 async fn the_api_withholds_results_until_the_end_then_locks_and_reports() {
     let app = spawn_idle().await;
@@ -137,18 +154,7 @@ async fn a_learner_runs_an_interview_on_the_pages_and_reads_the_report() {
     assert!(page.contains("模拟面试") && page.contains("开始面试"));
     b.switch_lang("en", "/interviews").await;
     let csrf = csrf_of(&page);
-    let resp = b
-        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
-        .await;
-    assert_eq!(resp.status(), 303);
-    let at = location(&resp);
-    let id: i64 = at
-        .trim_start_matches("/interviews/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (id, at) = start_on_the_pages(&b, &csrf).await;
     let session = b.page(&at).await;
     assert!(session.contains("data-ends-at=") && session.contains("/static/interview.js"));
     assert!(
