@@ -68,51 +68,29 @@ pub async fn archive(db: &Db, content_hash: &str) -> Result<Option<Vec<u8>>, sql
         .await
 }
 
-/// The live version of every kata `k` whose live version `v` is a stored package: its slug,
-/// hashes and whether its statements were uploaded.
+/// The live version of every kata `k` whose live version `v` is a stored package: its slug and
+/// content hash.
 fn live_sql(filter: &str) -> String {
     format!(
-        "SELECT k.slug, v.content_hash, v.grading_hash,
-                CASE WHEN v.statement IS NULL THEN 0 ELSE 1 END FROM katas k
+        "SELECT k.slug, v.content_hash FROM katas k
            JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
           WHERE {PACKAGED}{filter} ORDER BY k.position, k.slug"
     )
 }
 
-type LiveRow = (String, String, Option<String>, i64);
-
-fn live_version((slug, content_hash, grading_hash, uploaded): LiveRow) -> (String, LiveVersion) {
-    let live = LiveVersion {
-        content_hash,
-        grading_hash,
-        statements_uploaded: uploaded == 1,
-    };
-    (slug, live)
+/// `(slug, content hash)` of every kata whose live version is a stored package, in catalogue
+/// order (the build's katas by their place, then the published ones as they were first added).
+pub async fn live(db: &Db) -> Result<Vec<(String, String)>, sqlx::Error> {
+    sqlx::query_as(&live_sql("")).fetch_all(db).await
 }
 
-/// `(slug, live version)` of every kata whose live version is a stored package, in the order
-/// they were first published.
-pub async fn live(db: &Db) -> Result<Vec<(String, LiveVersion)>, sqlx::Error> {
-    let rows: Vec<LiveRow> = sqlx::query_as(&live_sql("")).fetch_all(db).await?;
-    Ok(rows.into_iter().map(live_version).collect())
-}
-
-/// A live version whose package is stored: what names it and its grading, and whether its
-/// statements are an upload's (kept in its `kata_versions` row too).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LiveVersion {
-    pub content_hash: String,
-    pub grading_hash: Option<String>,
-    pub statements_uploaded: bool,
-}
-
-/// `slug`'s live version when that is a stored package.
-pub async fn live_of(db: &Db, slug: &str) -> Result<Option<LiveVersion>, sqlx::Error> {
-    let row: Option<LiveRow> = sqlx::query_as(&live_sql(" AND k.slug = $1"))
+/// The content hash of `slug`'s live version when that is a stored package.
+pub async fn live_of(db: &Db, slug: &str) -> Result<Option<String>, sqlx::Error> {
+    let row: Option<(String, String)> = sqlx::query_as(&live_sql(" AND k.slug = $1"))
         .bind(slug)
         .fetch_optional(db)
         .await?;
-    Ok(row.map(|row| live_version(row).1))
+    Ok(row.map(|(_, content_hash)| content_hash))
 }
 
 /// Adds the `katas` row a newly published kata needs, after every kata there is; a kata that

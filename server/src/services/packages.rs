@@ -125,16 +125,16 @@ async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError
 /// `slug`'s live version when that is a stored package.
 pub async fn live_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
     match kata_packages::live_of(db, slug).await? {
-        Some(live) => Ok(Some(view(db, &live.content_hash).await?)),
+        Some(content_hash) => Ok(Some(view(db, &content_hash).await?)),
         None => Ok(None),
     }
 }
 
-/// Every kata whose live version is a stored package, in the order they were first published.
+/// Every kata whose live version is a stored package, in catalogue order.
 pub async fn live_katas(db: &Db) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut katas = Vec::new();
-    for (_, live) in kata_packages::live(db).await? {
-        katas.push(view(db, &live.content_hash).await?);
+    for (_, content_hash) in kata_packages::live(db).await? {
+        katas.push(view(db, &content_hash).await?);
     }
     Ok(katas)
 }
