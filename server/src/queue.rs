@@ -1,11 +1,11 @@
 //! The worker protocol's server side, used both by the HTTP worker API (remote workers) and
 //! directly by the built-in workers: one implementation of claim, heartbeat, verdict, finish,
-//! release.
+//! release, and of the claim of a package's checks left to a worker.
 
 use crate::db::jobs::{self, Claimed};
-use crate::db::queue_state;
 use crate::db::submissions::{self, State};
 use crate::db::workers::{self, Capabilities};
+use crate::db::{package_checks, queue_state};
 use crate::domain::{JobPhase, SubmissionId};
 use crate::state::AppState;
 use graders::{GradeReport, Measured};
@@ -69,6 +69,11 @@ pub async fn claim(
             }
             return Ok(Some(job));
         }
+        // A package's checks waiting for a worker like this one: it comes back to take them
+        // (`claim_check`) rather than wait out its poll with a replica's upload waiting.
+        if check_waiting(state, &hello.capabilities).await? {
+            return Ok(None);
+        }
         let now = tokio::time::Instant::now();
         if now >= deadline {
             return Ok(None);
@@ -77,6 +82,31 @@ pub async fn claim(
         let nap = (deadline - now).min(Duration::from_millis(500));
         let _ = tokio::time::timeout(nap, notified).await;
     }
+}
+
+async fn check_waiting(state: &AppState, caps: &Capabilities) -> Result<bool, sqlx::Error> {
+    if !caps.checks(false) {
+        return Ok(false);
+    }
+    package_checks::waiting(&state.db, caps.runs_gpu_checks()).await
+}
+
+/// Takes, without waiting, a package's sandbox checks that a replica left to a worker like
+/// this one (`services::package_checks`); `None` when none waits, or this worker runs none.
+pub async fn claim_check(
+    state: &AppState,
+    hello: &WorkerHello,
+) -> Result<Option<package_checks::Claimed>, sqlx::Error> {
+    if !hello.capabilities.checks(false) {
+        return Ok(None);
+    }
+    package_checks::claim(
+        &state.db,
+        &hello.worker_id,
+        hello.capabilities.runs_gpu_checks(),
+        crate::services::package_checks::LEASE_MS,
+    )
+    .await
 }
 
 /// Renews the lease and records the stage; `false` if the lease is lost.

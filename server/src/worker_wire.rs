@@ -4,6 +4,7 @@
 
 use crate::db::submissions::State;
 use crate::domain::SubmissionId;
+use crate::services::publishing_function::Sandboxed;
 use graders::{GradeReport, Measured};
 use serde::{Deserialize, Serialize};
 
@@ -35,4 +36,30 @@ pub struct Measurement {
 pub struct Released {
     pub lease_token: String,
     pub error: String,
+}
+
+/// How a worker's run of a package's sandbox checks ended (`db::package_checks`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckOutcome {
+    /// The checks ran (`publishing_function::Sandboxed`); a failing row is the package's.
+    Checked(Sandboxed),
+    /// The worker could not run them: ours, not the package's.
+    Failed { error: String },
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CheckAnswer {
+    pub lease_token: String,
+    /// `{"checked": {"checks": [...], "passed": bool, "input_examples": string|null}}` or
+    /// `{"failed": {"error": string}}`.
+    #[schema(value_type = Object)]
+    pub outcome: CheckOutcome,
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CheckLease {
+    /// The lease token the claim returned.
+    pub lease: String,
 }

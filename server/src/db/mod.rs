@@ -17,6 +17,7 @@ pub mod kata_uploads;
 pub mod kata_versions;
 pub mod katas;
 pub mod login_failures;
+pub mod package_checks;
 pub mod progress;
 pub mod queue_state;
 pub mod rejudges;

@@ -31,6 +31,11 @@ pub struct Capabilities {
     /// stored goes only to a worker that says so.
     #[serde(default)]
     pub gpu_packages: bool,
+    /// Runs an upload's sandbox checks for a replica that cannot (`db::package_checks`): a
+    /// GPU kata's only with a GPU. Workers from before say nothing (`false`) and are never
+    /// asked, nor counted as able to.
+    #[serde(default)]
+    pub package_checks: bool,
     /// The versions its build grades from its own code (each compiled kata's content and
     /// grading hash): a job whose version is not stored as a package goes to it only when its
     /// version is one of these, so a rolling deploy never grades one build's version with
@@ -40,6 +45,17 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// Whether this worker runs the sandbox checks of a function package, a GPU kata's
+    /// (`gpu`) or a CPU kata's.
+    pub fn checks(&self, gpu: bool) -> bool {
+        self.package_checks && self.function_packages && (!gpu || self.runs_gpu_checks())
+    }
+
+    /// Whether it runs a GPU kata's checks: it has a device and grades GPU packages.
+    pub fn runs_gpu_checks(&self) -> bool {
+        self.gpu.is_some() && self.gpu_packages
+    }
+
     /// The kinds of published package this worker grades.
     pub fn package_kinds(&self) -> super::jobs::PackageKinds {
         super::jobs::PackageKinds {
@@ -143,4 +159,17 @@ pub async fn able_connected(db: &Db, kind: JobKind, held: Held<'_>) -> Result<bo
     Ok(caps
         .iter()
         .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(able)))
+}
+
+/// Whether a worker that would run the sandbox checks of a function package (a GPU kata's:
+/// `gpu`) was seen within the last [`CONNECTED_MS`].
+pub async fn checker_connected(db: &Db, gpu: bool) -> Result<bool, sqlx::Error> {
+    let caps: Vec<String> =
+        sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
+            .bind(now_ms() - CONNECTED_MS)
+            .fetch_all(db)
+            .await?;
+    Ok(caps
+        .iter()
+        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.checks(gpu))))
 }

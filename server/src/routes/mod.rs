@@ -64,6 +64,9 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(worker_api::result))
         .routes(routes!(worker_api::release))
         .routes(routes!(worker_api::package))
+        .routes(routes!(worker_api::claim_check))
+        .routes(routes!(worker_api::check_archive))
+        .routes(routes!(worker_api::check_outcome))
 }
 
 /// Liveness: the process answers.

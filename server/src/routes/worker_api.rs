@@ -1,17 +1,20 @@
 //! The remote worker protocol over HTTP (`infrakata worker`): long-poll claim, heartbeats,
 //! verdict (ahead of a GPU kata's figure: only older workers send it, since a GPU kata's figure
 //! now comes with its verdict), hand-over (an accepted submit's verdict, its
-//! measurement queued as its own job), measured (that job's figure), result, release.
+//! measurement queued as its own job), measured (that job's figure), result, release; and a
+//! package's sandbox checks left to a worker by a replica that cannot run them (claim,
+//! archive, outcome).
 //! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
+use crate::db::package_checks;
 use crate::error::{AppError, ErrorBody};
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
-use crate::worker_wire::{Finished, Heartbeat, Measurement, Released};
+use crate::worker_wire::{CheckAnswer, CheckLease, Finished, Heartbeat, Measurement, Released};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State as Extract};
+use axum::extract::{Path, Query, State as Extract};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
@@ -212,4 +215,82 @@ pub async fn package(
         archive,
     )
         .into_response())
+}
+
+/// Takes, without waiting, a package's sandbox checks that a replica which cannot run them
+/// left to a worker (one whose hello says `package_checks`; a GPU kata's only with a GPU).
+#[utoipa::path(post, path = "/api/worker/checks/claim", tag = "worker", security(("worker" = [])),
+    request_body = WorkerHello,
+    responses(
+        (status = 200, description = "A leased check.", body = package_checks::Claimed),
+        (status = 204, description = "None waits for a worker like this one."),
+        (status = 400, description = "A malformed hello.", body = ErrorBody),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+    ))]
+pub async fn claim_check(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    body: Result<Json<WorkerHello>, JsonRejection>,
+) -> Result<Response, AppError> {
+    let hello = super::json_body(body, "worker hello")?;
+    match queue::claim_check(&state, &hello).await? {
+        Some(check) => Ok(Json(check).into_response()),
+        None => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
+}
+
+/// The candidate package of a check this worker holds, as a canonical `.tar.gz`.
+#[utoipa::path(get, path = "/api/worker/checks/{id}/archive", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path), CheckLease),
+    responses(
+        (status = 200, description = "The package's archive.", content_type = "application/gzip"),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost, or the check is over.", body = ErrorBody),
+    ))]
+pub async fn check_archive(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(id): Path<i64>,
+    Query(lease): Query<CheckLease>,
+) -> Result<Response, AppError> {
+    let archive = package_checks::archive(&state.db, id, &lease.lease)
+        .await?
+        .ok_or_else(check_lost)?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/gzip")],
+        archive,
+    )
+        .into_response())
+}
+
+/// What a check found, for the replica waiting on it.
+#[utoipa::path(post, path = "/api/worker/checks/{id}/outcome", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = CheckAnswer,
+    responses(
+        (status = 204, description = "Stored."),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost, or the check is over.", body = ErrorBody),
+    ))]
+pub async fn check_outcome(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(id): Path<i64>,
+    Json(answer): Json<CheckAnswer>,
+) -> Result<StatusCode, AppError> {
+    let outcome =
+        serde_json::to_string(&answer.outcome).map_err(|e| AppError::Internal(e.into()))?;
+    if package_checks::answer(&state.db, id, &answer.lease_token, &outcome).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(check_lost())
+    }
+}
+
+fn check_lost() -> AppError {
+    AppError::Conflict(
+        "the lease on this check has expired or moved to another worker, or its replica stopped \
+         waiting"
+            .into(),
+    )
 }

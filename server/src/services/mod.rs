@@ -4,6 +4,7 @@
 pub mod catalogue;
 pub mod drills;
 pub mod interviews;
+pub mod package_checks;
 pub mod packages;
 pub mod publishing;
 pub mod publishing_function;

@@ -6,7 +6,8 @@
 //!
 //! A function kata's statement fix is graded by the build as it is; any other version of one, a
 //! new kata included, is built from its files and verified in the sandbox
-//! ([`super::publishing_function`]). A stdin/stdout package holds no trusted code and publishes
+//! ([`super::publishing_function`]) — the replica's, or a worker's when the replica cannot run
+//! it ([`super::package_checks`]). A stdin/stdout package holds no trusted code and publishes
 //! once the sandbox has verified its programs ([`super::publishing_io`]). A version built from
 //! its files is stored by content hash for every replica and worker.
 
@@ -17,6 +18,7 @@ use crate::db::users::User;
 use crate::db::{kata_availability, served};
 use crate::domain::Availability;
 use crate::error::AppError;
+use crate::services::publishing_function::Verification;
 use crate::services::write_budget;
 use crate::state::AppState;
 use katas::archive::{Limits, PackageFiles};
@@ -114,29 +116,36 @@ pub async fn verify_and_publish(
     // Just after start the grader may still be being prepared: the upload waits for it.
     let (grader, owned_slug) = (state.grader.get().await, slug.to_string());
     let own_examples = super::publishing_function::own_input_examples(&state.db, slug).await?;
-    let (checks, verified) = tokio::task::spawn_blocking(move || {
+    let (mut checks, verified) = tokio::task::spawn_blocking(move || {
         let (slug, mut checks) = (owned_slug, Vec::new());
-        let verified = match unpack(&archive, &mut checks) {
-            Some(files) if is_io(&files) => {
-                super::publishing_io::verify(grader.as_deref(), &slug, &files, &mut checks)?
-            }
-            Some(files) => {
-                let grader = grader.as_deref();
-                super::publishing_function::verify(
-                    grader,
-                    &slug,
-                    &files,
-                    own_examples,
-                    &mut checks,
-                )?
-            }
-            None => None,
-        };
+        let verified =
+            match unpack(&archive, &mut checks) {
+                Some(files) if is_io(&files) => Verification::Decided(
+                    super::publishing_io::verify(grader.as_deref(), &slug, &files, &mut checks)?,
+                ),
+                Some(files) => {
+                    let grader = grader.as_deref();
+                    super::publishing_function::verify(
+                        grader,
+                        &slug,
+                        &files,
+                        own_examples,
+                        &mut checks,
+                    )?
+                }
+                None => Verification::Decided(None),
+            };
         Ok::<_, graders::GradeError>((checks, verified))
     })
     .await
     .map_err(|e| AppError::Internal(e.into()))?
     .map_err(|e| AppError::Internal(e.into()))?;
+    let verified = match verified {
+        Verification::Decided(verified) => verified,
+        Verification::OnWorker(candidate) => {
+            super::package_checks::on_worker(state, candidate, &mut checks).await?
+        }
+    };
     let mut report = Report {
         slug: slug.to_string(),
         checks,

@@ -8,8 +8,7 @@
 //! every replica and worker.
 
 use super::publishing::{
-    Check, StoredPackage, check_lint, check_meta, fail, no_sandbox_here, pass, sandbox_rows,
-    stored_archive,
+    Check, StoredPackage, check_lint, check_meta, fail, pass, sandbox_rows, stored_archive,
 };
 use crate::db::kata_packages;
 use crate::db::kata_versions::{Published, Statements};
@@ -19,18 +18,20 @@ use graders::{Grade, GradeError};
 use katas::archive::PackageFiles;
 use katas::layout;
 use katas::learner_api::LearnerApi;
+use serde::{Deserialize, Serialize};
 
 /// A function kata's checks, in order, stopping where a later one could not run; the version
 /// to publish (and, for one built from its files, the files to store) when all passed. `Err`
 /// only when our side fails. Blocking: a package built from its files is verified through
-/// `grader`, the replica's; `own_examples`, what [`own_input_examples`] read.
+/// `grader`, the replica's, or left to a worker when it cannot; `own_examples`, what
+/// [`own_input_examples`] read.
 pub(super) fn verify(
     grader: Option<&dyn Grade>,
     slug: &str,
     files: &PackageFiles,
     own_examples: Option<String>,
     checks: &mut Vec<Check>,
-) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
+) -> Result<Verification, GradeError> {
     if !check_meta(files, slug, checks)
         || !check_lint(
             files,
@@ -43,14 +44,14 @@ pub(super) fn verify(
             ),
         )
     {
-        return Ok(None);
+        return Ok(Verification::Decided(None));
     }
     let (Some(en), Some(zh)) = (
         files.text(layout::STATEMENT_FILE),
         files.text(layout::STATEMENT_ZH_FILE),
     ) else {
         // The lint has required both; unreachable for a package that passed it.
-        return Ok(None);
+        return Ok(Verification::Decided(None));
     };
     let statements = Statements {
         en: en.to_string(),
@@ -59,10 +60,12 @@ pub(super) fn verify(
     match katas::catalogue::find(slug) {
         Some(kata) if files.grading_hash() == kata.package().grading_hash => {
             let Some(version) = statement_fix(kata.package(), files, statements, checks) else {
-                return Ok(None);
+                return Ok(Verification::Decided(None));
             };
             let stored = stored_fix(kata.meta(), files, own_examples, checks);
-            Ok(stored.map(|stored| (version, Some(stored))))
+            Ok(Verification::Decided(
+                stored.map(|stored| (version, Some(stored))),
+            ))
         }
         compiled => built_from_files(grader, compiled, files, statements, checks),
     }
@@ -139,14 +142,16 @@ pub(super) async fn own_input_examples(
 }
 
 /// A new kata, or a version whose code, cases, limits or wrong solutions changed: its judge
-/// and learners' programs are built from its files, and it is verified in the sandbox.
+/// and learners' programs are built from its files, and it is verified in the sandbox — the
+/// replica's, or a worker's when the replica cannot run it (no grader here, or a GPU kata and
+/// a grader without a device).
 fn built_from_files(
     grader: Option<&dyn Grade>,
     compiled: Option<&'static dyn katas::Kata>,
     files: &PackageFiles,
     statements: Statements,
     checks: &mut Vec<Check>,
-) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
+) -> Result<Verification, GradeError> {
     if let Some(kata) = compiled {
         let differ = differing_files(files, kata.package());
         checks.push(pass(
@@ -159,14 +164,120 @@ fn built_from_files(
         Ok(package) => package,
         Err(e) => {
             checks.push(fail("package", e.to_string(), e.to_string()));
-            return Ok(None);
+            return Ok(Verification::Decided(None));
         }
     };
-    let Some(grader) = grader else {
-        no_sandbox_here(("build and verify the package", "构建并验证题目包"), checks);
-        return Ok(None);
+    // Packed first: a worker that runs the checks reads exactly these bytes.
+    let Some(archive) = stored_archive(files, super::publishing::limits().archive_bytes, checks)
+    else {
+        return Ok(Verification::Decided(None));
     };
-    let verified = match grader.verify_package(&package) {
+    let candidate = Candidate {
+        package,
+        statements,
+        content_hash: files.content_hash(),
+        grading_hash: files.grading_hash(),
+        archive,
+    };
+    match grader.map(|grader| sandboxed(grader, &candidate.package)) {
+        Some(Ok(ran)) => Ok(Verification::Decided(candidate.finish(ran, checks))),
+        // A GPU kata's solutions run on a device: a grader without one hands them to a worker
+        // with one.
+        Some(Err(GradeError::Unavailable(why))) if candidate.gpu() => {
+            tracing::info!(kata = %candidate.package.meta.slug, "no GPU here ({why}): a worker checks it");
+            Ok(Verification::OnWorker(candidate))
+        }
+        Some(Err(e)) => Err(e),
+        None => Ok(Verification::OnWorker(candidate)),
+    }
+}
+
+/// Where a function kata's verification stands once the replica has done what it can.
+pub(super) enum Verification {
+    /// Decided here: the version to publish (and its files to store), or `None`, refused.
+    Decided(Option<(Published, Option<StoredPackage>)>),
+    /// The checks that run the package's code are left to a worker
+    /// (`services::package_checks`).
+    OnWorker(Candidate),
+}
+
+/// A version built from its files whose every check but the sandbox's has passed.
+pub(super) struct Candidate {
+    pub package: FunctionPackage,
+    statements: Statements,
+    pub content_hash: String,
+    grading_hash: String,
+    /// The canonical archive of exactly the files checked: what is stored, and what a worker
+    /// running the checks reads.
+    pub archive: Vec<u8>,
+}
+
+impl Candidate {
+    pub fn gpu(&self) -> bool {
+        self.package.meta.kind == katas::KataKind::Gpu
+    }
+
+    /// The version, once the sandbox's checks `ran`; `None` when one failed (recorded in
+    /// `checks` with every row the sandbox wrote).
+    pub fn finish(
+        self,
+        ran: Sandboxed,
+        checks: &mut Vec<Check>,
+    ) -> Option<(Published, Option<StoredPackage>)> {
+        checks.extend(ran.checks);
+        if !ran.passed {
+            return None;
+        }
+        let api = match LearnerApi::of_logic(&self.package.logic) {
+            Ok(api) => api,
+            Err(e) => {
+                checks.push(fail("api", e.to_string(), e.to_string()));
+                return None;
+            }
+        };
+        let version = Published {
+            content_hash: self.content_hash,
+            grading_hash: self.grading_hash,
+            api,
+            starter: self.package.starter.clone(),
+            source: VersionSource::Upload,
+            statements: Some(self.statements),
+            published_by: None,
+        };
+        let stored = StoredPackage {
+            meta: self.package.meta,
+            archive: self.archive,
+            input_examples: ran.input_examples,
+        };
+        Some((version, Some(stored)))
+    }
+}
+
+/// What the checks that run a package's code found, wherever they ran.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sandboxed {
+    /// Their rows; a failing one is the package's refusal.
+    pub checks: Vec<Check>,
+    /// Whether every one passed.
+    pub passed: bool,
+    /// A CPU kata's custom-input form's examples (`katas::custom::InputExamples` as JSON),
+    /// made by its judge once every solution got its verdict.
+    pub input_examples: Option<String>,
+}
+
+/// The checks that run `package`'s code, in `grader`'s sandbox: every solution graded
+/// (reference accepted, starter refused, each `wrong/` solution its marked verdict) and, for a
+/// CPU kata that passed, its custom-input form's examples made by its judge. The replica runs
+/// them when its grader can, and otherwise a worker does, with this same function. `Err` only
+/// when our side fails (`Unavailable` for a GPU kata on a grader without a device).
+pub fn sandboxed(grader: &dyn Grade, package: &FunctionPackage) -> Result<Sandboxed, GradeError> {
+    let mut checks = Vec::new();
+    let refused = |checks| Sandboxed {
+        checks,
+        passed: false,
+        input_examples: None,
+    };
+    let rows = match grader.verify_package(package) {
         Ok(rows) => rows,
         // The package's own judge failed (did not compile, crashed, looped): its refusal.
         Err(GradeError::Kata { source, .. }) => {
@@ -175,27 +286,12 @@ fn built_from_files(
                 source.to_string(),
                 format!("题目包的评测程序出错：{source}"),
             ));
-            return Ok(None);
-        }
-        // A GPU kata's solutions run on a device: a grader without one cannot verify it.
-        Err(GradeError::Unavailable(why)) if package.meta.kind == katas::KataKind::Gpu => {
-            checks.push(fail(
-                "gpu",
-                format!(
-                    "verifying a GPU kata runs its solutions on a device, and this replica's \
-                     grader found none usable; publish it where the grader has a GPU ({why})"
-                ),
-                format!(
-                    "验证 GPU 题要在设备上运行它的各个解答，而这个副本的评测器找不到可用的 GPU；\
-                     请在评测器有 GPU 的地方发布（{why}）"
-                ),
-            ));
-            return Ok(None);
+            return Ok(refused(checks));
         }
         Err(e) => return Err(e),
     };
-    if !sandbox_rows(verified, checks) {
-        return Ok(None);
+    if !sandbox_rows(rows, &mut checks) {
+        return Ok(refused(checks));
     }
     let input_examples = if package.meta.kind == katas::KataKind::Gpu {
         checks.push(pass(
@@ -205,37 +301,16 @@ fn built_from_files(
         ));
         None
     } else {
-        let Some(examples) = input_examples(grader, &package, checks)? else {
-            return Ok(None);
+        let Some(examples) = input_examples(grader, package, &mut checks)? else {
+            return Ok(refused(checks));
         };
         Some(examples)
     };
-    let api = match LearnerApi::of_logic(&package.logic) {
-        Ok(api) => api,
-        Err(e) => {
-            checks.push(fail("api", e.to_string(), e.to_string()));
-            return Ok(None);
-        }
-    };
-    let Some(archive) = stored_archive(files, super::publishing::limits().archive_bytes, checks)
-    else {
-        return Ok(None);
-    };
-    let version = Published {
-        content_hash: files.content_hash(),
-        grading_hash: files.grading_hash(),
-        api,
-        starter: package.starter.clone(),
-        source: VersionSource::Upload,
-        statements: Some(statements),
-        published_by: None,
-    };
-    let stored = StoredPackage {
-        meta: package.meta,
-        archive,
+    Ok(Sandboxed {
+        checks,
+        passed: true,
         input_examples,
-    };
-    Ok(Some((version, Some(stored))))
+    })
 }
 
 /// What the custom-input form starts from, as the package's judge makes it (JSON), with its

@@ -1,10 +1,12 @@
 //! The built-in workers' source: the queue functions called directly.
 
-use super::JobSource;
+use super::{CheckClaimed, JobSource};
 use crate::db::jobs::Claimed;
+use crate::db::package_checks;
 use crate::db::submissions::State;
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
+use crate::worker_wire::CheckOutcome;
 use graders::{GradeReport, Measured};
 use std::time::Duration;
 
@@ -45,6 +47,25 @@ impl JobSource for LocalSource {
     async fn release(&self, job: &Claimed, error: &str) -> anyhow::Result<()> {
         queue::release(&self.state, job.job_id, &job.lease_token, error).await?;
         Ok(())
+    }
+
+    async fn claim_check(&self) -> anyhow::Result<Option<CheckClaimed>> {
+        Ok(queue::claim_check(&self.state, &self.hello).await?)
+    }
+
+    async fn check_archive(&self, check: &CheckClaimed) -> anyhow::Result<Vec<u8>> {
+        package_checks::archive(&self.state.db, check.id, &check.lease_token)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("check {} is no longer this worker's", check.id))
+    }
+
+    async fn answer_check(
+        &self,
+        check: &CheckClaimed,
+        outcome: &CheckOutcome,
+    ) -> anyhow::Result<bool> {
+        let json = serde_json::to_string(outcome)?;
+        Ok(package_checks::answer(&self.state.db, check.id, &check.lease_token, &json).await?)
     }
 
     async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {

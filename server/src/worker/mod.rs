@@ -3,6 +3,7 @@
 //! while it works, reports the result. The built-in workers and `infrakata worker`
 //! run this same loop; only the [`JobSource`] differs (direct calls vs HTTP).
 
+mod checks;
 mod local;
 mod packages;
 mod remote;
@@ -11,10 +12,12 @@ pub use local::LocalSource;
 pub use remote::RemoteSource;
 
 use crate::db::jobs::Claimed;
+use crate::db::package_checks::Claimed as CheckClaimed;
 use crate::db::submissions::State;
 use crate::db::workers::Capabilities;
 use crate::domain::{JobKind, JobPhase};
 use crate::services::packages::Stored;
+use crate::worker_wire::CheckOutcome;
 use graders::{Grade, GradeReport, Measured, Stage};
 use std::future::Future;
 use std::sync::Arc;
@@ -54,6 +57,20 @@ pub trait JobSource: Send + Sync + 'static {
         job: &Claimed,
         error: &str,
     ) -> impl Future<Output = anyhow::Result<()>> + Send;
+    /// Takes, without waiting, a package's sandbox checks that a replica left to a worker
+    /// like this one (`db::package_checks`); `Ok(None)` when none waits.
+    fn claim_check(&self) -> impl Future<Output = anyhow::Result<Option<CheckClaimed>>> + Send;
+    /// The candidate archive of a claimed check.
+    fn check_archive(
+        &self,
+        check: &CheckClaimed,
+    ) -> impl Future<Output = anyhow::Result<Vec<u8>>> + Send;
+    /// What the checks found. `Ok(false)`: the lease is lost.
+    fn answer_check(
+        &self,
+        check: &CheckClaimed,
+        outcome: &CheckOutcome,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
     /// The archive of the stored package `content_hash` that `job` names (`Claimed::package`).
     fn package(
         &self,
@@ -89,6 +106,7 @@ pub fn capabilities(slot: usize) -> Capabilities {
         packages: true,
         function_packages: true,
         gpu_packages: true,
+        package_checks: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -103,6 +121,7 @@ pub fn measuring_capabilities() -> Capabilities {
         packages: true,
         function_packages: true,
         gpu_packages: true,
+        package_checks: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -120,6 +139,20 @@ fn compiled_versions() -> Vec<String> {
 /// Runs jobs until the source fails for good.
 pub async fn run(source: Arc<impl JobSource>, grader: Arc<dyn Grade>) {
     loop {
+        // A replica's upload waits on a package's checks: they go before the next job.
+        match source.claim_check().await {
+            Ok(Some(check)) => {
+                if let Err(e) = checks::run(&source, &grader, &check).await {
+                    tracing::warn!(
+                        check = check.id,
+                        "answering a package's checks failed: {e:#}"
+                    );
+                }
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => tracing::debug!("claiming a package's checks failed: {e:#}"),
+        }
         let job = match source.claim().await {
             Ok(Some(job)) => job,
             Ok(None) => continue,

@@ -1,10 +1,10 @@
 //! `infrakata worker --server URL --token T`: the same loop, talking HTTP to the server.
 
-use super::JobSource;
+use super::{CheckClaimed, JobSource};
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::queue::WorkerHello;
-use crate::worker_wire::{Finished, Heartbeat, Measurement, Released};
+use crate::worker_wire::{CheckAnswer, CheckOutcome, Finished, Heartbeat, Measurement, Released};
 use anyhow::Context as _;
 use graders::{GradeReport, Measured};
 use reqwest::StatusCode;
@@ -119,29 +119,83 @@ impl JobSource for RemoteSource {
         Ok(())
     }
 
-    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
-        let limit = katas::io::limits().archive_bytes;
-        let mut resp = self
+    async fn claim_check(&self) -> anyhow::Result<Option<CheckClaimed>> {
+        if !self.hello.capabilities.checks(false) {
+            return Ok(None);
+        }
+        let resp = self
+            .post("/api/worker/checks/claim")
+            .json(&self.hello)
+            .send()
+            .await
+            .context("contacting the server")?;
+        match resp.status() {
+            StatusCode::NO_CONTENT => Ok(None),
+            s if s.is_success() => Ok(Some(resp.json().await?)),
+            s => anyhow::bail!("check claim refused: {s}"),
+        }
+    }
+
+    async fn check_archive(&self, check: &CheckClaimed) -> anyhow::Result<Vec<u8>> {
+        let url = format!("/api/worker/checks/{}/archive", check.id);
+        let request = self
             .client
-            .get(format!(
-                "{}/api/worker/packages/{content_hash}",
-                self.server
-            ))
+            .get(format!("{}{url}", self.server))
+            .query(&[("lease", &check.lease_token)]);
+        self.bounded(request, &format!("check {}", check.id)).await
+    }
+
+    async fn answer_check(
+        &self,
+        check: &CheckClaimed,
+        outcome: &CheckOutcome,
+    ) -> anyhow::Result<bool> {
+        let body = CheckAnswer {
+            lease_token: check.lease_token.clone(),
+            outcome: outcome.clone(),
+        };
+        let resp = self
+            .post(&format!("/api/worker/checks/{}/outcome", check.id))
+            .json(&body)
+            .send()
+            .await?;
+        Ok(resp.status().is_success())
+    }
+
+    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
+        let request = self.client.get(format!(
+            "{}/api/worker/packages/{content_hash}",
+            self.server
+        ));
+        self.bounded(request, &format!("package {content_hash}"))
+            .await
+    }
+}
+
+impl RemoteSource {
+    /// The body of `request` (a package's archive), read in chunks under the largest
+    /// package's bound: a replica's answer is not trusted to be small.
+    async fn bounded(
+        &self,
+        request: reqwest::RequestBuilder,
+        what: &str,
+    ) -> anyhow::Result<Vec<u8>> {
+        let limit = katas::io::limits().archive_bytes;
+        let mut resp = request
             .bearer_auth(&self.token)
             .send()
             .await
             .context("contacting the server")?;
         anyhow::ensure!(
             resp.status().is_success(),
-            "fetching package {content_hash} refused: {}",
+            "fetching {what} refused: {}",
             resp.status()
         );
-        // Read in chunks under the bound: a replica's answer is not trusted to be small.
         let mut archive = Vec::new();
         while let Some(chunk) = resp.chunk().await? {
             anyhow::ensure!(
                 archive.len() + chunk.len() <= limit,
-                "package {content_hash} is over {limit} bytes"
+                "{what} is over {limit} bytes"
             );
             archive.extend_from_slice(&chunk);
         }

@@ -347,21 +347,125 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     measurer.abort();
 }
 
-/// A rolling deploy in which this binary is the older build: a newer one stored its own
-/// version of fast-power (a roomier memory limit, another starter, and a checker that wants
-/// every power doubled) and made it live. This replica serves that version, not its own, and
-/// its worker grades it from the stored files: a solution doubling every power is accepted,
-/// which this build's own fast-power would call a wrong answer.
+/// A replica that runs no grader leaves a package's sandbox checks to a worker
+/// (`services::package_checks`): with none connected an upload is refused at once, saying so,
+/// and nothing changes; with a remote worker connected, the worker builds and checks the
+/// package in its sandbox, the replica publishes it, and the worker grades it; a version whose
+/// reference is wrong comes back refused with the worker's rows, and nothing changes.
+#[tokio::test]
+async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
+    let Some(grader) = helpers::grader() else {
+        return;
+    };
+    let app = spawn_app(no_workers(), None).await;
+    let db = &app.app.state.db;
+    let (staff, learner) = instructor_and_learner(&app).await;
+    let new_kata = edited(
+        "fast-power",
+        &[(
+            "kata.toml",
+            "slug = \"fast-power\"",
+            "slug = \"power-drill\"",
+        )],
+    );
+    let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(out.contains("no worker is connected"), "{out}");
+    let listed = app.get(&learner, "/api/katas/power-drill").await.status();
+    assert_eq!(listed, reqwest::StatusCode::NOT_FOUND, "nothing changed");
+
+    let worker = tokio::spawn(server::worker::run(
+        Arc::new(RemoteSource::new(
+            &app.url(""),
+            &app.app.state.config.worker_token,
+            WorkerHello {
+                worker_id: "checker".into(),
+                name: "checker".into(),
+                capabilities: server::worker::capabilities(1),
+                phase: JobPhase::Verdict,
+            },
+        )),
+        grader,
+    ));
+    // Seen once its loop first asks for a job.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !server::db::workers::checker_connected(db, false)
+        .await
+        .unwrap()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never said hello"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("power-drill version 1 published and live"),
+        "{out}"
+    );
+    assert!(
+        out.contains("run in the sandbox of a worker") && out.contains("reference.rs"),
+        "{out}"
+    );
+    assert!(out.contains("custom input offered"), "{out}");
+    let reference = std::fs::read_to_string(new_kata.path().join("reference.rs")).unwrap();
+    let id = app
+        .submit_id(&learner, "power-drill", &reference, "run")
+        .await;
+    let report = app.verdict(&learner, id, GRADING).await;
+    assert_eq!(report["verdict"], "accepted", "{report}");
+
+    let wrong = edited(
+        "fast-power",
+        &[
+            (
+                "kata.toml",
+                "slug = \"fast-power\"",
+                "slug = \"power-drill\"",
+            ),
+            (
+                "reference.rs",
+                "    }\n    acc\n}",
+                "    }\n    2.0 * acc\n}",
+            ),
+        ],
+    );
+    let (ok, out) = publish(&app, wrong.path(), &staff, &[]).await;
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("run in the sandbox of a worker") && out.contains("reference.rs"),
+        "{out}"
+    );
+    let kata = shown(&app, &learner, "power-drill").await;
+    assert_eq!(kata["version"]["number"], 1, "nothing changed: {kata}");
+    assert_eq!(
+        app.count("package_checks").await,
+        0,
+        "every check forgotten"
+    );
+    worker.abort();
+}
+
 /// A GPU kata the build never saw is built from its files like any function kata; verifying it
-/// runs its solutions on a device, so a replica whose grader has none refuses it with a `gpu`
-/// row and changes nothing, and one with a device publishes it (run by `scripts/gpu-check.sh`).
+/// runs its solutions on a device. A replica whose grader has one publishes it; one whose
+/// grader has none leaves the checks to a worker with a GPU — and with none connected (a CPU
+/// worker that runs checks does not count) refuses it with a `gpu` row and changes nothing.
+/// With a device (`scripts/gpu-check.sh`) a replica without a grader publishes a second copy
+/// through a remote worker with the GPU.
 #[tokio::test]
 async fn a_gpu_kata_publishes_only_where_its_solutions_can_run_on_a_device() {
     let Some(grader) = helpers::grader() else {
         return;
     };
-    let app = spawn_app(no_workers(), Some(grader)).await;
+    let app = spawn_app(no_workers(), Some(grader.clone())).await;
     let (staff, learner) = instructor_and_learner(&app).await;
+    // A CPU worker that runs checks is connected: it cannot run a GPU kata's.
+    let cpu = server::worker::capabilities(1);
+    server::db::workers::seen(&app.app.state.db, "cpu-checker", "cpu", &cpu, false)
+        .await
+        .unwrap();
     let new_kata = edited(
         "gpu-pow-mod",
         &[(
@@ -381,6 +485,7 @@ async fn a_gpu_kata_publishes_only_where_its_solutions_can_run_on_a_device() {
                 "{out}"
             );
             assert!(listed.is_success(), "{listed}");
+            on_a_gpu_worker(&app, &staff, grader).await;
         }
         Err(why) => {
             assert!(!katas::gpu::required(), "INFRAKATA_REQUIRE_GPU=1 but {why}");
@@ -389,11 +494,66 @@ async fn a_gpu_kata_publishes_only_where_its_solutions_can_run_on_a_device() {
                 out.contains("gpu") && out.contains("runs its solutions on a device"),
                 "{out}"
             );
+            assert!(out.contains("no worker with a GPU is connected"), "{out}");
             assert_eq!(listed, reqwest::StatusCode::NOT_FOUND, "nothing changed");
         }
     }
 }
 
+/// A GPU kata published through a replica that runs no grader: a remote worker with the device
+/// runs its checks.
+async fn on_a_gpu_worker(app: &TestApp, staff: &str, grader: Arc<dyn graders::Grade>) {
+    let replica = spawn_replica(app, no_workers(), None).await;
+    let worker = tokio::spawn(server::worker::run(
+        Arc::new(RemoteSource::new(
+            &app.url(""),
+            &app.app.state.config.worker_token,
+            WorkerHello {
+                worker_id: "gpu-checker".into(),
+                name: "gpu-checker".into(),
+                capabilities: server::worker::capabilities(0),
+                phase: JobPhase::Verdict,
+            },
+        )),
+        grader,
+    ));
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !server::db::workers::checker_connected(&app.app.state.db, true)
+        .await
+        .unwrap()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never said hello"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let copy = edited(
+        "gpu-pow-mod",
+        &[(
+            "kata.toml",
+            "slug = \"gpu-pow-mod\"",
+            "slug = \"pow-mod-copy\"",
+        )],
+    );
+    let (ok, out) = publish(&replica, copy.path(), staff, &[]).await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("run in the sandbox of a worker with a GPU"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pow-mod-copy version 1 published and live"),
+        "{out}"
+    );
+    worker.abort();
+}
+
+/// A rolling deploy in which this binary is the older build: a newer one stored its own
+/// version of fast-power (a roomier memory limit, another starter, and a checker that wants
+/// every power doubled) and made it live. This replica serves that version, not its own, and
+/// its worker grades it from the stored files: a solution doubling every power is accepted,
+/// which this build's own fast-power would call a wrong answer.
 #[tokio::test]
 async fn an_older_build_serves_and_grades_the_version_a_newer_build_stored() {
     use server::db::katas::{BuildPackage, Catalogue, GENERATION, sync_catalogue};

@@ -28,6 +28,7 @@ fn caps(kinds: &[&str]) -> Capabilities {
         packages: true,
         function_packages: true,
         gpu_packages: true,
+        package_checks: false,
         compiled: None,
     }
 }
@@ -199,6 +200,7 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
     // cannot grade the version served (stored, as every version a replica serves is).
     let older = workers::Capabilities {
         gpu_packages: false,
+        package_checks: false,
         ..caps(&["cpu", "gpu"])
     };
     workers::seen(db, "gpu-old", "older build", &older, false)
@@ -256,4 +258,105 @@ async fn remote_workers_claim_by_kind_over_http_and_their_gpu_is_recorded() {
     assert_eq!(h200.capabilities, Some(caps(&["cpu", "gpu"])));
     let old = seen.iter().find(|w| w.id == "old").unwrap();
     assert_eq!(old.capabilities.as_ref().unwrap().gpu, None);
+}
+
+/// A package's sandbox checks that a replica left to a worker (`db::package_checks`): a GPU
+/// kata's go only to a worker with a GPU that says it runs checks, never to a CPU worker nor to
+/// one from before checks; only the lease holder reads the candidate and answers, once; and a
+/// lease that runs out lets another worker take the check over.
+#[tokio::test]
+async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
+    use crate::helpers::WORKER_TOKEN;
+    use server::db::package_checks;
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let id = package_checks::queue(db, "pow-mod-drill", "abc123", true, b"candidate")
+        .await
+        .unwrap();
+    let hello = |id: &str, kinds: &[&str], checks: bool| {
+        serde_json::json!({
+            "worker_id": id, "name": id,
+            "capabilities": Capabilities { package_checks: checks, ..caps(kinds) },
+        })
+    };
+    let post = |path: String, body: serde_json::Value| {
+        app.client
+            .post(app.url(&path))
+            .bearer_auth(WORKER_TOKEN)
+            .json(&body)
+            .send()
+    };
+    let claim = |body| post("/api/worker/checks/claim".into(), body);
+    for (who, kinds, checks) in [
+        ("cpu", &["cpu"][..], true),
+        ("old-gpu", &["cpu", "gpu"], false),
+    ] {
+        let resp = claim(hello(who, kinds, checks)).await.unwrap();
+        assert_eq!(resp.status(), 204, "{who}");
+    }
+    // A learner's token is not a worker's.
+    let resp = app
+        .client
+        .post(app.url("/api/worker/checks/claim"))
+        .bearer_auth(app.user("mallory").await)
+        .json(&hello("m", &["cpu", "gpu"], true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 403);
+
+    let resp = claim(hello("h200", &["cpu", "gpu"], true)).await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let check: package_checks::Claimed = resp.json().await.unwrap();
+    assert_eq!((check.id, check.gpu), (id, true));
+    assert_eq!(check.content_hash, "abc123");
+    // Held: nobody else gets it.
+    let resp = claim(hello("h100", &["cpu", "gpu"], true)).await.unwrap();
+    assert_eq!(resp.status(), 204);
+
+    let archive = |lease: &str| {
+        app.client
+            .get(app.url(&format!("/api/worker/checks/{id}/archive")))
+            .query(&[("lease", lease)])
+            .bearer_auth(WORKER_TOKEN)
+            .send()
+    };
+    assert_eq!(archive("check_forged").await.unwrap().status(), 409);
+    let got = archive(&check.lease_token).await.unwrap();
+    assert_eq!(got.status(), 200);
+    assert_eq!(&got.bytes().await.unwrap()[..], b"candidate");
+
+    let outcome = serde_json::json!({ "failed": { "error": "no device after all" } });
+    let answer = |token: &str| {
+        post(
+            format!("/api/worker/checks/{id}/outcome"),
+            serde_json::json!({ "lease_token": token, "outcome": outcome }),
+        )
+    };
+    assert_eq!(answer("check_forged").await.unwrap().status(), 409);
+    assert_eq!(answer(&check.lease_token).await.unwrap().status(), 204);
+    assert_eq!(
+        answer(&check.lease_token).await.unwrap().status(),
+        409,
+        "once"
+    );
+    let stored = package_checks::outcome(db, id).await.unwrap().unwrap();
+    assert!(stored.contains("no device after all"), "{stored}");
+
+    // A worker that claimed a check and stopped: once its lease has run out, another takes it.
+    let again = package_checks::queue(db, "pow-mod-drill", "abc123", true, b"candidate")
+        .await
+        .unwrap();
+    let first = package_checks::claim(db, "gone", true, 0)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.id, again);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let resp = claim(hello("h100", &["cpu", "gpu"], true)).await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let taken: package_checks::Claimed = resp.json().await.unwrap();
+    assert_eq!(taken.id, again);
+    assert_ne!(taken.lease_token, first.lease_token);
+    assert_eq!(archive(&first.lease_token).await.unwrap().status(), 409);
 }

@@ -247,6 +247,7 @@ async fn a_stored_gpu_version_goes_only_to_a_worker_that_grades_gpu_packages() {
     let older = workers::Capabilities {
         kinds: vec![JobKind::Gpu],
         gpu_packages: false,
+        package_checks: false,
         ..server::worker::capabilities(1)
     };
     workers::seen(db, "older", "older", &older, false)
@@ -259,6 +260,7 @@ async fn a_stored_gpu_version_goes_only_to_a_worker_that_grades_gpu_packages() {
     assert!(claim(no_gpu_packages).await.is_none());
     let newer = workers::Capabilities {
         gpu_packages: true,
+        package_checks: false,
         ..older
     };
     workers::seen(db, "newer", "newer", &newer, false)

@@ -1,0 +1,151 @@
+//! A package's sandbox checks handed to a worker (`package_checks`): queued by the replica that
+//! took the upload when it cannot run them itself, claimed under a lease by a worker able to,
+//! answered with the outcome, and deleted by the replica once it has read it or given up.
+
+use super::users::random_secret;
+use super::{Db, Dialect, dialect, now_ms};
+
+/// A check as a worker claims it (the body of `POST /api/worker/checks/claim`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct Claimed {
+    pub id: i64,
+    pub slug: String,
+    /// What the archive must hash to: the worker checks exactly the files the replica read.
+    pub content_hash: String,
+    pub gpu: bool,
+    pub lease_token: String,
+}
+
+/// Queues the checks of the candidate `archive`; its id.
+pub async fn queue(
+    db: &Db,
+    slug: &str,
+    content_hash: &str,
+    gpu: bool,
+    archive: &[u8],
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO package_checks (slug, content_hash, gpu, archive, created_at)
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(slug)
+    .bind(content_hash)
+    .bind(i64::from(gpu))
+    .bind(archive)
+    .bind(now_ms())
+    .fetch_one(db)
+    .await
+}
+
+/// The SQL condition "check `package_checks` is waiting for a worker": never claimed, or its
+/// worker's lease ran out before it answered.
+const CLAIMABLE: &str = "outcome IS NULL AND (worker_id IS NULL OR lease_expires_at < $1)";
+
+/// Whether a check waits that a worker (with a GPU, or not) could claim.
+pub async fn waiting(db: &Db, gpu: bool) -> Result<bool, sqlx::Error> {
+    let sql = format!("SELECT id FROM package_checks WHERE {CLAIMABLE} AND gpu <= $2 LIMIT 1");
+    let found: Option<i64> = sqlx::query_scalar(&sql)
+        .bind(now_ms())
+        .bind(i64::from(gpu))
+        .fetch_optional(db)
+        .await?;
+    Ok(found.is_some())
+}
+
+/// Leases the oldest waiting check that `worker_id` can run (a GPU kata's only when it has a
+/// GPU) for `lease_ms`.
+pub async fn claim(
+    db: &Db,
+    worker_id: &str,
+    gpu: bool,
+    lease_ms: i64,
+) -> Result<Option<Claimed>, sqlx::Error> {
+    // One statement picks and leases, as `jobs::claim_for` does: two workers never get one check.
+    let skip_locked = match dialect(db) {
+        Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        Dialect::Sqlite => "",
+    };
+    let sql = format!(
+        "UPDATE package_checks SET worker_id = $3, lease_token = $4, lease_expires_at = $5
+         WHERE id = (SELECT id FROM package_checks WHERE {CLAIMABLE} AND gpu <= $2
+           ORDER BY id LIMIT 1{skip_locked})
+         RETURNING id, slug, content_hash, gpu"
+    );
+    let now = now_ms();
+    let token = random_secret("check_");
+    let row: Option<(i64, String, String, i64)> = sqlx::query_as(&sql)
+        .bind(now)
+        .bind(i64::from(gpu))
+        .bind(worker_id)
+        .bind(&token)
+        .bind(now + lease_ms)
+        .fetch_optional(db)
+        .await?;
+    Ok(row.map(|(id, slug, content_hash, gpu)| Claimed {
+        id,
+        slug,
+        content_hash,
+        gpu: gpu != 0,
+        lease_token: token,
+    }))
+}
+
+/// The candidate archive of check `id`, to the worker holding its lease.
+pub async fn archive(db: &Db, id: i64, lease_token: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT archive FROM package_checks WHERE id = $1 AND lease_token = $2
+           AND outcome IS NULL",
+    )
+    .bind(id)
+    .bind(lease_token)
+    .fetch_optional(db)
+    .await
+}
+
+/// Stores the outcome of check `id` if `lease_token` still holds its lease; whether it did.
+pub async fn answer(
+    db: &Db,
+    id: i64,
+    lease_token: &str,
+    outcome: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE package_checks SET outcome = $1
+         WHERE id = $2 AND lease_token = $3 AND outcome IS NULL",
+    )
+    .bind(outcome)
+    .bind(id)
+    .bind(lease_token)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The outcome of check `id` once a worker wrote it.
+pub async fn outcome(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar::<_, Option<String>>("SELECT outcome FROM package_checks WHERE id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+        .map(Option::flatten)
+}
+
+/// Whether check `id` is still waiting for a worker to claim it.
+pub async fn unclaimed(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
+    let sql = format!("SELECT id FROM package_checks WHERE id = $2 AND {CLAIMABLE}");
+    let found: Option<i64> = sqlx::query_scalar(&sql)
+        .bind(now_ms())
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(found.is_some())
+}
+
+/// Forgets check `id`: its outcome was read, or nobody waits for it any more.
+pub async fn remove(db: &Db, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM package_checks WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! A package's sandbox checks, run for a replica that cannot (`services::package_checks`):
+//! the candidate archive fetched, held to the content hash the replica read, and checked with
+//! `publishing_function::sandboxed`, the function the replica runs when it can.
+
+use super::{CheckClaimed, JobSource};
+use crate::services::{publishing, publishing_function};
+use crate::worker_wire::CheckOutcome;
+use graders::Grade;
+use graders::package::FunctionPackage;
+use katas::archive::PackageFiles;
+use std::sync::Arc;
+
+/// Runs `check` and answers it, whatever it found.
+pub(super) async fn run(
+    source: &Arc<impl JobSource>,
+    grader: &Arc<dyn Grade>,
+    check: &CheckClaimed,
+) -> anyhow::Result<()> {
+    tracing::info!(check = check.id, kata = %check.slug, "running a package's checks");
+    let outcome = match source.check_archive(check).await {
+        Ok(archive) => {
+            let (grader, owned) = (Arc::clone(grader), check.clone());
+            tokio::task::spawn_blocking(move || outcome(&*grader, &owned, &archive))
+                .await
+                .unwrap_or_else(|panic| CheckOutcome::Failed {
+                    error: format!("the grader panicked: {panic}"),
+                })
+        }
+        Err(e) => CheckOutcome::Failed {
+            error: format!("fetching the package: {e:#}"),
+        },
+    };
+    if !source.answer_check(check, &outcome).await? {
+        tracing::info!(check = check.id, "answer dropped: the lease had moved on");
+    }
+    Ok(())
+}
+
+/// What the checks of `archive` found. Blocking.
+fn outcome(grader: &dyn Grade, check: &CheckClaimed, archive: &[u8]) -> CheckOutcome {
+    let failed = |error: String| CheckOutcome::Failed { error };
+    let files = match PackageFiles::unpack(archive, &publishing::limits()) {
+        Ok(files) => files,
+        Err(e) => return failed(format!("unpacking the package: {e}")),
+    };
+    if files.content_hash() != check.content_hash {
+        return failed(format!(
+            "the archive holds {}, not the package queued ({})",
+            files.content_hash(),
+            check.content_hash
+        ));
+    }
+    let package = match FunctionPackage::from_files(&files) {
+        Ok(package) => package,
+        Err(e) => return failed(format!("reading the package: {e}")),
+    };
+    match publishing_function::sandboxed(grader, &package) {
+        Ok(ran) => CheckOutcome::Checked(ran),
+        Err(e) => failed(e.to_string()),
+    }
+}
