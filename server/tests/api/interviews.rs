@@ -429,17 +429,7 @@ async fn the_interview_keeps_its_code_across_reloads() {
     b.signup("grace", "long enough pw").await;
     let page = b.page("/interviews").await;
     let csrf = csrf_of(&page);
-    let resp = b
-        .post_form("/interviews", &[("csrf", &csrf), ("minutes", "45")])
-        .await;
-    let at = location(&resp);
-    let mine: i64 = at
-        .trim_start_matches("/interviews/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (mine, _) = start_on_the_pages(&b, &csrf).await;
     let resp = b
         .post_form(
             &format!("/interviews/{mine}/submit"),
