@@ -736,6 +736,14 @@ async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
         );
         assert_eq!(b.eval("document.getElementById('custom-input').value"), refused);
         b.wait_for("!document.getElementById('run-custom').disabled", WAIT);
+        // Its verdict is brought into view within the panel, however short the panel is.
+        b.wait_for(
+            "(() => { const v = document.querySelector('#custom-result .verdict').getBoundingClientRect(); \
+             const p = document.getElementById('custom').getBoundingClientRect(); \
+             return v.top >= p.top - 1 && v.bottom <= p.bottom + 1; })()",
+            WAIT,
+        );
+        assert_accessible(&mut b, &axe_js, "a custom input the judge refused");
         // Not JSON at all: refused at once, inline, nothing queued.
         let set_input = |b: &mut Chromium, text: &str| {
             b.eval(&format!(
