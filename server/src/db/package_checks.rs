@@ -16,7 +16,8 @@ pub struct Claimed {
     pub lease_token: String,
 }
 
-/// Queues the checks of the candidate `archive`; its id.
+/// Queues the checks of the candidate `archive`; its id. Checks whose replica stopped while it
+/// waited are removed first.
 pub async fn queue(
     db: &Db,
     slug: &str,
@@ -24,6 +25,7 @@ pub async fn queue(
     gpu: bool,
     archive: &[u8],
 ) -> Result<i64, sqlx::Error> {
+    remove_abandoned(db).await?;
     sqlx::query_scalar(
         "INSERT INTO package_checks (slug, content_hash, gpu, archive, created_at)
          VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -37,13 +39,33 @@ pub async fn queue(
     .await
 }
 
-/// The SQL condition "check `package_checks` is waiting for a worker": never claimed, or its
-/// worker's lease ran out before it answered.
-const CLAIMABLE: &str = "outcome IS NULL AND (worker_id IS NULL OR lease_expires_at < $1)";
+async fn remove_abandoned(db: &Db) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM package_checks WHERE created_at <= $1")
+        .bind(now_ms() - ABANDONED_MS)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A check queued longer ago than this has no replica waiting for it any more (the replica
+/// gives up sooner: `services::package_checks`): never claimed, and removed at the next queueing.
+pub const ABANDONED_MS: i64 = 60 * 60 * 1000;
+
+/// The SQL condition "check `package_checks` is waiting for a worker" (`$1`: now): never
+/// claimed, or its worker's lease ran out before it answered; and someone still waits for it.
+fn claimable() -> String {
+    format!(
+        "outcome IS NULL AND (worker_id IS NULL OR lease_expires_at < $1)
+         AND created_at > $1 - {ABANDONED_MS}"
+    )
+}
 
 /// Whether a check waits that a worker (with a GPU, or not) could claim.
 pub async fn waiting(db: &Db, gpu: bool) -> Result<bool, sqlx::Error> {
-    let sql = format!("SELECT id FROM package_checks WHERE {CLAIMABLE} AND gpu <= $2 LIMIT 1");
+    let sql = format!(
+        "SELECT id FROM package_checks WHERE {} AND gpu <= $2 LIMIT 1",
+        claimable()
+    );
     let found: Option<i64> = sqlx::query_scalar(&sql)
         .bind(now_ms())
         .bind(i64::from(gpu))
@@ -67,9 +89,10 @@ pub async fn claim(
     };
     let sql = format!(
         "UPDATE package_checks SET worker_id = $3, lease_token = $4, lease_expires_at = $5
-         WHERE id = (SELECT id FROM package_checks WHERE {CLAIMABLE} AND gpu <= $2
+         WHERE id = (SELECT id FROM package_checks WHERE {claimable} AND gpu <= $2
            ORDER BY id LIMIT 1{skip_locked})
-         RETURNING id, slug, content_hash, gpu"
+         RETURNING id, slug, content_hash, gpu",
+        claimable = claimable()
     );
     let now = now_ms();
     let token = random_secret("check_");
@@ -132,7 +155,10 @@ pub async fn outcome(db: &Db, id: i64) -> Result<Option<String>, sqlx::Error> {
 
 /// Whether check `id` is still waiting for a worker to claim it.
 pub async fn unclaimed(db: &Db, id: i64) -> Result<bool, sqlx::Error> {
-    let sql = format!("SELECT id FROM package_checks WHERE id = $2 AND {CLAIMABLE}");
+    let sql = format!(
+        "SELECT id FROM package_checks WHERE id = $2 AND {}",
+        claimable()
+    );
     let found: Option<i64> = sqlx::query_scalar(&sql)
         .bind(now_ms())
         .bind(id)

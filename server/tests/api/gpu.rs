@@ -359,4 +359,25 @@ async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
     assert_eq!(taken.id, again);
     assert_ne!(taken.lease_token, first.lease_token);
     assert_eq!(archive(&first.lease_token).await.unwrap().status(), 409);
+
+    // A check whose replica stopped waiting long ago is never claimed, and goes at the next
+    // queueing.
+    let stale = package_checks::queue(db, "pow-mod-drill", "abc123", false, b"candidate")
+        .await
+        .unwrap();
+    sqlx::query("UPDATE package_checks SET created_at = 0 WHERE id = $1")
+        .bind(stale)
+        .execute(db)
+        .await
+        .unwrap();
+    let resp = claim(hello("h100", &["cpu", "gpu"], true)).await.unwrap();
+    assert_eq!(resp.status(), 204);
+    package_checks::queue(db, "pow-mod-drill", "abc123", true, b"candidate")
+        .await
+        .unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM package_checks WHERE created_at = 0")
+        .fetch_one(db)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
 }
