@@ -28,6 +28,12 @@ impl RemoteSource {
         }
     }
 
+    /// Posts `body` as JSON to `path`; whether the server took it (`false`: the lease is lost).
+    async fn accepted(&self, path: &str, body: &impl serde::Serialize) -> anyhow::Result<bool> {
+        let resp = self.post(path).json(body).send().await?;
+        Ok(resp.status().is_success())
+    }
+
     fn post(&self, path: &str) -> reqwest::RequestBuilder {
         self.client
             .post(format!("{}{path}", self.server))
@@ -60,12 +66,8 @@ impl JobSource for RemoteSource {
             lease_token: job.lease_token.clone(),
             stage: Some(stage),
         };
-        let resp = self
-            .post(&format!("/api/worker/jobs/{}/heartbeat", job.job_id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
+        self.accepted(&format!("/api/worker/jobs/{}/heartbeat", job.job_id), &body)
+            .await
     }
 
     async fn finish(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
@@ -73,12 +75,8 @@ impl JobSource for RemoteSource {
             lease_token: job.lease_token.clone(),
             report: report.clone(),
         };
-        let resp = self
-            .post(&format!("/api/worker/jobs/{}/result", job.job_id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
+        self.accepted(&format!("/api/worker/jobs/{}/result", job.job_id), &body)
+            .await
     }
 
     async fn hand_over(&self, job: &Claimed, report: &GradeReport) -> anyhow::Result<bool> {
@@ -86,12 +84,8 @@ impl JobSource for RemoteSource {
             lease_token: job.lease_token.clone(),
             report: report.clone(),
         };
-        let resp = self
-            .post(&format!("/api/worker/jobs/{}/hand-over", job.job_id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
+        self.accepted(&format!("/api/worker/jobs/{}/hand-over", job.job_id), &body)
+            .await
     }
 
     async fn measured(&self, job: &Claimed, measured: &Measured) -> anyhow::Result<bool> {
@@ -99,12 +93,8 @@ impl JobSource for RemoteSource {
             lease_token: job.lease_token.clone(),
             measured: measured.clone(),
         };
-        let resp = self
-            .post(&format!("/api/worker/jobs/{}/measured", job.job_id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
+        self.accepted(&format!("/api/worker/jobs/{}/measured", job.job_id), &body)
+            .await
     }
 
     async fn release(&self, job: &Claimed, error: &str) -> anyhow::Result<()> {
@@ -154,12 +144,8 @@ impl JobSource for RemoteSource {
             lease_token: check.lease_token.clone(),
             outcome: outcome.clone(),
         };
-        let resp = self
-            .post(&format!("/api/worker/checks/{}/outcome", check.id))
-            .json(&body)
-            .send()
-            .await?;
-        Ok(resp.status().is_success())
+        self.accepted(&format!("/api/worker/checks/{}/outcome", check.id), &body)
+            .await
     }
 
     async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {

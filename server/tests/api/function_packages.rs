@@ -86,6 +86,43 @@ async fn an_interview_runs_on(app: &TestApp, slug: &str) {
     assert_eq!(done["report"]["kata_title"], title.as_str(), "{done}");
 }
 
+/// A remote worker (`infrakata worker`'s loop, over HTTP to `app`) with `capabilities`,
+/// once the service has seen it as able to run a package's checks (a GPU kata's: `gpu`).
+async fn remote_checker(
+    app: &TestApp,
+    id: &str,
+    capabilities: server::db::workers::Capabilities,
+    grader: Arc<dyn graders::Grade>,
+) -> tokio::task::JoinHandle<()> {
+    let gpu = capabilities.runs_gpu_checks();
+    let worker = tokio::spawn(server::worker::run(
+        Arc::new(RemoteSource::new(
+            &app.url(""),
+            &app.app.state.config.worker_token,
+            WorkerHello {
+                worker_id: id.into(),
+                name: id.into(),
+                capabilities,
+                phase: JobPhase::Verdict,
+            },
+        )),
+        grader,
+    ));
+    // Seen once its loop first asks for a job.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !server::db::workers::checker_connected(&app.app.state.db, gpu)
+        .await
+        .unwrap()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never said hello"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    worker
+}
+
 async fn shown(app: &TestApp, token: &str, slug: &str) -> Value {
     let resp = app.get(token, &format!("/api/katas/{slug}")).await;
     assert!(resp.status().is_success(), "{slug}: {}", resp.status());
@@ -358,7 +395,6 @@ async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
         return;
     };
     let app = spawn_app(no_workers(), None).await;
-    let db = &app.app.state.db;
     let (staff, learner) = instructor_and_learner(&app).await;
     let new_kata = edited(
         "fast-power",
@@ -374,31 +410,7 @@ async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
     let listed = app.get(&learner, "/api/katas/power-drill").await.status();
     assert_eq!(listed, reqwest::StatusCode::NOT_FOUND, "nothing changed");
 
-    let worker = tokio::spawn(server::worker::run(
-        Arc::new(RemoteSource::new(
-            &app.url(""),
-            &app.app.state.config.worker_token,
-            WorkerHello {
-                worker_id: "checker".into(),
-                name: "checker".into(),
-                capabilities: server::worker::capabilities(1),
-                phase: JobPhase::Verdict,
-            },
-        )),
-        grader,
-    ));
-    // Seen once its loop first asks for a job.
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while !server::db::workers::checker_connected(db, false)
-        .await
-        .unwrap()
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the worker never said hello"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let worker = remote_checker(&app, "checker", server::worker::capabilities(1), grader).await;
     let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
     assert!(ok, "{out}");
     assert!(
@@ -504,30 +516,7 @@ async fn a_gpu_kata_publishes_only_where_its_solutions_can_run_on_a_device() {
 /// runs its checks.
 async fn on_a_gpu_worker(app: &TestApp, staff: &str, grader: Arc<dyn graders::Grade>) {
     let replica = spawn_replica(app, no_workers(), None).await;
-    let worker = tokio::spawn(server::worker::run(
-        Arc::new(RemoteSource::new(
-            &app.url(""),
-            &app.app.state.config.worker_token,
-            WorkerHello {
-                worker_id: "gpu-checker".into(),
-                name: "gpu-checker".into(),
-                capabilities: server::worker::capabilities(0),
-                phase: JobPhase::Verdict,
-            },
-        )),
-        grader,
-    ));
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while !server::db::workers::checker_connected(&app.app.state.db, true)
-        .await
-        .unwrap()
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the worker never said hello"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let worker = remote_checker(app, "gpu-checker", server::worker::capabilities(0), grader).await;
     let copy = edited(
         "gpu-pow-mod",
         &[(
