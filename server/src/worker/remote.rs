@@ -28,6 +28,30 @@ impl RemoteSource {
         }
     }
 
+    /// Posts the hello to `path` and reads what it leased (`None`: nothing, 204).
+    async fn lease<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        wait: Duration,
+        what: &str,
+    ) -> anyhow::Result<Option<T>> {
+        let resp = self
+            .post(path)
+            .json(&self.hello)
+            .timeout(wait)
+            .send()
+            .await
+            .context("contacting the server")?;
+        match resp.status() {
+            StatusCode::NO_CONTENT => Ok(None),
+            s if s.is_success() => Ok(Some(resp.json().await?)),
+            s => anyhow::bail!(
+                "{what} refused: {s} {}",
+                resp.text().await.unwrap_or_default()
+            ),
+        }
+    }
+
     /// Posts `body` as JSON to `path`; whether the server took it (`false`: the lease is lost).
     async fn accepted(&self, path: &str, body: &impl serde::Serialize) -> anyhow::Result<bool> {
         let resp = self.post(path).json(body).send().await?;
@@ -43,21 +67,8 @@ impl RemoteSource {
 
 impl JobSource for RemoteSource {
     async fn claim(&self) -> anyhow::Result<Option<Claimed>> {
-        let resp = self
-            .post("/api/worker/claim")
-            .json(&self.hello)
-            .timeout(Duration::from_secs(60))
-            .send()
+        self.lease("/api/worker/claim", Duration::from_secs(60), "claim")
             .await
-            .context("contacting the server")?;
-        match resp.status() {
-            StatusCode::NO_CONTENT => Ok(None),
-            s if s.is_success() => Ok(Some(resp.json().await?)),
-            s => anyhow::bail!(
-                "claim refused: {s} {}",
-                resp.text().await.unwrap_or_default()
-            ),
-        }
     }
 
     async fn heartbeat(&self, job: &Claimed, stage: State) -> anyhow::Result<bool> {
@@ -113,17 +124,12 @@ impl JobSource for RemoteSource {
         if !self.hello.capabilities.checks(false) {
             return Ok(None);
         }
-        let resp = self
-            .post("/api/worker/checks/claim")
-            .json(&self.hello)
-            .send()
-            .await
-            .context("contacting the server")?;
-        match resp.status() {
-            StatusCode::NO_CONTENT => Ok(None),
-            s if s.is_success() => Ok(Some(resp.json().await?)),
-            s => anyhow::bail!("check claim refused: {s}"),
-        }
+        self.lease(
+            "/api/worker/checks/claim",
+            Duration::from_secs(30),
+            "check claim",
+        )
+        .await
     }
 
     async fn check_archive(&self, check: &CheckClaimed) -> anyhow::Result<Vec<u8>> {
