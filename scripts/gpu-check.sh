@@ -129,6 +129,9 @@ if [ "$mode" = build ]; then
   step graded cargo test --release -p graders --test catalogue -- gpu- --nocapture --test-threads 1
   # A GPU kata the build never saw, graded from its own files.
   step copied cargo test --release -p graders --test function_packages -- gpu --nocapture
+  # Published on the running service: through a replica whose grader has the device, and
+  # through one without a grader, whose checks a remote worker with the device runs.
+  step published cargo test --release -p server --test api -- a_gpu_kata_publishes_only_where --nocapture
 else
   if [ ! -f "$window/manifest" ]; then
     echo "gpu-check --packed: no $window/manifest; run scripts/gpu-check.sh --pack first" >&2
@@ -146,6 +149,7 @@ else
   if command -v cargo >/dev/null 2>&1 && command -v rustc >/dev/null 2>&1; then
     step graded from graders "$root/$window/graders-catalogue" gpu- --nocapture --test-threads 1
     step copied from graders "$root/$window/graders-packages" gpu --nocapture
+    skipped published "packed binaries: the service's test runs the infrakata binary it was built beside"
   else
     skipped graded "no Rust toolchain here (the sandboxed grader compiles each submission with rustc)"
   fi
