@@ -175,3 +175,35 @@ pub async fn remove(db: &Db, id: i64) -> Result<(), sqlx::Error> {
         .await?;
     Ok(())
 }
+
+/// A check no worker has answered yet, as `/admin` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub slug: String,
+    pub gpu: bool,
+    /// The worker holding its lease, if one does.
+    pub worker_id: Option<String>,
+    pub created_at: i64,
+}
+
+/// The checks not answered yet whose replica still waits, oldest first.
+pub async fn pending(db: &Db) -> Result<Vec<Pending>, sqlx::Error> {
+    let rows: Vec<(String, i64, Option<String>, Option<i64>, i64)> = sqlx::query_as(
+        "SELECT slug, gpu, worker_id, lease_expires_at, created_at FROM package_checks
+         WHERE outcome IS NULL AND created_at > $1 ORDER BY id",
+    )
+    .bind(now_ms() - ABANDONED_MS)
+    .fetch_all(db)
+    .await?;
+    let now = now_ms();
+    Ok(rows
+        .into_iter()
+        .map(|(slug, gpu, worker_id, lease, created_at)| Pending {
+            slug,
+            gpu: gpu != 0,
+            // A lease that ran out is held by nobody.
+            worker_id: worker_id.filter(|_| lease.is_some_and(|l| l >= now)),
+            created_at,
+        })
+        .collect())
+}

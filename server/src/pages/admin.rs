@@ -5,7 +5,7 @@ use super::form::{Button, CsrfForm};
 use super::{Layout, render};
 use crate::auth::Staff;
 use crate::db::submissions::State as SubState;
-use crate::db::{now_ms, queue_state, workers};
+use crate::db::{now_ms, package_checks, queue_state, workers};
 use crate::domain::{JobKind, SubmissionId};
 use crate::error::AppError;
 use crate::state::AppState;
@@ -45,7 +45,17 @@ struct AdminPage {
     gpu_connected: bool,
     gpu_queued: i64,
     pending: Vec<PendingRow>,
+    /// Package checks that replicas left to workers, not answered yet.
+    checks: Vec<CheckRow>,
     packages: Vec<PackageRow>,
+}
+
+#[derive(Debug)]
+struct CheckRow {
+    kata: String,
+    needs: &'static str,
+    state: String,
+    waited: String,
 }
 
 #[derive(Debug)]
@@ -106,6 +116,23 @@ pub async fn show(
             waited: t.ago(p.created_at, now),
         })
         .collect();
+    let checks = package_checks::pending(&state.db)
+        .await?
+        .into_iter()
+        .map(|c| CheckRow {
+            kata: c.slug,
+            needs: if c.gpu {
+                t.publishing.needs_gpu
+            } else {
+                t.publishing.needs_sandbox
+            },
+            state: c.worker_id.map_or_else(
+                || t.publishing.waiting_for_worker.to_string(),
+                |w| t.publishing.checked_by(&w),
+            ),
+            waited: t.ago(c.created_at, now),
+        })
+        .collect();
     // Lint reads each package folder from disk.
     let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
     let published = crate::services::packages::live_katas(&state.db).await?;
@@ -139,6 +166,7 @@ pub async fn show(
         gpu_connected,
         gpu_queued,
         pending,
+        checks,
         packages,
     })
 }

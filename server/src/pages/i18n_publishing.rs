@@ -46,9 +46,24 @@ pub struct Publishing {
     pub rejudge_changed: &'static str,
     pub rejudge_same: &'static str,
     pub rejudge_grading: &'static str,
+    /// `/admin`: the package checks that replicas left to workers.
+    pub checks_heading: &'static str,
+    pub checks_lead: &'static str,
+    /// Kata, needs, state, queued.
+    pub checks_columns: [&'static str; 4],
+    pub needs_gpu: &'static str,
+    pub needs_sandbox: &'static str,
+    pub waiting_for_worker: &'static str,
 }
 
 impl Publishing {
+    pub fn checked_by(&self, worker: &str) -> String {
+        match self.lang {
+            Lang::Zh => format!("由 {worker} 运行中"),
+            Lang::En => format!("being run by {worker}"),
+        }
+    }
+
     pub fn confirm_live(&self, version: i64) -> String {
         match self.lang {
             Lang::Zh => format!("让第 {version} 版上线？学习者会立即看到它。"),
@@ -157,6 +172,14 @@ pub static EN: Publishing = Publishing {
     rejudge_changed: "changed",
     rejudge_same: "same",
     rejudge_grading: "being graded",
+    checks_heading: "Package checks left to workers",
+    checks_lead: "A replica that cannot run an upload's solutions itself (it has no sandbox, or \
+        the kata is a GPU kata and it has no GPU) leaves the checks to a connected worker and \
+        waits for the answer.",
+    checks_columns: ["Kata", "Needs", "State", "Queued"],
+    needs_gpu: "a worker with a GPU",
+    needs_sandbox: "any worker",
+    waiting_for_worker: "waiting for a worker",
 };
 
 pub static ZH: Publishing = Publishing {
@@ -213,4 +236,11 @@ pub static ZH: Publishing = Publishing {
     rejudge_changed: "改变",
     rejudge_same: "不变",
     rejudge_grading: "评测中",
+    checks_heading: "交给工作节点的题目包检查",
+    checks_lead: "无法自己运行上传题目包中各个解答的副本（没有沙箱，或者这是 GPU 题而它没有 GPU）\
+        会把检查交给连接着的工作节点，并等待结果。",
+    checks_columns: ["题目", "需要", "状态", "排队时间"],
+    needs_gpu: "带 GPU 的工作节点",
+    needs_sandbox: "任意工作节点",
+    waiting_for_worker: "等待工作节点",
 };

@@ -313,6 +313,28 @@ async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
     // Held: nobody else gets it.
     let resp = claim(hello("h100", &["cpu", "gpu"], true)).await.unwrap();
     assert_eq!(resp.status(), 204);
+    // Staff see it on /admin, and who runs it; a check nobody took yet says so.
+    package_checks::queue(db, "tp-drill", "def456", false, b"candidate")
+        .await
+        .unwrap();
+    let staff = users::create(db, "jules", Role::Instructor, None)
+        .await
+        .unwrap();
+    let (secret, _) = server::db::sessions::create(db, &staff).await.unwrap();
+    let admin = Browser::new(&app);
+    admin.set_cookie("ik_session", &secret);
+    let page = admin.page("/admin").await;
+    assert!(page.contains("Package checks left to workers"), "{page}");
+    assert!(
+        page.contains("pow-mod-drill") && page.contains("being run by h200"),
+        "{page}"
+    );
+    assert!(
+        page.contains("tp-drill") && page.contains("waiting for a worker"),
+        "{page}"
+    );
+    let resp = claim(hello("cpu", &["cpu"], true)).await.unwrap();
+    assert_eq!(resp.status(), 200, "a CPU kata's check goes to any worker");
 
     let archive = |lease: &str| {
         app.client
