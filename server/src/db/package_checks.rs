@@ -188,7 +188,9 @@ pub struct Pending {
 
 /// The checks not answered yet whose replica still waits, oldest first.
 pub async fn pending(db: &Db) -> Result<Vec<Pending>, sqlx::Error> {
-    let rows: Vec<(String, i64, Option<String>, Option<i64>, i64)> = sqlx::query_as(
+    // slug, gpu, worker, its lease's end, queued at.
+    type Row = (String, i64, Option<String>, Option<i64>, i64);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT slug, gpu, worker_id, lease_expires_at, created_at FROM package_checks
          WHERE outcome IS NULL AND created_at > $1 ORDER BY id",
     )
