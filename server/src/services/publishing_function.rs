@@ -179,10 +179,13 @@ fn built_from_files(
         grading_hash: files.grading_hash(),
         archive,
     };
+    // A GPU kata's solutions run on a device: where this process finds none, they go to a
+    // worker with one before anything is built here for nothing.
+    let grader = grader.filter(|_| !candidate.gpu() || graders::gpu::probe().is_ok());
     match grader.map(|grader| sandboxed(grader, &candidate.package)) {
         Some(Ok(ran)) => Ok(Verification::Decided(candidate.finish(ran, checks))),
-        // A GPU kata's solutions run on a device: a grader without one hands them to a worker
-        // with one.
+        // The grader found the device unusable after all (its own probe of the sandbox's
+        // GPU profile).
         Some(Err(GradeError::Unavailable(why))) if candidate.gpu() => {
             tracing::info!(kata = %candidate.package.meta.slug, "no GPU here ({why}): a worker checks it");
             Ok(Verification::OnWorker(candidate))
