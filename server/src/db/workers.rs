@@ -141,12 +141,7 @@ pub enum Held<'a> {
 
 /// [`kind_connected`], of a worker that would also take a job whose version is `held` so.
 pub async fn able_connected(db: &Db, kind: JobKind, held: Held<'_>) -> Result<bool, sqlx::Error> {
-    let caps: Vec<String> =
-        sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
-            .bind(now_ms() - CONNECTED_MS)
-            .fetch_all(db)
-            .await?;
-    let able = |c: Capabilities| {
+    let able = |c: &Capabilities| {
         c.kinds.contains(&kind)
             && match (held, &c.compiled) {
                 (Held::Stored, _) => kind != JobKind::Gpu || c.gpu_packages,
@@ -156,14 +151,18 @@ pub async fn able_connected(db: &Db, kind: JobKind, held: Held<'_>) -> Result<bo
                 _ => true,
             }
     };
-    Ok(caps
-        .iter()
-        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(able)))
+    any_connected(db, able).await
 }
 
 /// Whether a worker that would run the sandbox checks of a function package (a GPU kata's:
 /// `gpu`) was seen within the last [`CONNECTED_MS`].
 pub async fn checker_connected(db: &Db, gpu: bool) -> Result<bool, sqlx::Error> {
+    any_connected(db, |c| c.checks(gpu)).await
+}
+
+/// Whether a worker seen within the last [`CONNECTED_MS`] has capabilities that `able` takes
+/// (one whose capabilities cannot be read never does).
+async fn any_connected(db: &Db, able: impl Fn(&Capabilities) -> bool) -> Result<bool, sqlx::Error> {
     let caps: Vec<String> =
         sqlx::query_scalar("SELECT capabilities FROM workers WHERE last_seen >= $1")
             .bind(now_ms() - CONNECTED_MS)
@@ -171,5 +170,5 @@ pub async fn checker_connected(db: &Db, gpu: bool) -> Result<bool, sqlx::Error> 
             .await?;
     Ok(caps
         .iter()
-        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(|c| c.checks(gpu))))
+        .any(|c| serde_json::from_str::<Capabilities>(c).is_ok_and(|c| able(&c))))
 }
