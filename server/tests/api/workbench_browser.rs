@@ -32,9 +32,22 @@ fn screens() -> Option<PathBuf> {
 }
 
 async fn admin(app: &TestApp) {
+    let db = &app.app.state.db;
     let hash = server::password::hash("long enough pw").unwrap();
-    users::create(&app.app.state.db, "root", Role::Admin, Some(&hash))
+    users::create(db, "root", Role::Admin, Some(&hash))
         .await
+        .unwrap();
+    // Two GPU katas' checks left to workers (no worker here has a GPU, so they stay): one run
+    // by a remote worker, one waiting; `/admin` lists them.
+    use server::db::package_checks;
+    for slug in ["pow-mod-drill", "tp-linear-drill"] {
+        package_checks::queue(db, slug, "0123abcd", true, b"candidate")
+            .await
+            .unwrap();
+    }
+    package_checks::claim(db, "gpu-node-1", true, 15 * 60 * 1000)
+        .await
+        .unwrap()
         .unwrap();
 }
 
