@@ -101,7 +101,28 @@ fn main() {
     for k in &katas {
         let _ = writeln!(code, "    &{}::KATA,", k.meta.module_name());
     }
-    code.push_str("];\n\n/// The `kata new` templates, compiled but not listed.\n");
+    code.push_str("];\n\n");
+    // The build's packages as data, for `katas::builtin`; a GPU kata's only with `cuda`.
+    for (cfg, gpu) in [
+        ("all(feature = \"packages\", feature = \"cuda\")", true),
+        (
+            "all(feature = \"packages\", not(feature = \"cuda\"))",
+            false,
+        ),
+    ] {
+        let _ = writeln!(
+            code,
+            "/// Every kata's embedded files, in catalogue order.\n#[cfg({cfg})]\npub static PACKAGES: &[&crate::Package] = &["
+        );
+        for k in katas
+            .iter()
+            .filter(|k| gpu || k.meta.kind != meta::KataKind::Gpu)
+        {
+            let _ = writeln!(code, "    &{}::PACKAGE,", k.meta.module_name());
+        }
+        code.push_str("];\n\n");
+    }
+    code.push_str("/// The `kata new` templates, compiled but not listed.\n");
     code.push_str("#[cfg(feature = \"solutions\")]\npub static SCAFFOLD: &dyn crate::Kata = &new_kata::KATA;\n");
     code.push_str("#[cfg(feature = \"solutions\")]\npub static DATA_SCAFFOLD: &dyn crate::Kata = &new_data_kata::KATA;\n");
     // Last: clippy wants no item after a test-only module.
@@ -254,9 +275,11 @@ fn package_module(k: &Found) -> String {
     }
     let _ = writeln!(s, "pub mod {m} {{");
     let logic = format!("{:?}", k.logic.display().to_string());
+    // Only the compiled katas (`solutions`) carry the kata's code: the service and the grader
+    // see the build's katas as their embedded files (`PACKAGE`, `katas::builtin`).
     let _ = writeln!(
         s,
-        "    #[path = {logic}]\n    mod logic;\n    pub use self::logic::*;"
+        "    #[cfg(feature = \"solutions\")]\n    #[path = {logic}]\n    mod logic;\n    #[cfg(feature = \"solutions\")]\n    pub use self::logic::*;"
     );
     let _ = writeln!(
         s,
@@ -282,7 +305,7 @@ fn package_module(k: &Found) -> String {
     s.push_str("    }\n");
     let _ = writeln!(
         s,
-        "    #[cfg(feature = \"solutions\")]\n    pub static PACKAGE: crate::Package = crate::Package {{"
+        "    #[cfg(feature = \"packages\")]\n    pub static PACKAGE: crate::Package = crate::Package {{"
     );
     let _ = writeln!(s, "        dir: {:?},", k.dir.display().to_string());
     let hash = package_hash::content_hash(&k.dir)
@@ -337,7 +360,7 @@ fn package_module(k: &Found) -> String {
         wrong.join(", ")
     );
     s.push_str(
-        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    #[cfg(feature = \"solutions\")]\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution, crate::CATALOGUE_HASH)\n    }\n}\n\n",
+        "    /// Runs a solution of this kata's shape on the cases `mode` selects.\n    #[cfg(feature = \"solutions\")]\n    pub fn evaluate(solution: Solution, mode: crate::Mode) -> crate::Report {\n        KATA.evaluate(solution, mode)\n    }\n    /// The sandboxed submission's `main`: see `katas::runner`.\n    #[cfg(feature = \"solutions\")]\n    pub fn serve(solution: Solution) {\n        crate::runner::serve::<Spec>(solution, crate::CATALOGUE_HASH)\n    }\n}\n\n",
     );
     s
 }

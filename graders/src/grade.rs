@@ -419,7 +419,7 @@ impl Drop for Slot<'_> {
 /// The kata `slug` names, once `source` is within the size any grading accepts.
 fn kata_for(slug: &str, source: &str) -> Result<&'static dyn katas::catalogue::Kata, GradeError> {
     let kata =
-        katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
+        katas::builtin::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.to_string()))?;
     check_source_size(source)?;
     Ok(kata)
 }

@@ -138,7 +138,10 @@ fn verifies(dir: &Path, rows: Option<usize>) -> Result<(), Failed> {
     if !failed.is_empty() {
         return Err(format!("{}: {failed:#?}", dir.display()).into());
     }
-    if checks.len() != rows.unwrap_or(2 + package.wrong.len()) {
+    // Every solution's row, then the case names in both languages.
+    if checks.len() != rows.unwrap_or(3 + package.wrong.len())
+        || checks.last().map(|c| c.part.as_str()) != Some("case names")
+    {
         return Err(format!("{} rows: {checks:#?}", checks.len()).into());
     }
     // Graded side by side, reported in the package's order.

@@ -95,19 +95,19 @@ pub trait Kata: Send + Sync + std::fmt::Debug {
     fn prepare(&self, seed: u64) -> Result<Arc<dyn Judging>, KataError>;
     /// Custom input: parses `json` as this kata's input and admits it, without running
     /// anything (cheap enough for a request handler).
-    #[cfg(feature = "solutions")]
+    #[cfg(feature = "custom")]
     fn check_custom(&self, json: &str) -> Result<(), crate::custom::CustomError>;
     /// Custom input, trusted side: admits `json` and answers it with the reference, ready to
     /// run a solution on as one case.
-    #[cfg(feature = "solutions")]
+    #[cfg(feature = "custom")]
     fn custom(&self, json: &str) -> Result<crate::custom::CustomCase, crate::custom::CustomError>;
     /// The first sample case's input as pretty JSON, to start a custom input from; `None` when
     /// the kata offers no custom input (GPU katas).
-    #[cfg(feature = "solutions")]
+    #[cfg(feature = "custom")]
     fn sample_input(&self) -> Option<String>;
     /// The input's format by example: `(entry point, pretty JSON)` for each entry point
     /// ([`crate::custom::examples`]); empty when the kata offers no custom input.
-    #[cfg(feature = "solutions")]
+    #[cfg(feature = "custom")]
     fn input_examples(&self) -> Vec<(String, String)>;
     /// A rank kata's face ([`crate::spec::KataSpec::ranked`]): its ranks run as processes of
     /// their own in the sandbox.

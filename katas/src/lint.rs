@@ -239,7 +239,8 @@ pub fn lint(dir: &Path) -> Vec<Finding> {
 
 /// Cases without a name in 中文 in a compiled kata whose statement has one: a learner reading
 /// in 中文 would meet an English case name in every report. Needs the kata's code, so it runs
-/// where the package is compiled (the package test, `kata check`), not on a folder.
+/// where the package is compiled (the package test); `kata check` and publishing check the same
+/// on the case list of the package's judge, in the sandbox (`graders`' `verify_package`).
 pub fn untranslated_cases(kata: &dyn crate::Kata) -> Vec<Finding> {
     if !kata.dir().join("README.zh.md").is_file() {
         return Vec::new();

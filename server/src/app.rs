@@ -177,6 +177,10 @@ pub async fn start(config: AppConfig, grader: GraderSlot) -> anyhow::Result<App>
     let mut tasks = vec![
         tokio::spawn(crate::edge::serve(listener, router, edge)),
         tokio::spawn(crate::queue::expire_waiting(state.clone())),
+        tokio::spawn(crate::services::examples::fill(
+            state.db.clone(),
+            grader.clone(),
+        )),
     ];
     if let db::Location::Postgres(url) = &config.db {
         tasks.push(tokio::spawn(crate::cross_replica::run(

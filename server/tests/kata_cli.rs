@@ -154,18 +154,26 @@ fn start_copies_the_starter_prints_its_path_last_and_never_overwrites_silently()
 fn check_runs_every_part_of_a_seed_package() {
     let out = infrakata(&["kata", "check", "fast-power"]);
     let text = stdout(&out);
+    if text.contains("run in the sandbox") && std::env::var_os("INFRAKATA_CI").is_none() {
+        println!("skipped: no sandbox here: {text}");
+        return;
+    }
     assert!(out.status.success(), "{text}");
+    // Built from the package's files and run in the sandbox (this binary holds no kata's code),
+    // so each wrong solution gets its verdict in the sandbox.
     let kata = katas::catalogue::find("fast-power").unwrap();
     for w in kata.package().wrong {
-        let row = text
-            .lines()
-            .find(|l| l.starts_with(&format!("wrong/{}", w.name)))
-            .expect(w.name);
+        let row = text.lines().find(|l| l.starts_with(w.file)).expect(w.file);
         assert!(
-            row.contains(w.expected.as_str()) && row.ends_with("ok"),
+            row.contains(w.sandboxed.as_str()) && row.ends_with("ok"),
             "{row}"
         );
     }
+    let names = text
+        .lines()
+        .find(|l| l.starts_with("case names"))
+        .expect("case names");
+    assert!(names.ends_with("ok"), "{names}");
     assert!(
         text.trim_end().ends_with("fast-power: package complete"),
         "{text}"

@@ -67,3 +67,31 @@ fn the_command_line_is_defined_apart_from_what_runs_it() {
         .collect();
     assert!(naming.is_empty(), "cli.rs names commands: {naming:#?}");
 }
+
+/// The `infrakata` binary takes the build's katas as data (`katas::builtin`) and runs their
+/// code only in the sandbox: cargo must not build it with the compiled katas.
+#[test]
+fn the_binary_is_built_without_any_kata_s_code() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--offline", "-e", "normal,features", "-i", "katas"])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .args(["-p", "server"])
+        .output()
+        .unwrap();
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tree.contains("katas feature \"packages\""), "{tree}");
+    for feature in ["solutions", "default"] {
+        assert!(
+            !tree.contains(&format!("katas feature \"{feature}\"")),
+            "{tree}"
+        );
+    }
+}

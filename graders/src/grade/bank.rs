@@ -78,7 +78,7 @@ impl Grader {
     /// figure would otherwise do while a learner waits. Nothing to do for a GPU kata, a kata
     /// without performance cases, or a host without the counter.
     pub fn bank_reference_count(&self, slug: &str) -> Result<(), GradeError> {
-        katas::catalogue::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.into()))?;
+        katas::builtin::find(slug).ok_or_else(|| GradeError::UnknownKata(slug.into()))?;
         let Some(tool) = &self.measure_tool else {
             return Ok(());
         };

@@ -177,7 +177,7 @@ impl Grader {
     /// service to call in the background as it starts. What failed is returned by slug, and is
     /// reported again, as the kata's fault, when the kata is graded.
     pub fn prepare_builtin(&self) -> Vec<(String, GradeError)> {
-        katas::catalogue::all()
+        katas::builtin::all()
             .iter()
             .filter_map(|kata| crate::package::builtin(&kata.meta().slug))
             .filter_map(|package| {
@@ -307,6 +307,30 @@ impl Grader {
         for ((part, expected, _), report) in others.iter().zip(reports) {
             checks.push(PackageCheck::of_solution(part, *expected, &report?));
         }
+        checks.push(self.case_names(package)?);
         Ok(checks)
+    }
+
+    /// The row that says whether every case is named in both languages, as the statements are:
+    /// a learner reading in 中文 sees the failing case's name in it. Read from the judge's case
+    /// list (known from the reference's grading).
+    fn case_names(&self, package: &FunctionPackage) -> Result<PackageCheck, GradeError> {
+        let (judge, _) = self.package_programs(package)?;
+        let cases = self.package_cases(package, &judge)?;
+        let unnamed: Vec<&str> = cases
+            .iter()
+            .filter(|c| c.name_zh.is_none())
+            .map(|c| c.name.as_str())
+            .collect();
+        let got = match unnamed.as_slice() {
+            [] => format!("all {} cases", cases.len()),
+            some => format!("no 中文 name (`.zh(...)`): {}", some.join(", ")),
+        };
+        Ok(PackageCheck::new(
+            "case names",
+            "in English and 中文",
+            got,
+            unnamed.is_empty(),
+        ))
     }
 }

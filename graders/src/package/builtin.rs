@@ -15,7 +15,7 @@ pub fn builtin(slug: &str) -> Option<&'static FunctionPackage> {
     static PACKAGES: OnceLock<HashMap<String, FunctionPackage>> = OnceLock::new();
     PACKAGES
         .get_or_init(|| {
-            katas::catalogue::all()
+            katas::builtin::all()
                 .iter()
                 .map(|k| (k.meta().slug.clone(), from_catalogue(*k)))
                 .collect()

@@ -19,7 +19,6 @@
 //! instructor or learner code.
 
 pub mod lint;
-#[cfg(feature = "solutions")]
 pub mod served;
 pub mod validator;
 

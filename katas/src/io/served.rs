@@ -29,9 +29,13 @@ pub struct IoKata {
     meta: KataMeta,
     package: &'static Package,
     cases: Vec<CaseInfo>,
-    /// A function kata's custom-input form, as its judge made it at publishing; `None` for a
-    /// stdin/stdout kata (no custom input).
+    /// A function kata's custom-input form, as its judge made it; `None` for a kata with no
+    /// custom input (stdin/stdout, GPU).
     examples: Option<InputExamples>,
+    /// A CPU function kata whose judge has not made its form's examples yet (a build's own
+    /// package stored at start-up, or a version from before examples were stored): the form
+    /// starts empty until [`refresh_examples`] brings them.
+    awaiting_examples: bool,
 }
 
 fn leak(text: &str) -> &'static str {
@@ -97,6 +101,7 @@ impl IoKata {
             package: Box::leak(Box::new(package_files)),
             cases,
             examples,
+            awaiting_examples: false,
         })
     }
 }
@@ -133,18 +138,69 @@ pub fn intern(package: &IoPackage) -> Result<&'static dyn Kata, IoError> {
 /// The view of a published function package, graded from its files in the sandbox (its judge
 /// is built from them: `graders::package`), parsed once per process by content hash. `wrong`
 /// is its `wrong/` solutions as `(name, source, verdict)`; `examples`, what its judge made for
-/// the custom-input form when it was published (none for a version published before that).
-/// A GPU kata offers no custom input, whatever was stored.
+/// the custom-input form (`None` while it has not: the view then [awaits](awaits_examples)
+/// them). A GPU kata offers no custom input, whatever was stored.
 pub fn intern_function(
     meta: &KataMeta,
     files: &PackageFiles,
     wrong: &[(String, String, Verdict)],
-    examples: InputExamples,
+    examples: Option<InputExamples>,
 ) -> Result<&'static dyn Kata, IoError> {
-    let examples = (meta.kind != crate::KataKind::Gpu).then_some(examples);
+    let offered = meta.kind != crate::KataKind::Gpu;
     interned_or(&files.content_hash(), || {
-        IoKata::from_files(meta, files, wrong, Vec::new(), examples)
+        let mut kata = IoKata::from_files(
+            meta,
+            files,
+            wrong,
+            Vec::new(),
+            offered.then(|| examples.clone().unwrap_or_default()),
+        )?;
+        kata.awaiting_examples = offered && examples.is_none();
+        Ok(kata)
     })
+}
+
+/// The view of one of the build's own packages (`katas::builtin`), kept apart from the
+/// published versions this process has read: the service serves a kata from its stored
+/// version, whose form's examples a judge made, never from this. Its custom input is offered
+/// as a published version's is (admitted by its judge, in the sandbox).
+pub(crate) fn of_build(package: &'static Package) -> &'static dyn Kata {
+    let path = std::path::Path::new(package.dir).join(layout::META_FILE);
+    let meta = KataMeta::parse(package.meta_toml, &path)
+        .unwrap_or_else(|e| panic!("build.rs validated this kata.toml, yet: {e}"));
+    let offered = meta.kind == crate::KataKind::Cpu;
+    Box::leak(Box::new(IoKata {
+        meta,
+        package,
+        cases: Vec::new(),
+        examples: offered.then(InputExamples::default),
+        awaiting_examples: false,
+    }))
+}
+
+/// Whether the view of `content_hash` this process holds still waits for its form's examples.
+pub fn awaits_examples(content_hash: &str) -> bool {
+    seen()
+        .get(content_hash)
+        .is_some_and(|kata| kata.awaiting_examples)
+}
+
+/// The view of `content_hash` with the examples its judge has now made, in place of the one
+/// that awaited them; `None` when this process holds no view of it that awaits any. The view
+/// replaced stays valid for whoever holds it (leaked, as every view is: at most one more per
+/// version).
+pub fn refresh_examples(content_hash: &str, examples: InputExamples) -> Option<&'static dyn Kata> {
+    let mut seen = seen();
+    let old = seen.get(content_hash).filter(|k| k.awaiting_examples)?;
+    let fresh: &'static IoKata = Box::leak(Box::new(IoKata {
+        meta: old.meta.clone(),
+        package: old.package,
+        cases: old.cases.clone(),
+        examples: Some(examples),
+        awaiting_examples: false,
+    }));
+    seen.insert(content_hash.to_string(), fresh);
+    Some(fresh)
 }
 
 fn interned_or(
@@ -258,5 +314,29 @@ mod tests {
         assert!(first.evaluate_own(Which::Reference, Mode::Submit).is_none());
         assert!(matches!(first.prepare(1), Err(KataError::NotInProcess(_))));
         assert!(first.check_custom("{}").is_err());
+    }
+
+    #[test]
+    fn a_view_awaiting_its_examples_is_replaced_once_when_they_come() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scaffold/new-kata");
+        let files = PackageFiles::read_dir(&dir, &super::super::limits()).expect("scaffold reads");
+        let meta = KataMeta::load(&dir).expect("scaffold's kata.toml");
+        let hash = files.content_hash();
+        let waiting = intern_function(&meta, &files, &[], None).expect("interned");
+        assert!(awaits_examples(&hash));
+        // Custom input is still offered; the form starts empty.
+        assert_eq!(waiting.sample_input().as_deref(), Some(""));
+        assert!(waiting.check_custom("{}").is_ok());
+        let examples = InputExamples {
+            sample: Some("{\"Add\": [[1, 2]]}".into()),
+            examples: vec![("add".into(), "[[1, 2]]".into())],
+        };
+        let fresh = refresh_examples(&hash, examples.clone()).expect("replaced");
+        assert!(!awaits_examples(&hash));
+        assert_eq!(fresh.sample_input(), examples.sample);
+        assert_eq!(fresh.input_examples(), examples.examples);
+        assert!(std::ptr::addr_eq(interned(&hash).unwrap(), fresh));
+        assert!(std::ptr::eq(fresh.package(), waiting.package()));
+        assert!(refresh_examples(&hash, InputExamples::default()).is_none());
     }
 }

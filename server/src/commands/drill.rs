@@ -37,7 +37,7 @@ fn list(lang: Lang) -> anyhow::Result<ExitCode> {
 }
 
 fn known_katas() -> Vec<String> {
-    katas::catalogue::all()
+    katas::builtin::all()
         .iter()
         .map(|k| k.meta().slug.clone())
         .collect()

@@ -35,7 +35,7 @@ pub(super) fn read_source(file: &Path) -> anyhow::Result<String> {
 }
 
 fn known(slug: &str) -> anyhow::Result<&'static dyn katas::Kata> {
-    katas::catalogue::find(slug).ok_or_else(|| {
+    katas::builtin::find(slug).ok_or_else(|| {
         anyhow::anyhow!("unknown kata `{slug}`; `infrakata kata list` shows them all")
     })
 }

@@ -3,11 +3,10 @@
 use crate::cli::KataCommand;
 use crate::table;
 use anyhow::{Context as _, bail};
-use katas::catalogue;
+use katas::builtin as catalogue;
 use katas::lint::{self, Finding};
-use katas::rules::{self, Checked};
 use katas::statement::heading;
-use katas::{Kata, Lang, Mode};
+use katas::{Kata, Lang};
 use std::io::IsTerminal as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -232,11 +231,7 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         bail!("no kata package at {}", dir.display());
     }
     let mut rows: Vec<Row> = Vec::new();
-    let mut findings = lint::lint(&dir);
-    // The compiled catalogue describes the checkout it was built from; a package elsewhere (or
-    // one added since) can only be linted until the binary is rebuilt with it.
-    let compiled = catalogue::find(slug).filter(|k| same_dir(k.dir(), &dir));
-    findings.extend(compiled.map(lint::untranslated_cases).unwrap_or_default());
+    let findings = lint::lint(&dir);
     rows.push(Row {
         part: "package files".into(),
         expected: "complete".into(),
@@ -247,12 +242,9 @@ fn check(slug: &str, problems_dir: &Path) -> anyhow::Result<ExitCode> {
         },
         ok: findings.is_empty(),
     });
-    // A package this binary was not built from is built from its own files, in the sandbox,
-    // as the service builds a published version.
-    match compiled {
-        None => rows.extend(super::package_kata::solution_rows(&dir)?),
-        Some(kata) => rows.extend(run_solutions(kata)),
-    }
+    // Built from its own files and run in the sandbox, as the service verifies a published
+    // version — a kata of the build too: this binary holds no kata's code.
+    rows.extend(super::package_kata::solution_rows(&dir)?);
 
     let complete = print_check(&rows, &findings, slug);
     Ok(if complete {
@@ -293,42 +285,6 @@ pub(super) fn print_check(rows: &[Row], findings: &[Finding], name: &str) -> boo
     complete
 }
 
-/// One row per package rule (`katas::rules`), run in this process as `cargo test -p katas`
-/// runs them.
-fn run_solutions(kata: &dyn Kata) -> Vec<Row> {
-    rules::rules(kata)
-        .into_iter()
-        .map(|rule| {
-            let modes: Vec<&str> = rule.modes.iter().map(|m| mode_name(*m)).collect();
-            let (got, ok) = match rules::check_in_process(kata, &rule) {
-                Checked::Held => (rule.expected.to_string(), true),
-                Checked::Broken { got, .. } => (got.to_string(), false),
-                Checked::Skipped(missing) => (
-                    if missing.no_nvrtc {
-                        "not run: no NVRTC here".into()
-                    } else {
-                        "kernel compiles; not run: no GPU here".into()
-                    },
-                    true,
-                ),
-            };
-            Row {
-                part: format!("{} ({})", rule.label(), modes.join(", ")),
-                expected: rule.expected.to_string(),
-                got,
-                ok,
-            }
-        })
-        .collect()
-}
-
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Run => "run",
-        Mode::Submit => "submit",
-    }
-}
-
 fn print_findings(findings: &[Finding]) {
     if findings.is_empty() {
         return;
@@ -336,12 +292,5 @@ fn print_findings(findings: &[Finding]) {
     println!("\nTo complete the package:");
     for f in findings {
         println!("  {}: {}", f.file, f.problem);
-    }
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 /// catalogue slug.
 pub fn package_dir(arg: &str) -> Option<&Path> {
     let dir = Path::new(arg);
-    (katas::catalogue::find(arg).is_none()
+    (katas::builtin::find(arg).is_none()
         && KataMeta::load(dir).is_ok_and(|meta| meta.kind != KataKind::Io))
     .then_some(dir)
 }
@@ -66,10 +66,19 @@ pub(super) fn solution_rows(dir: &Path) -> anyhow::Result<Vec<Row>> {
             }]);
         }
     };
+    let gpu = package.meta.kind == KataKind::Gpu;
     let verified = with_grader(|grader, _| match grader.verify_package(&package) {
         Ok(rows) => Ok(Ok(rows)),
         // The package's own judge failed: a row of the table, not our failure.
         Err(graders::GradeError::Kata { source, .. }) => Ok(Err(source.to_string())),
+        // A GPU kata on a machine without one: the lint is all that can run here (the service
+        // runs its solutions on a worker with a GPU).
+        Err(graders::GradeError::Unavailable(why)) if gpu => Ok(Ok(vec![graders::PackageCheck {
+            part: "solutions".into(),
+            expected: "run on a GPU".into(),
+            got: format!("not run: {why}"),
+            ok: true,
+        }])),
         Err(e) => Err(e),
     });
     // Without the sandbox here (no root, an old kernel) the table still says what it could.

@@ -60,6 +60,34 @@ pub async fn input_examples(db: &Db, content_hash: &str) -> Result<Option<String
     .map(Option::flatten)
 }
 
+/// The function packages live for some kata whose custom-input form's examples no judge has
+/// made yet (a build's own, stored at start-up; a version from before they were stored), in
+/// catalogue order.
+pub async fn awaiting_examples(db: &Db) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(&format!(
+        "SELECT content_hash FROM kata_packages
+          WHERE kind = 'function' AND input_examples IS NULL
+            AND content_hash IN (SELECT content_hash FROM ({}) live)",
+        live_sql("")
+    ))
+    .fetch_all(db)
+    .await
+}
+
+/// Stores what a judge made for the form of `content_hash`, unless another replica's judge
+/// did first (the same examples: one judge, one package).
+pub async fn store_examples(db: &Db, content_hash: &str, json: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE kata_packages SET input_examples = $1
+          WHERE content_hash = $2 AND input_examples IS NULL",
+    )
+    .bind(json)
+    .bind(content_hash)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 /// The archive stored under `content_hash`.
 pub async fn archive(db: &Db, content_hash: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
     sqlx::query_scalar("SELECT archive FROM kata_packages WHERE content_hash = $1")

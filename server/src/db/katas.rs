@@ -14,7 +14,6 @@
 use super::kata_versions::{self, Published};
 use super::{Db, Dialect, dialect, kata_packages, now_ms};
 use katas::archive::PackageFiles;
-use katas::custom::InputExamples;
 use std::collections::HashMap;
 
 /// The advisory lock key of the catalogue sync (any constant unique to it in this database).
@@ -65,16 +64,14 @@ impl BuildPackage {
     }
 }
 
-/// A package to store: its archive, and what its custom-input form starts from.
-type Packed = (Vec<u8>, Option<String>);
-
-/// The packages of `catalogue` not stored yet (a build's first start), packed, each with its
-/// form's examples: made before the sync's transaction, since they run the kata's reference.
-/// Another replica storing one meanwhile is harmless: the same files, stored once.
+/// The packages of `catalogue` not stored yet (a build's first start), packed before the
+/// sync's transaction. Their custom-input forms' examples are made later by their judges, in
+/// the sandbox (`services::examples`): this process runs no kata's code. Another replica
+/// storing one meanwhile is harmless: the same files, stored once.
 async fn missing_packages(
     db: &Db,
     catalogue: &Catalogue,
-) -> Result<HashMap<String, Packed>, sqlx::Error> {
+) -> Result<HashMap<String, Vec<u8>>, sqlx::Error> {
     let mut missing = HashMap::new();
     for kata in &catalogue.katas {
         let Some(package) = kata
@@ -87,31 +84,13 @@ async fn missing_packages(
         if kata_packages::is_stored(db, &package.content_hash).await? {
             continue;
         }
-        let slug = kata.slug.clone();
         let hash = package.content_hash.clone();
-        let packed = tokio::task::spawn_blocking(move || {
-            let examples = own_input_examples(&slug, &package.content_hash)?;
-            Ok::<_, sqlx::Error>((package.files.to_tar_gz(), examples))
-        })
-        .await
-        .map_err(|e| sqlx::Error::Encode(Box::new(e)))??;
-        missing.insert(hash, packed);
+        let archive = tokio::task::spawn_blocking(move || package.files.to_tar_gz())
+            .await
+            .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        missing.insert(hash, archive);
     }
     Ok(missing)
-}
-
-/// What the custom-input form of the package `content_hash` of `slug` starts from, as JSON,
-/// when that is the build's own package of the kata (its reference run on its samples here, as
-/// the kata's page does); `None` for any other package.
-fn own_input_examples(slug: &str, content_hash: &str) -> Result<Option<String>, sqlx::Error> {
-    let Some(kata) =
-        katas::catalogue::find(slug).filter(|k| k.package().content_hash == content_hash)
-    else {
-        return Ok(None);
-    };
-    serde_json::to_string(&InputExamples::of(kata))
-        .map(Some)
-        .map_err(|e| sqlx::Error::Encode(Box::new(e)))
 }
 
 /// A catalogue to sync: its katas in order, and what orders it against other catalogues.
@@ -125,7 +104,7 @@ pub struct Catalogue {
 impl Catalogue {
     /// The catalogue compiled into this binary.
     pub fn compiled() -> Result<Self, SyncError> {
-        let katas = katas::catalogue::all()
+        let katas = katas::builtin::all()
             .iter()
             .map(|kata| {
                 let m = kata.meta();
@@ -253,16 +232,10 @@ pub async fn sync_catalogue(db: &Db, catalogue: &Catalogue) -> Result<Synced, sq
         .execute(&mut *tx)
         .await?;
         if let Some(package) = &kata.package
-            && let Some((archive, examples)) = missing.get(&package.content_hash)
+            && let Some(archive) = missing.get(&package.content_hash)
         {
-            kata_packages::store(
-                &mut tx,
-                &package.content_hash,
-                archive,
-                package.kind,
-                examples.as_deref(),
-            )
-            .await?;
+            kata_packages::store(&mut tx, &package.content_hash, archive, package.kind, None)
+                .await?;
         }
         // An older catalogue publishes its versions too (work submitted to it records one),
         // but only the newest decides which version is live.

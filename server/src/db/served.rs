@@ -28,7 +28,7 @@ pub struct Served {
 /// were: only the build's own content hash vouches for those).
 pub fn can_serve(slug: &str, grading_hash: Option<&str>, packaged: bool) -> bool {
     packaged
-        || katas::catalogue::find(slug)
+        || katas::builtin::find(slug)
             .is_some_and(|kata| Some(kata.package().grading_hash) == grading_hash)
 }
 
@@ -56,7 +56,7 @@ fn rows_sql() -> String {
 /// Picks, among one kata's candidate rows, the live version if this build can serve it, else
 /// the build's own.
 fn pick(slug: &str, rows: impl Iterator<Item = Row>) -> Option<Served> {
-    let compiled = katas::catalogue::find(slug).map(|k| k.package());
+    let compiled = katas::builtin::find(slug).map(|k| k.package());
     let (mut live, mut own) = (None, None);
     for (_, number, content_hash, grading, Stored(status), live_version, stored, packaged) in rows {
         let served = Served {
@@ -122,7 +122,7 @@ pub async fn all(db: &Db) -> Result<HashMap<String, Served>, sqlx::Error> {
 }
 
 fn compiled_hash(slug: &str) -> Option<&'static str> {
-    katas::catalogue::find(slug).map(|k| k.package().content_hash)
+    katas::builtin::find(slug).map(|k| k.package().content_hash)
 }
 
 /// The stored statements of version `number` of `slug`; `None` for a build's version.

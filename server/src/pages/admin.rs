@@ -137,7 +137,7 @@ pub async fn show(
     let titles = crate::services::catalogue::served_titles(&state, viewer.lang).await?;
     let published = crate::services::packages::live_katas(&state.db).await?;
     let packages = tokio::task::spawn_blocking(move || {
-        let compiled = katas::catalogue::all().iter().map(|k| PackageRow {
+        let compiled = katas::builtin::all().iter().map(|k| PackageRow {
             slug: k.meta().slug.clone(),
             title: titles.of(&k.meta().slug),
             findings: build_findings(*k)
@@ -148,7 +148,7 @@ pub async fn show(
         // A published package passed every check, in the sandbox, before it went live.
         let published = published
             .iter()
-            .filter(|k| katas::catalogue::find(&k.meta().slug).is_none())
+            .filter(|k| katas::builtin::find(&k.meta().slug).is_none())
             .map(|k| PackageRow {
                 slug: k.meta().slug.clone(),
                 title: titles.of(&k.meta().slug),
@@ -259,7 +259,7 @@ mod tests {
             !katas::lint::lint(std::path::Path::new("/nonexistent/fast-power")).is_empty(),
             "a missing folder has findings"
         );
-        for kata in katas::catalogue::all() {
+        for kata in katas::builtin::all() {
             let slug = &kata.meta().slug;
             let findings = embedded_findings(slug);
             assert!(findings.is_empty(), "{slug}: {findings:?}");

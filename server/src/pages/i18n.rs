@@ -757,7 +757,7 @@ impl Text {
     /// published one, so a new topic needs no change here. A tag no package names is shown as
     /// written.
     pub fn topic_name<'a>(&self, topic: &'a str) -> &'a str {
-        katas::catalogue::topic_name(topic, self.lang)
+        katas::builtin::topic_name(topic, self.lang)
             .or_else(|| katas::io::served::topic_name(topic, self.lang))
             .unwrap_or(topic)
     }

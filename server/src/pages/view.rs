@@ -192,7 +192,7 @@ impl ReportView {
         // recorded fall back on the build's.
         let case_limit_ms = r
             .case_time_ms
-            .or_else(|| katas::catalogue::find(&r.kata).map(|k| k.meta().limits.case_time_ms));
+            .or_else(|| katas::builtin::find(&r.kata).map(|k| k.meta().limits.case_time_ms));
         let cases: Vec<CaseView> = r
             .cases
             .iter()
@@ -381,7 +381,7 @@ mod tests {
     fn a_timed_out_case_shows_the_limit_it_ran_past() {
         let mut report: serde_json::Value = serde_json::from_str(OLD_REPORT).unwrap();
         report["cases"][1]["time_ms"] = 0.0.into();
-        let limit = katas::catalogue::find("fast-power")
+        let limit = katas::builtin::find("fast-power")
             .unwrap()
             .meta()
             .limits

@@ -50,7 +50,7 @@ pub async fn listing(
 /// not (an older build's, during a rolling deploy) as this build's own.
 pub async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppError> {
     let mut all = super::packages::live_katas(&state.db).await?;
-    for compiled in katas::catalogue::all() {
+    for compiled in katas::builtin::all() {
         let slug = &compiled.meta().slug;
         if !all.iter().any(|k| &k.meta().slug == slug)
             && let Some(own) = super::packages::own_kata(&state.db, slug).await?

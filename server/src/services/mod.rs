@@ -3,6 +3,7 @@
 
 pub mod catalogue;
 pub mod drills;
+pub mod examples;
 pub mod interviews;
 pub mod package_checks;
 pub mod packages;

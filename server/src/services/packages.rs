@@ -11,8 +11,11 @@ use katas::Kata;
 use katas::archive::PackageFiles;
 use katas::custom::InputExamples;
 use katas::io::IoPackage;
-use katas::io::served::{intern, intern_function, interned};
+use katas::io::served::{awaits_examples, intern, intern_function, interned, refresh_examples};
 use katas::{KataKind, KataMeta, layout};
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// A stored version as its kind is graded: a stdin/stdout package's programs, or a function
 /// package whose judge and learner's programs are built from its files.
@@ -24,8 +27,8 @@ pub enum Stored {
 
 impl Stored {
     /// The learner-facing view, read once per process; `examples`, what a function kata's
-    /// custom-input form starts from.
-    fn view(&self, examples: InputExamples) -> Result<&'static dyn Kata, String> {
+    /// custom-input form starts from (`None` while its judge has not made them).
+    fn view(&self, examples: Option<InputExamples>) -> Result<&'static dyn Kata, String> {
         match self {
             Self::Io(package) => intern(package).map_err(|e| e.to_string()),
             Self::Function(package) => intern_function(
@@ -102,17 +105,22 @@ pub async fn load(db: &Db, content_hash: &str) -> Result<Stored, AppError> {
 /// The learner-facing view of the stored version `content_hash`, read once per process: the
 /// same for a build's own package of a kata (stored with its version at start-up), a statement
 /// fix of it and an upload, so no kata's code runs here to serve it (its custom input is
-/// admitted by its judge, in the sandbox).
+/// admitted by its judge, in the sandbox). A view still awaiting its form's examples looks for
+/// them again, at most once a second: a replica with a grader stores them ([`examples`]).
+///
+/// [`examples`]: super::examples
 async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError> {
     if let Some(kata) = interned(content_hash) {
-        return Ok(kata);
+        if !awaits_examples(content_hash) || !examples_due(content_hash) {
+            return Ok(kata);
+        }
+        return Ok(match stored_examples(db, content_hash).await? {
+            Some(examples) => refresh_examples(content_hash, examples).unwrap_or(kata),
+            None => kata,
+        });
     }
     let package = load(db, content_hash).await?;
-    // Ours, written when the version was published; unreadable, the form starts empty.
-    let examples = kata_packages::input_examples(db, content_hash)
-        .await?
-        .and_then(|json| serde_json::from_str(&json).ok())
-        .unwrap_or_default();
+    let examples = stored_examples(db, content_hash).await?;
     package.view(examples).map_err(|message| {
         PackageError::Unreadable {
             hash: content_hash.to_string(),
@@ -120,6 +128,30 @@ async fn view(db: &Db, content_hash: &str) -> Result<&'static dyn Kata, AppError
         }
         .into()
     })
+}
+
+/// The form's examples stored with `content_hash`; `None` when none are yet. Ours, written by
+/// a judge: unreadable, the form starts empty rather than waiting for ever.
+async fn stored_examples(db: &Db, content_hash: &str) -> Result<Option<InputExamples>, AppError> {
+    Ok(kata_packages::input_examples(db, content_hash)
+        .await?
+        .map(|json| serde_json::from_str(&json).unwrap_or_default()))
+}
+
+/// Whether a view awaiting its examples should look for them now: once a second per version,
+/// so a replica whose examples never come (no grader anywhere) pays no query per request.
+fn examples_due(content_hash: &str) -> bool {
+    static LOOKED: Mutex<Option<HashMap<String, Instant>>> = Mutex::new(None);
+    let mut looked = LOOKED.lock().unwrap_or_else(PoisonError::into_inner);
+    let looked = looked.get_or_insert_with(HashMap::new);
+    let now = Instant::now();
+    match looked.get(content_hash) {
+        Some(at) if now.duration_since(*at) < Duration::from_secs(1) => false,
+        _ => {
+            looked.insert(content_hash.to_string(), now);
+            true
+        }
+    }
 }
 
 /// `slug`'s live version when that is a stored package.
@@ -143,7 +175,7 @@ pub async fn live_katas(db: &Db) -> Result<Vec<&'static dyn Kata>, AppError> {
 /// version is not stored here (an older build's, during a rolling deploy); `None` for a kata
 /// this build does not have.
 pub async fn own_kata(db: &Db, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
-    match katas::catalogue::find(slug) {
+    match katas::builtin::find(slug) {
         Some(kata) => Ok(Some(view(db, kata.package().content_hash).await?)),
         None => Ok(None),
     }

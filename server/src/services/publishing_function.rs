@@ -57,7 +57,7 @@ pub(super) fn verify(
         en: en.to_string(),
         zh: zh.to_string(),
     };
-    match katas::catalogue::find(slug) {
+    match katas::builtin::find(slug) {
         Some(kata) if files.grading_hash() == kata.package().grading_hash => {
             let Some(version) = statement_fix(kata.package(), files, statements, checks) else {
                 return Ok(Verification::Decided(None));
@@ -135,7 +135,7 @@ pub(super) async fn own_input_examples(
     db: &crate::db::Db,
     slug: &str,
 ) -> Result<Option<String>, sqlx::Error> {
-    match katas::catalogue::find(slug) {
+    match katas::builtin::find(slug) {
         Some(kata) => kata_packages::input_examples(db, kata.package().content_hash).await,
         None => Ok(None),
     }

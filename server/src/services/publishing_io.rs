@@ -24,7 +24,7 @@ pub(super) fn verify(
     files: &PackageFiles,
     checks: &mut Vec<Check>,
 ) -> Result<Option<(Published, Option<StoredPackage>)>, GradeError> {
-    if katas::catalogue::find(slug).is_some() {
+    if katas::builtin::find(slug).is_some() {
         checks.push(fail(
             "kind",
             format!(

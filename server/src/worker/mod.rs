@@ -129,7 +129,7 @@ pub fn measuring_capabilities() -> Capabilities {
 /// The versions this build grades from its own code: each compiled kata's content hash and
 /// grading hash (a statement fix of it grades the same).
 fn compiled_versions() -> Vec<String> {
-    katas::catalogue::all()
+    katas::builtin::all()
         .iter()
         .flat_map(|kata| [kata.package().content_hash, kata.package().grading_hash])
         .map(String::from)

@@ -215,6 +215,31 @@ impl TestApp {
         )
     }
 
+    /// Kata `slug` as `GET /api/katas/{slug}` shows it once its judge has made the custom-input
+    /// form's examples (the service makes a build's own after it starts, in the sandbox).
+    pub async fn with_examples(&self, slug: &str) -> serde_json::Value {
+        let deadline = std::time::Instant::now() + Duration::from_secs(180);
+        loop {
+            let kata: serde_json::Value = self
+                .client
+                .get(self.url(&format!("/api/katas/{slug}")))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if kata["custom_input"].as_str().is_some_and(|s| !s.is_empty()) {
+                return kata;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no custom-input examples for {slug}: {kata}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
         self.client
             .get(self.url(path))

@@ -682,6 +682,7 @@ async fn custom_input_runs_beside_the_reference_and_a_refusal_keeps_the_text() {
     let Some(binary) = browser() else { return };
     let Some(axe_js) = axe() else { return };
     let app = spawn_app(Options::default(), Some(grader)).await;
+    app.with_examples("fast-power").await;
     let base = app.app.url();
     let sample = katas::catalogue::find("fast-power")
         .unwrap()

@@ -8,7 +8,7 @@
 
 use crate::cdp::{Chromium, VERDICT, WAIT, browser};
 use crate::chromium_drills::fill_and_commit;
-use crate::helpers::{Options, grader, spawn_app, spawn_idle};
+use crate::helpers::{Options, fake_grader, grader, spawn_app, spawn_idle};
 use katas_drills::Key;
 use std::time::Duration;
 
@@ -131,7 +131,12 @@ async fn a_new_run_clears_the_last_result_and_a_compile_error_leaves_no_cases() 
 #[tokio::test]
 async fn custom_input_shows_its_format_for_every_entry_point() {
     let Some(binary) = browser() else { return };
-    let app = spawn_idle().await;
+    let idle = Options {
+        workers: 0,
+        ..Options::default()
+    };
+    let app = spawn_app(idle, Some(fake_grader())).await;
+    app.with_examples("fast-power").await;
     let base = app.app.url();
     tokio::task::spawn_blocking(move || {
         let mut b = Chromium::signed_up(binary, &base, "mei");
