@@ -182,6 +182,18 @@ pub async fn verify_and_publish(
             .await?;
     }
     tx.commit().await?;
+    // A statement fix of a build's kata stored before its judge made the build's examples has
+    // none either: this replica's grader makes them, as it does at start.
+    if let Some(stored) = &stored
+        && stored.input_examples.is_none()
+        && stored.meta.kind == katas::KataKind::Cpu
+        && !placement.candidate
+    {
+        tokio::spawn(super::examples::fill(
+            state.db.clone(),
+            state.grader.clone(),
+        ));
+    }
     report.version = Some(publication.number);
     report.new = publication.new;
     report.live = !placement.candidate;

@@ -129,8 +129,9 @@ fn stored_fix(
     })
 }
 
-/// The custom-input form's examples stored with the build's own version of `slug` (by the
-/// start-up sync), which a statement fix of it shares; `None` for a kata the build lacks.
+/// The custom-input form's examples stored with the build's own version of `slug` (made by its
+/// judge once a replica's grader was ready: `super::examples`), which a statement fix of it
+/// shares; `None` for a kata the build lacks, or while they are not made.
 pub(super) async fn own_input_examples(
     db: &crate::db::Db,
     slug: &str,
