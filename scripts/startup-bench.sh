@@ -24,11 +24,11 @@ start() { # db -> ms
     shown=" (examples after $(( ($(date +%s%N) - t0) / 1000000 )) ms)"
   fi
   kill $pid; wait $pid 2>/dev/null || true
-  echo "$(( (t1 - t0) / 1000000 ))$shown"
+  echo "$(( (t1 - t0) / 1000000 )) ms$shown"
 }
 for i in $(seq "$N"); do
   d=$(mktemp -d)
   f=$(start "$d/k.db" first); r=$(start "$d/k.db" again)
-  echo "round $i: first start ${f} ms, restart ${r} ms"
+  echo "round $i: first start ${f}, restart ${r}"
   rm -rf "$d"
 done

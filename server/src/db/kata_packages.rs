@@ -64,12 +64,13 @@ pub async fn input_examples(db: &Db, content_hash: &str) -> Result<Option<String
 /// made yet (a build's own, stored at start-up; a version from before they were stored), in
 /// catalogue order.
 pub async fn awaiting_examples(db: &Db) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar(&format!(
-        "SELECT content_hash FROM kata_packages
-          WHERE kind = 'function' AND input_examples IS NULL
-            AND content_hash IN (SELECT content_hash FROM ({}) live)",
-        live_sql("")
-    ))
+    sqlx::query_scalar(
+        "SELECT p.content_hash FROM katas k
+           JOIN kata_versions v ON v.slug = k.slug AND v.number = k.live_version
+           JOIN kata_packages p ON p.content_hash = v.content_hash
+          WHERE p.kind = 'function' AND p.input_examples IS NULL
+          ORDER BY k.position, k.slug",
+    )
     .fetch_all(db)
     .await
 }

@@ -8,6 +8,7 @@
 use super::packages::{Stored, load};
 use crate::db::{Db, kata_packages};
 use crate::error::AppError;
+use futures_util::StreamExt as _;
 use graders::{Grade, GradeError};
 use std::sync::Arc;
 
@@ -25,32 +26,55 @@ pub async fn fill(db: Db, grader: crate::grader_slot::GraderSlot) {
     }
 }
 
+/// Judges started at once: enough that the first katas' forms need not wait for the last
+/// ones', few enough to leave a small host's cores to the service starting beside them.
+const AT_ONCE: usize = 4;
+
 async fn fill_with(db: &Db, grader: &Arc<dyn Grade>) -> Result<usize, AppError> {
-    let mut made = 0;
-    for content_hash in kata_packages::awaiting_examples(db).await? {
-        let Stored::Function(package) = load(db, &content_hash).await? else {
-            continue;
-        };
-        if package.meta.kind == katas::KataKind::Gpu {
-            continue;
+    let awaiting = kata_packages::awaiting_examples(db).await?;
+    let made = futures_util::stream::iter(awaiting)
+        .map(|content_hash| fill_one(db, grader, content_hash))
+        .buffer_unordered(AT_ONCE)
+        .collect::<Vec<_>>()
+        .await;
+    let mut count = 0;
+    for made in made {
+        count += usize::from(made?);
+    }
+    Ok(count)
+}
+
+/// Makes and stores the examples of the version `content_hash`; whether it did.
+async fn fill_one(
+    db: &Db,
+    grader: &Arc<dyn Grade>,
+    content_hash: String,
+) -> Result<bool, AppError> {
+    let Stored::Function(package) = load(db, &content_hash).await? else {
+        return Ok(false);
+    };
+    if package.meta.kind == katas::KataKind::Gpu {
+        return Ok(false);
+    }
+    let slug = package.meta.slug.clone();
+    let grader = Arc::clone(grader);
+    let examples = tokio::task::spawn_blocking(move || grader.package_examples(&package))
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    match examples {
+        Ok(examples) => {
+            let json =
+                serde_json::to_string(&examples).map_err(|e| AppError::Internal(e.into()))?;
+            kata_packages::store_examples(db, &content_hash, &json).await?;
+            Ok(true)
         }
-        let slug = package.meta.slug.clone();
-        let grader = Arc::clone(grader);
-        let examples = tokio::task::spawn_blocking(move || grader.package_examples(&package))
-            .await
-            .map_err(|e| AppError::Internal(e.into()))?;
-        match examples {
-            Ok(examples) => {
-                let json =
-                    serde_json::to_string(&examples).map_err(|e| AppError::Internal(e.into()))?;
-                kata_packages::store_examples(db, &content_hash, &json).await?;
-                made += 1;
-            }
-            Err(GradeError::Kata { source, .. }) => {
-                tracing::warn!(%slug, "the judge made no custom-input examples: {source}");
-            }
-            Err(e) => tracing::warn!(%slug, "custom-input examples not made: {e}"),
+        Err(GradeError::Kata { source, .. }) => {
+            tracing::warn!(%slug, "the judge made no custom-input examples: {source}");
+            Ok(false)
+        }
+        Err(e) => {
+            tracing::warn!(%slug, "custom-input examples not made: {e}");
+            Ok(false)
         }
     }
-    Ok(made)
 }
