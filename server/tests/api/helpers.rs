@@ -220,15 +220,7 @@ impl TestApp {
     pub async fn with_examples(&self, slug: &str) -> serde_json::Value {
         let deadline = std::time::Instant::now() + Duration::from_secs(180);
         loop {
-            let kata: serde_json::Value = self
-                .client
-                .get(self.url(&format!("/api/katas/{slug}")))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let kata = self.public_json(&format!("/api/katas/{slug}")).await;
             if kata["custom_input"].as_str().is_some_and(|s| !s.is_empty()) {
                 return kata;
             }
@@ -238,6 +230,18 @@ impl TestApp {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// `GET path` with no credentials, its body as JSON.
+    pub async fn public_json(&self, path: &str) -> serde_json::Value {
+        self.client
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
     }
 
     pub async fn get(&self, token: &str, path: &str) -> reqwest::Response {
