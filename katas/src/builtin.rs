@@ -27,12 +27,9 @@ pub fn find(slug: &str) -> Option<&'static dyn Kata> {
 
 /// A topic's display name in `lang`, as the build's packages that list it name it.
 pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
-    all().iter().find_map(|k| {
-        k.meta().topic_names.get(topic).map(|n| match lang {
-            crate::Lang::En => n.en.as_str(),
-            crate::Lang::Zh => n.zh.as_str(),
-        })
-    })
+    all()
+        .iter()
+        .find_map(|k| crate::catalogue::topic_name_in(k.meta(), topic, lang))
 }
 
 #[cfg(all(test, feature = "solutions"))]

@@ -335,6 +335,18 @@ impl<S: KataSpec> Kata for Entry<S> {
     }
 }
 
+/// `topic`'s display name in `lang` as `meta` names it, for the catalogues' `topic_name`s.
+pub(crate) fn topic_name_in<'m>(
+    meta: &'m KataMeta,
+    topic: &str,
+    lang: crate::Lang,
+) -> Option<&'m str> {
+    meta.topic_names.get(topic).map(|n| match lang {
+        crate::Lang::En => n.en.as_str(),
+        crate::Lang::Zh => n.zh.as_str(),
+    })
+}
+
 /// Every kata, in catalogue order.
 #[cfg(feature = "solutions")]
 pub fn all() -> &'static [&'static dyn Kata] {
@@ -344,12 +356,9 @@ pub fn all() -> &'static [&'static dyn Kata] {
 /// A topic's display name in `lang`, as the packages that list it name it.
 #[cfg(feature = "solutions")]
 pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
-    all().iter().find_map(|k| {
-        k.meta().topic_names.get(topic).map(|n| match lang {
-            crate::Lang::En => n.en.as_str(),
-            crate::Lang::Zh => n.zh.as_str(),
-        })
-    })
+    all()
+        .iter()
+        .find_map(|k| topic_name_in(k.meta(), topic, lang))
 }
 
 /// The kata with this slug.

@@ -20,7 +20,7 @@ use katas::runner::{FrameReader, RunRequest};
 use katas::session::{
     self, Execution, Executor, Failures, Plan, SETUP_ALLOWANCE, SessionError, Stop,
 };
-use katas::{CaseReport, Kata, KataKind, KataMeta, Outcome};
+use katas::{CaseReport, KataKind, KataMeta, Outcome};
 use std::path::{Path, PathBuf};
 
 mod ranked;
@@ -49,16 +49,6 @@ const READY_BOUND: usize = 1 << 10;
 pub struct Subject<'a> {
     pub meta: &'a KataMeta,
     pub ranked: Option<&'a dyn RankedKata>,
-}
-
-impl<'a> Subject<'a> {
-    /// A kata of the catalogue (or a published package's face).
-    pub fn of(kata: &'a dyn Kata) -> Self {
-        Self {
-            meta: kata.meta(),
-            ranked: kata.ranked(),
-        }
-    }
 }
 
 /// What a run is for.

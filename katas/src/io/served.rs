@@ -122,12 +122,9 @@ pub fn interned(content_hash: &str) -> Option<&'static dyn Kata> {
 
 /// A topic's display name in `lang`, as a published package this process has read names it.
 pub fn topic_name(topic: &str, lang: crate::Lang) -> Option<&'static str> {
-    seen().values().find_map(|k| {
-        k.meta.topic_names.get(topic).map(|n| match lang {
-            crate::Lang::En => n.en.as_str(),
-            crate::Lang::Zh => n.zh.as_str(),
-        })
-    })
+    seen()
+        .values()
+        .find_map(|k| crate::catalogue::topic_name_in(&k.meta, topic, lang))
 }
 
 /// The view of the published version `package`, parsed once per process by content hash.

@@ -3,7 +3,7 @@
 use crate::cli::KataCommand;
 use crate::table;
 use anyhow::{Context as _, bail};
-use katas::builtin as catalogue;
+use katas::builtin;
 use katas::lint::{self, Finding};
 use katas::statement::heading;
 use katas::{Kata, Lang};
@@ -76,12 +76,12 @@ pub fn run(cmd: KataCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn find(slug: &str) -> anyhow::Result<&'static dyn Kata> {
-    catalogue::find(slug)
+    builtin::find(slug)
         .with_context(|| format!("unknown kata `{slug}`; `infrakata kata list` shows them all"))
 }
 
 fn list() -> anyhow::Result<ExitCode> {
-    let rows: Vec<Vec<String>> = catalogue::all()
+    let rows: Vec<Vec<String>> = builtin::all()
         .iter()
         .map(|k| {
             let m = k.meta();
