@@ -12,7 +12,13 @@ passed=0 failed=0
 ok() { echo "learner-loop: ok   - $1"; passed=$((passed + 1)); }
 bad() { echo "learner-loop: FAIL - $1"; failed=$((failed + 1)); }
 
-file=$(cargo run -q -p server -- kata start fast-power | tail -n 1)
+# INFRAKATA_BIN: an `infrakata` already built (scripts/test.sh passes the one `cargo test` built,
+# so CI does not build the service twice); otherwise the README's `cargo run`.
+infrakata() {
+  if [ -n "${INFRAKATA_BIN:-}" ]; then "$INFRAKATA_BIN" "$@"; else cargo run -q --bin infrakata -- "$@"; fi
+}
+
+file=$(infrakata kata start fast-power | tail -n 1)
 [ "$file" = "$ws/fast-power.rs" ] && ok "kata start prints the new file's path last" || bad "kata start printed '$file'"
 
 # The untouched starter compiles and fails with a readable message.

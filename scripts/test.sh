@@ -42,12 +42,17 @@ if [ -z "$(pg_bin)" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null || true
 fi
 
-scripts/learner-loop.sh
-
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --workspace 2>&1 | tee "$log" || status=$?
+# The learner's loop with the `infrakata` that build made (the binary without any kata's code
+# is checked by .ci/run's clippy of `--bin infrakata` and server/tests/layers.rs).
+if [ -x target/debug/infrakata ]; then
+  INFRAKATA_BIN=target/debug/infrakata scripts/learner-loop.sh 2>&1 | tee -a "$log" || status=$?
+else
+  scripts/learner-loop.sh 2>&1 | tee -a "$log" || status=$?
+fi
 # The service suite again on PostgreSQL: the same tests, each on a fresh database of a
 # throwaway cluster (server/tests/api/postgres.rs).
 if [ -n "$(pg_bin)" ] && [ -x "$(pg_bin)/initdb" ]; then

@@ -14,6 +14,7 @@ use crate::judge::{CaseResult, JudgeFailure, KataError, Trial, judge_case};
 use crate::rank_net::{CaseNet, Posted};
 use crate::report::{CaseReport, Outcome, trim};
 use crate::spec::{Group, KataSpec, Message, Mismatch};
+use crate::wire::bytes;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::time::Duration;
@@ -64,6 +65,16 @@ pub enum Request {
         #[serde(with = "bytes::many")]
         outputs: Vec<Vec<u8>>,
     },
+    /// [`Request::NetFinish`], the case's output kept here for [`Request::JudgeHeld`] rather
+    /// than sent to the grader, which would only send it back: `NetFinished(Ok(empty))`.
+    NetFinishHeld {
+        net: u32,
+        #[serde(with = "bytes::many")]
+        outputs: Vec<Vec<u8>>,
+    },
+    /// [`Request::Judge`] on the output network `net` assembled and kept
+    /// ([`Request::NetFinishHeld`]).
+    JudgeHeld { index: u32, net: u32, time_ms: f64 },
     /// A custom-input run: admit the learner's `json` as the kata's input and answer it with
     /// the reference ([`Reply::CustomPrepared`], one case that `Input` and `Judge` then name
     /// as #0; [`Reply::InputRefused`]; [`Reply::Broken`] when the reference failed on it).
@@ -226,6 +237,16 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
                 Ok(input) => open::<S>(&mut nets, &input),
                 Err(e) => Reply::NetFailed(e.to_string()),
             },
+            Ok(Request::JudgeHeld {
+                index,
+                net,
+                time_ms,
+            }) => match kept_output(&mut nets, net) {
+                Some(output) => judge(&held, index, Ok(output), time_ms),
+                None => Reply::Failed(JudgeFailure::Checker(format!(
+                    "#{index} (network #{net} holds no output)"
+                ))),
+            },
             Ok(request) => match network::<S>(&mut nets, request) {
                 Ok(reply) => reply,
                 Err(request) => answer::<S>(reference, &mut held, request),
@@ -254,6 +275,13 @@ pub fn serve<S: KataSpec>(reference: S::Solution) {
 struct HeldNet {
     net: Box<dyn CaseNet>,
     refused: Vec<bool>,
+    /// The case's output, assembled and kept ([`Request::NetFinishHeld`]) until judged.
+    output: Option<Vec<u8>>,
+}
+
+/// The output network `net` assembled and kept, taken: each is judged once.
+fn kept_output(nets: &mut [HeldNet], net: u32) -> Option<Vec<u8>> {
+    nets.get_mut(net as usize)?.output.take()
 }
 
 /// The network of the case whose input is `input`, opened and held.
@@ -269,7 +297,11 @@ fn open<S: KataSpec>(nets: &mut Vec<HeldNet>, input: &[u8]) -> Reply {
                 rank_inputs: net.rank_inputs(),
             };
             let refused = vec![false; net.ranks()];
-            nets.push(HeldNet { net, refused });
+            nets.push(HeldNet {
+                net,
+                refused,
+                output: None,
+            });
             opened
         }
     }
@@ -291,7 +323,9 @@ fn network<S: KataSpec>(nets: &mut Vec<HeldNet>, request: Request) -> Result<Rep
                 ))],
                 replies: Vec::new(),
             },
-            Some(HeldNet { net: n, refused }) => {
+            Some(HeldNet {
+                net: n, refused, ..
+            }) => {
                 let posted: Vec<_> = n
                     .post_all(rank as usize, &requests)
                     .into_iter()
@@ -316,6 +350,13 @@ fn network<S: KataSpec>(nets: &mut Vec<HeldNet>, request: Request) -> Result<Rep
         },
         Request::NetFinish { net, outputs } => match nets.get(net as usize) {
             Some(held) => Reply::NetFinished(held.net.finish(&outputs)),
+            None => no_net(net),
+        },
+        Request::NetFinishHeld { net, outputs } => match nets.get_mut(net as usize) {
+            Some(held) => Reply::NetFinished(held.net.finish(&outputs).map(|output| {
+                held.output = Some(output);
+                Vec::new()
+            })),
             None => no_net(net),
         },
         other => return Err(other),
@@ -358,7 +399,9 @@ fn answer<S: KataSpec>(reference: S::Solution, held: &mut Held<S>, request: Requ
         Request::NetOpen { .. }
         | Request::NetOpenCase { .. }
         | Request::NetPost { .. }
-        | Request::NetFinish { .. } => Reply::NetFailed("answered elsewhere".into()),
+        | Request::NetFinish { .. }
+        | Request::NetFinishHeld { .. }
+        | Request::JudgeHeld { .. } => Reply::NetFailed("answered elsewhere".into()),
         Request::Judge {
             index,
             result,
@@ -516,60 +559,6 @@ impl ReplyReader {
     }
 }
 
-/// Byte strings as postcard writes them natively (a length, then the bytes) instead of as a
-/// sequence of `u8` values, one serde call each: the same bytes on the wire, but a rank
-/// kata's traffic (megabytes a grading) crosses this protocol twice.
-mod bytes {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use serde_bytes::{ByteBuf, Bytes};
-
-    pub mod many {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(v: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(v.iter().map(|b| Bytes::new(b)))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
-            let bufs = Vec::<ByteBuf>::deserialize(d)?;
-            Ok(bufs.into_iter().map(ByteBuf::into_vec).collect())
-        }
-    }
-
-    pub mod tagged {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(v: &[(u32, Vec<u8>)], s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(v.iter().map(|(tag, b)| (tag, Bytes::new(b))))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Vec<(u32, Vec<u8>)>, D::Error> {
-            let bufs = Vec::<(u32, ByteBuf)>::deserialize(d)?;
-            Ok(bufs.into_iter().map(|(t, b)| (t, b.into_vec())).collect())
-        }
-    }
-
-    pub mod result {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(
-            v: &Result<Vec<u8>, String>,
-            s: S,
-        ) -> Result<S::Ok, S::Error> {
-            v.as_ref().map(|b| Bytes::new(b)).serialize(s)
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Result<Vec<u8>, String>, D::Error> {
-            let r = Result::<ByteBuf, String>::deserialize(d)?;
-            Ok(r.map(ByteBuf::into_vec))
-        }
-    }
-}
-
 /// `request` as one message on the judge's stdin.
 pub fn request_message(request: &Request) -> Vec<u8> {
     // Every field of a request has an encoding.
@@ -659,6 +648,36 @@ mod tests {
     }
 
     #[test]
+    fn a_kept_output_is_judged_once_and_never_sent_back() {
+        use crate::problems::ring_allreduce::{Input, Output, Spec, Values};
+        let input = Input {
+            ranks: 1,
+            len: 2,
+            values: Values::Listed(vec![vec![1.0, 2.0]]),
+        };
+        let mut nets = Vec::new();
+        let open = Request::NetOpen {
+            input: crate::wire::encode(&input).unwrap(),
+        };
+        assert!(network::<Spec>(&mut nets, open).is_ok());
+        let result = crate::wire::encode(&crate::wire::Floats(vec![1.0, 2.0])).unwrap();
+        let finish = Request::NetFinishHeld {
+            net: 0,
+            outputs: vec![result],
+        };
+        assert_eq!(
+            network::<Spec>(&mut nets, finish),
+            Ok(Reply::NetFinished(Ok(Vec::new()))),
+            "the grader is sent no output"
+        );
+        let kept = kept_output(&mut nets, 0).expect("the network kept its output");
+        let output: Output = crate::wire::decode(&kept).unwrap();
+        assert_eq!(output.ranks[0].data, vec![1.0, 2.0]);
+        assert!(kept_output(&mut nets, 0).is_none(), "taken once");
+        assert!(kept_output(&mut nets, 9).is_none(), "no such network");
+    }
+
+    #[test]
     fn byte_strings_cross_as_bytes_and_come_back_whole() {
         let requests = [
             Request::NetOpen { input: vec![7; 3] },
@@ -670,6 +689,15 @@ mod tests {
             Request::NetFinish {
                 net: 1,
                 outputs: vec![vec![1], Vec::new(), vec![2, 3]],
+            },
+            Request::NetFinishHeld {
+                net: 2,
+                outputs: vec![vec![6, 7]],
+            },
+            Request::JudgeHeld {
+                index: 3,
+                net: 2,
+                time_ms: 0.5,
             },
             Request::Judge {
                 index: 0,

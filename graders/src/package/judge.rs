@@ -5,7 +5,7 @@
 //! holds the grader longer than the bounds below.
 
 use super::judge_link::JudgeLink;
-use super::judge_net::ProcessRanked;
+use super::judge_net::{HeldOutputs, ProcessRanked};
 use crate::GradeError;
 use crate::sandbox::Sandbox;
 use katas::custom::InputExamples;
@@ -41,6 +41,8 @@ pub struct ProcessJudging {
     /// A GPU kata: its judge may say the program found no usable device.
     on_device: bool,
     link: Arc<JudgeLink>,
+    /// A rank kata's cases whose output the judge kept.
+    held: HeldOutputs,
 }
 
 impl std::fmt::Debug for ProcessJudging {
@@ -177,6 +179,7 @@ impl ProcessJudging {
             ranked: false,
             on_device: false,
             link: JudgeLink::spawn(scope, sandbox, judge, limits_of_kata),
+            held: HeldOutputs::default(),
         }
     }
 
@@ -213,6 +216,7 @@ impl ProcessJudging {
     pub fn ranked(&self) -> Option<ProcessRanked> {
         self.ranked.then(|| ProcessRanked {
             link: Arc::clone(&self.link),
+            held: Arc::clone(&self.held),
         })
     }
 }
@@ -244,11 +248,7 @@ impl Judging for ProcessJudging {
         result: CaseResult,
         time_ms: f64,
     ) -> Result<CaseReport, JudgeFailure> {
-        let request = Request::Judge {
-            index: index as u32,
-            result,
-            time_ms,
-        };
+        let request = self.judge_request(index, result, time_ms);
         self.judged(index, time_ms, self.link.ask(&request, REPLY_WAIT))
     }
 
@@ -261,11 +261,7 @@ impl Judging for ProcessJudging {
         let times: Vec<(usize, f64)> = answers.iter().map(|(i, _, ms)| (*i, *ms)).collect();
         let requests = answers
             .into_iter()
-            .map(|(index, result, time_ms)| Request::Judge {
-                index: index as u32,
-                result,
-                time_ms,
-            })
+            .map(|(index, result, time_ms)| self.judge_request(index, result, time_ms))
             .collect();
         self.link
             .ask_all(requests, REPLY_WAIT)
@@ -277,6 +273,32 @@ impl Judging for ProcessJudging {
 }
 
 impl ProcessJudging {
+    /// What asks the judge to judge case `index`: its output as the program gave it, or, for
+    /// a rank kata's case whose network assembled it, the output the judge kept.
+    fn judge_request(&self, index: usize, result: CaseResult, time_ms: f64) -> Request {
+        let kept = match &result {
+            Ok(bytes) if bytes.is_empty() => self
+                .held
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&index),
+            _ => None,
+        };
+        let index = index as u32;
+        match kept {
+            Some(net) => Request::JudgeHeld {
+                index,
+                net,
+                time_ms,
+            },
+            None => Request::Judge {
+                index,
+                result,
+                time_ms,
+            },
+        }
+    }
+
     /// Case `index`'s report from the judge's reply to its `Judge` request.
     fn judged(
         &self,

@@ -6,7 +6,7 @@
 use super::judge_link::JudgeLink;
 use katas::judge_process::{self, Reply, Request};
 use katas::rank_net::{CaseNet, Posted, RankedKata, Wake};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -19,7 +19,12 @@ const MAX_RANKS: usize = 64;
 #[derive(Clone)]
 pub struct ProcessRanked {
     pub(super) link: Arc<JudgeLink>,
+    pub(super) held: HeldOutputs,
 }
+
+/// The grading's cases whose output the judge assembled and kept (case index → network):
+/// judged there ([`Request::JudgeHeld`]) without the output crossing to the grader and back.
+pub(super) type HeldOutputs = Arc<Mutex<HashMap<usize, u32>>>;
 
 impl std::fmt::Debug for ProcessRanked {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -32,7 +37,7 @@ impl RankedKata for ProcessRanked {
         let request = Request::NetOpen {
             input: input.to_vec(),
         };
-        self.opened(self.link.reply(&request, NET_WAIT))
+        self.opened(self.link.reply(&request, NET_WAIT), None)
     }
 
     fn open_cases(
@@ -49,21 +54,27 @@ impl RankedKata for ProcessRanked {
         self.link
             .ask_all(requests, NET_WAIT)
             .into_iter()
-            .map(|reply| {
+            .zip(cases)
+            .map(|(reply, &case)| {
                 let reply = match reply {
                     Ok(Ok(reply)) => Ok(reply),
                     Ok(Err(why)) => Err(self.link.failed_with(why)),
                     Err(e) => Err(self.link.failed_with(format!("could not run: {e}"))),
                 };
-                self.opened(reply)
+                self.opened(reply, Some(case))
             })
             .collect()
     }
 }
 
 impl ProcessRanked {
-    /// The network the judge opened, from its reply.
-    fn opened(&self, reply: Result<Reply, String>) -> Result<Box<dyn CaseNet>, String> {
+    /// The network the judge opened, from its reply; `case`: the grading's case it is for,
+    /// whose output the judge then keeps.
+    fn opened(
+        &self,
+        reply: Result<Reply, String>,
+        case: Option<usize>,
+    ) -> Result<Box<dyn CaseNet>, String> {
         match reply? {
             Reply::NetOpened {
                 net,
@@ -82,6 +93,7 @@ impl ProcessRanked {
                         answers: Vec::new(),
                     })),
                     wake: None,
+                    held: case.map(|case| (case, Arc::clone(&self.held))),
                 }))
             }
             Reply::NetFailed(why) => {
@@ -112,6 +124,8 @@ struct ProcessNet {
     rank_inputs: Option<Vec<Vec<u8>>>,
     inbox: Arc<Mutex<Inbox>>,
     wake: Option<Wake>,
+    /// The grading's case this network is for, and where to say its output is kept.
+    held: Option<(usize, HeldOutputs)>,
 }
 
 impl ProcessNet {
@@ -223,14 +237,26 @@ impl CaseNet for ProcessNet {
         inbox.ready.get_mut(rank)?.pop_front()
     }
 
+    /// A grading's case: the judge keeps the output it assembles, and the case's frame
+    /// carries none (see [`HeldOutputs`]).
     fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String> {
-        let request = Request::NetFinish {
-            net: self.net,
-            outputs: outputs.to_vec(),
+        let (net, outputs) = (self.net, outputs.to_vec());
+        let request = match self.held {
+            Some(_) => Request::NetFinishHeld { net, outputs },
+            None => Request::NetFinish { net, outputs },
         };
-        match self.link.reply(&request, NET_WAIT)? {
-            Reply::NetFinished(output) => output,
-            _ => self.link.out_of_turn(),
+        let output = match self.link.reply(&request, NET_WAIT)? {
+            Reply::NetFinished(output) => output?,
+            _ => return self.link.out_of_turn(),
+        };
+        if let Some((case, held)) = &self.held {
+            if !output.is_empty() {
+                return self.link.out_of_turn();
+            }
+            held.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(*case, net);
         }
+        Ok(output)
     }
 }

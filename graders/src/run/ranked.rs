@@ -708,7 +708,8 @@ mod tests {
     /// The reply a rank reads, as the runner's `read_message` would take it off stdin.
     fn reply(from: &Receiver<Vec<u8>>) -> Result<Vec<f32>, String> {
         let bytes = from.try_recv().expect("a reply was sent");
-        katas::wire::decode(&bytes[4..]).unwrap()
+        let reply: Result<katas::wire::Floats, String> = katas::wire::decode(&bytes[4..]).unwrap();
+        reply.map(|floats| floats.0)
     }
 
     #[test]
@@ -723,7 +724,7 @@ mod tests {
         router.take(0, request(&RingRequest::Recv), now);
         assert_eq!(reply(&replies[0]), Ok(vec![11.0, 22.0]));
         for p in 0..2 {
-            let bytes = katas::wire::encode(&vec![11.0f32, 22.0]).unwrap();
+            let bytes = katas::wire::encode(&katas::wire::Floats(vec![11.0, 22.0])).unwrap();
             router.take(p, Frame::Output { case: 7, bytes }, now);
         }
         let Some((Frame::Output { bytes, .. }, _)) = router.frames.last() else {
@@ -825,7 +826,7 @@ mod tests {
         released.store(1, Ordering::Relaxed);
         router.answered(now);
         router.take(1, request(&RingRequest::Send(vec![1.0, 2.0])), now);
-        let bytes = katas::wire::encode(&vec![11.0f32, 22.0]).unwrap();
+        let bytes = katas::wire::encode(&katas::wire::Floats(vec![11.0, 22.0])).unwrap();
         router.take(
             1,
             Frame::Output {
@@ -861,7 +862,7 @@ mod tests {
             },
             now,
         );
-        let bytes = katas::wire::encode(&vec![3.0f32]).unwrap();
+        let bytes = katas::wire::encode(&katas::wire::Floats(vec![3.0])).unwrap();
         router.take(
             1,
             Frame::Output {

@@ -16,6 +16,7 @@
 //! to pass it behind.
 
 use katas::ranks::{Link, Network, Ranked, RankedKata, RankedSpec, Wake};
+use katas::wire::Floats;
 use katas::{Case, Check, Group, KataSpec, Message, Refusal};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -62,14 +63,14 @@ impl Wires {
 #[derive(Debug, Serialize, Deserialize)]
 pub enum RingRequest {
     /// Send this buffer to the right neighbour.
-    Send(Vec<f32>),
+    Send(#[serde(with = "katas::wire::floats")] Vec<f32>),
     /// Take the oldest message from the left neighbour, waiting for one.
     Recv,
 }
 
 impl Network for Wires {
     type Request = RingRequest;
-    type Reply = Vec<f32>;
+    type Reply = Floats;
 
     fn awaits(request: &RingRequest) -> bool {
         matches!(request, RingRequest::Recv)
@@ -92,11 +93,11 @@ impl Network for Wires {
         Ok(Wake::Rank(right))
     }
 
-    fn reply(&mut self, rank: usize) -> Option<Result<Vec<f32>, String>> {
+    fn reply(&mut self, rank: usize) -> Option<Result<Floats, String>> {
         let message = self.inbox[rank].pop_front()?;
         self.messages_received[rank] += 1;
         self.elements_received[rank] += message.len() as u64;
-        Some(Ok(message))
+        Some(Ok(Floats(message)))
     }
 }
 
@@ -141,6 +142,7 @@ impl RingComm {
         self.link
             .call(RingRequest::Recv)
             .expect("a receive always has a reply")
+            .0
     }
 }
 
@@ -194,6 +196,7 @@ fn random_value(rng: &mut fastrand::Rng) -> f32 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankResult {
     /// The rank's vector after `ring_allreduce` returned.
+    #[serde(with = "katas::wire::floats")]
     pub data: Vec<f32>,
     pub messages_sent: u64,
     pub elements_sent: u64,
@@ -779,15 +782,15 @@ impl KataSpec for Spec {
 
 impl RankedSpec for Spec {
     type Net = Wires;
-    type RankInput = Vec<f32>;
-    type RankOutput = Vec<f32>;
+    type RankInput = Floats;
+    type RankOutput = Floats;
 
     fn network(input: &Input) -> Wires {
         Wires::new(input.ranks)
     }
 
-    fn rank_inputs(input: &Input) -> Vec<Vec<f32>> {
-        input.vectors()
+    fn rank_inputs(input: &Input) -> Vec<Floats> {
+        input.vectors().into_iter().map(Floats).collect()
     }
 
     /// Every rank sending its whole vector round the ring, and more: a solution that sends too
@@ -796,17 +799,17 @@ impl RankedSpec for Spec {
         4 * (input.ranks + 2) * input.len + (1 << 20)
     }
 
-    fn run_rank(solution: Solution, link: Link<Wires>, mut data: Vec<f32>) -> Vec<f32> {
+    fn run_rank(solution: Solution, link: Link<Wires>, Floats(mut data): Floats) -> Floats {
         let mut comm = RingComm { link };
         (solution.ring_allreduce)(&mut comm, &mut data);
-        data
+        Floats(data)
     }
 
-    fn assemble(_: &Input, w: &Wires, finals: Vec<Vec<f32>>) -> Output {
+    fn assemble(_: &Input, w: &Wires, finals: Vec<Floats>) -> Output {
         let ranks = finals
             .into_iter()
             .enumerate()
-            .map(|(r, data)| RankResult {
+            .map(|(r, Floats(data))| RankResult {
                 data,
                 messages_sent: w.messages_sent[r],
                 elements_sent: w.elements_sent[r],

@@ -23,6 +23,7 @@ use std::ops::Range;
 pub struct Matrix {
     pub rows: usize,
     pub cols: usize,
+    #[serde(with = "katas::wire::floats")]
     pub data: Vec<f32>,
 }
 

@@ -19,6 +19,7 @@ pub struct RankCase {
     /// How many ranks the case has.
     pub ranks: u32,
     /// This rank's start, in the wire format.
+    #[serde(with = "serde_bytes")]
     pub input: Vec<u8>,
 }
 

@@ -36,10 +36,12 @@ pub struct RunRequest {
     pub nonce: [u8; 16],
     /// A custom input in the wire format: when present it is the only case (index 0), and no
     /// cases are generated from the seed.
+    #[serde(with = "serde_bytes")]
     pub custom: Option<Vec<u8>>,
     /// The inputs of `cases`, in the wire format, one per index: a measured run is sent its
     /// inputs and no seed, so the program holds nothing it could use to know its inputs ahead
     /// of time (and generates no case, so its count is its own work).
+    #[serde(with = "crate::wire::bytes::many_or_none")]
     pub inputs: Option<Vec<Vec<u8>>>,
     /// Set for one rank's process of a rank kata: the cases it takes part in, each with only
     /// its own start. `cases`, `inputs` and `custom` are then empty and the seed unused.
