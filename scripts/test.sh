@@ -54,10 +54,11 @@ else
   scripts/learner-loop.sh 2>&1 | tee -a "$log" || status=$?
 fi
 # The service suite again on PostgreSQL: the same tests, each on a fresh database of a
-# throwaway cluster (server/tests/api/postgres.rs).
+# throwaway cluster (server/tests/api/postgres.rs). `--workspace` keeps the features the run
+# above built with, so the suite's binary is reused rather than rebuilt.
 if [ -n "$(pg_bin)" ] && [ -x "$(pg_bin)/initdb" ]; then
   echo "test.sh: the service suite on PostgreSQL ($(pg_bin))"
-  INFRAKATA_TEST_DB=postgres INFRAKATA_PG_BIN="$(pg_bin)" cargo test -p server --test api 2>&1 \
+  INFRAKATA_TEST_DB=postgres INFRAKATA_PG_BIN="$(pg_bin)" cargo test --workspace --test api 2>&1 \
     | tee -a "$log" || status=$?
 elif [ -n "${INFRAKATA_CI:-}" ]; then
   echo "test.sh: PostgreSQL is required under INFRAKATA_CI=1 and could not be found or installed"
