@@ -100,7 +100,9 @@ pub trait CaseNet: Send {
     fn wake_with(&mut self, _wake: Wake) {}
     /// The reply owed to `rank`, encoded for its stdin, once it can be given.
     fn reply(&mut self, rank: usize) -> Option<Vec<u8>>;
-    /// The output of the case, in wire bytes, from every rank's result in wire bytes.
+    /// The output of the case, in wire bytes, from every rank's result in wire bytes; empty
+    /// when the network keeps it where the case is judged (a grading's case whose network is
+    /// in the package's judge).
     fn finish(&self, outputs: &[Vec<u8>]) -> Result<Vec<u8>, String>;
 }
 
