@@ -4,8 +4,8 @@
 //! learners' code compiling; a version whose API differs is a breaking change, and the
 //! difference is what learners are told.
 //!
-//! Doc comments and function bodies are left out, so a reworded comment or a new checker is not
-//! an API change. Types that come from the `katas` crate itself (`Launch`, the rank helpers)
+//! Doc comments, serde attributes and function bodies are left out, so a reworded comment, a
+//! field's wire encoding or a new checker is not an API change. Types that come from the `katas` crate itself (`Launch`, the rank helpers)
 //! are versioned with the crate, not with the package.
 
 use serde::{Deserialize, Serialize};
@@ -179,14 +179,14 @@ impl<'f> Definitions<'f> {
     ) {
         if let Some(s) = self.structs.get(name) {
             let mut public = (*s).clone();
-            strip_docs(&mut public.attrs);
+            strip_non_api(&mut public.attrs);
             public.fields = match public.fields {
                 syn::Fields::Named(mut named) => {
                     named.named = named
                         .named
                         .into_iter()
                         .filter(|f| is_pub(&f.vis))
-                        .map(without_docs)
+                        .map(without_non_api)
                         .collect();
                     syn::Fields::Named(named)
                 }
@@ -195,7 +195,7 @@ impl<'f> Definitions<'f> {
                         .unnamed
                         .into_iter()
                         .filter(|f| is_pub(&f.vis))
-                        .map(without_docs)
+                        .map(without_non_api)
                         .collect();
                     syn::Fields::Unnamed(unnamed)
                 }
@@ -210,18 +210,18 @@ impl<'f> Definitions<'f> {
             );
         } else if let Some(e) = self.enums.get(name) {
             let mut public = (*e).clone();
-            strip_docs(&mut public.attrs);
+            strip_non_api(&mut public.attrs);
             for variant in &mut public.variants {
-                strip_docs(&mut variant.attrs);
+                strip_non_api(&mut variant.attrs);
                 for field in &mut variant.fields {
-                    strip_docs(&mut field.attrs);
+                    strip_non_api(&mut field.attrs);
                     pending.extend(named_types(&field.ty));
                 }
             }
             items.insert(format!("enum {name}"), item_text(syn::Item::Enum(public)));
         } else if let Some(t) = self.aliases.get(name) {
             let mut alias = (*t).clone();
-            strip_docs(&mut alias.attrs);
+            strip_non_api(&mut alias.attrs);
             pending.extend(named_types(&alias.ty));
             items.insert(format!("type {name}"), item_text(syn::Item::Type(alias)));
         }
@@ -253,12 +253,14 @@ fn is_pub(vis: &syn::Visibility) -> bool {
     matches!(vis, syn::Visibility::Public(_))
 }
 
-fn strip_docs(attrs: &mut Vec<syn::Attribute>) {
-    attrs.retain(|a| !a.path().is_ident("doc"));
+/// Doc comments, and serde attributes: those shape how a value crosses the wire, never
+/// whether learners' code compiles.
+fn strip_non_api(attrs: &mut Vec<syn::Attribute>) {
+    attrs.retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("serde"));
 }
 
-fn without_docs(mut field: syn::Field) -> syn::Field {
-    strip_docs(&mut field.attrs);
+fn without_non_api(mut field: syn::Field) -> syn::Field {
+    strip_non_api(&mut field.attrs);
     field
 }
 
@@ -391,6 +393,19 @@ mod tests {
             .replace("let _ = buffer;", "drop(buffer);");
         assert_eq!(
             LearnerApi::of_logic(&reworded).unwrap().fingerprint(),
+            LearnerApi::of_logic(V1).unwrap().fingerprint()
+        );
+    }
+
+    #[test]
+    fn a_field_s_wire_encoding_is_not_api() {
+        let encoded = V1.replace(
+            "pub size: usize }",
+            "#[serde(with = \"katas::wire::floats\")] pub size: usize }",
+        );
+        assert_ne!(encoded, V1);
+        assert_eq!(
+            LearnerApi::of_logic(&encoded).unwrap().fingerprint(),
             LearnerApi::of_logic(V1).unwrap().fingerprint()
         );
     }
