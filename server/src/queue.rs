@@ -100,11 +100,16 @@ pub async fn claim_check(
     if !hello.capabilities.checks(false) {
         return Ok(None);
     }
+    let lease_ms = if hello.capabilities.renews_checks {
+        crate::services::package_checks::RENEWED_LEASE_MS
+    } else {
+        crate::services::package_checks::LEASE_MS
+    };
     package_checks::claim(
         &state.db,
         &hello.worker_id,
         hello.capabilities.runs_gpu_checks(),
-        crate::services::package_checks::LEASE_MS,
+        lease_ms,
     )
     .await
 }

@@ -32,6 +32,14 @@ pub struct Measurement {
     pub measured: Measured,
 }
 
+/// The stored function versions whose custom-input examples no judge has made yet: a worker
+/// makes them where no replica runs a grader (`worker::examples`).
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct AwaitingExamples {
+    /// Content hashes, the live versions first.
+    pub content_hashes: Vec<String>,
+}
+
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Released {
     pub lease_token: String,
@@ -55,6 +63,12 @@ pub struct CheckAnswer {
     /// `{"failed": {"error": string}}`.
     #[schema(value_type = Object)]
     pub outcome: CheckOutcome,
+}
+
+/// A worker renewing its lease on a check while it runs it.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct CheckBeat {
+    pub lease_token: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::IntoParams)]

@@ -37,7 +37,12 @@ pub fn run(server: &str, token: &str, parallel: Option<usize>) -> anyhow::Result
             phase: JobPhase::Measure,
         };
         let source = Arc::new(RemoteSource::new(server, token, hello));
-        loops.push(tokio::spawn(worker::run(source, Arc::clone(&grader))));
+        loops.push(tokio::spawn(worker::run(
+            Arc::clone(&source),
+            Arc::clone(&grader),
+        )));
+        // Where no replica runs a grader, the custom-input examples are made here.
+        loops.push(tokio::spawn(worker::fill_examples(source, grader)));
         tracing::info!("{parallel} worker loop(s) and one measuring loop pulling from {server}");
         for l in loops {
             l.await?;

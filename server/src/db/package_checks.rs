@@ -113,6 +113,26 @@ pub async fn claim(
     }))
 }
 
+/// Extends the lease on check `id` to `lease_ms` from now if `lease_token` still holds it and
+/// the check is unanswered; whether it did.
+pub async fn renew(
+    db: &Db,
+    id: i64,
+    lease_token: &str,
+    lease_ms: i64,
+) -> Result<bool, sqlx::Error> {
+    let renewed = sqlx::query(
+        "UPDATE package_checks SET lease_expires_at = $1
+         WHERE id = $2 AND lease_token = $3 AND outcome IS NULL",
+    )
+    .bind(now_ms() + lease_ms)
+    .bind(id)
+    .bind(lease_token)
+    .execute(db)
+    .await?;
+    Ok(renewed.rows_affected() == 1)
+}
+
 /// The candidate archive of check `id`, to the worker holding its lease.
 pub async fn archive(db: &Db, id: i64, lease_token: &str) -> Result<Option<Vec<u8>>, sqlx::Error> {
     sqlx::query_scalar(

@@ -36,6 +36,12 @@ pub struct Capabilities {
     /// asked, nor counted as able to.
     #[serde(default)]
     pub package_checks: bool,
+    /// Renews the lease on a check it runs while it runs it (`POST
+    /// /api/worker/checks/{id}/heartbeat`), so its lease is short and a worker that stops is
+    /// taken over within a minute. Workers from before say nothing (`false`) and get the long
+    /// lease they need without renewing.
+    #[serde(default)]
+    pub renews_checks: bool,
     /// The versions its build grades from its own code (each compiled kata's content and
     /// grading hash): a job whose version is not stored as a package goes to it only when its
     /// version is one of these, so a rolling deploy never grades one build's version with

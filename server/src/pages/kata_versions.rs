@@ -210,7 +210,7 @@ pub async fn make_live(
     CsrfForm(f): CsrfForm<LiveForm>,
 ) -> Result<Response, AppError> {
     crate::services::catalogue::find(&state, &slug).await?;
-    match served::make_live(&state.db, &slug, f.version).await? {
+    match crate::services::publishing::make_live(&state, &slug, f.version).await? {
         served::MadeLive::Live => Ok(Redirect::to(&format!("/admin/katas/{slug}")).into_response()),
         served::MadeLive::Unknown => Err(AppError::NotFound(format!(
             "`{slug}` has no version {}",

@@ -177,7 +177,7 @@ pub async fn make_live(
 ) -> Result<Json<Value>, AppError> {
     known(&state, &slug).await?;
     let MakeLive { version } = super::json_body(body, "request")?;
-    match served::make_live(&state.db, &slug, version).await? {
+    match crate::services::publishing::make_live(&state, &slug, version).await? {
         served::MadeLive::Live => Ok(Json(json!({ "slug": slug, "live": version }))),
         served::MadeLive::Unknown => Err(AppError::NotFound(format!(
             "`{slug}` has no version {version}"

@@ -66,7 +66,10 @@ fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(worker_api::package))
         .routes(routes!(worker_api::claim_check))
         .routes(routes!(worker_api::check_archive))
+        .routes(routes!(worker_api::check_heartbeat))
         .routes(routes!(worker_api::check_outcome))
+        .routes(routes!(worker_api::awaiting_examples))
+        .routes(routes!(worker_api::store_examples))
 }
 
 /// Liveness: the process answers.

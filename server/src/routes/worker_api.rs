@@ -3,7 +3,8 @@
 //! now comes with its verdict), hand-over (an accepted submit's verdict, its
 //! measurement queued as its own job), measured (that job's figure), result, release; and a
 //! package's sandbox checks left to a worker by a replica that cannot run them (claim,
-//! archive, outcome).
+//! archive, heartbeat, outcome); the custom-input examples no replica's judge made (which, and storing
+//! them).
 //! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
@@ -11,7 +12,10 @@ use crate::db::package_checks;
 use crate::error::{AppError, ErrorBody};
 use crate::queue::{self, WorkerHello};
 use crate::state::AppState;
-use crate::worker_wire::{CheckAnswer, CheckLease, Finished, Heartbeat, Measurement, Released};
+use crate::worker_wire::{
+    AwaitingExamples, CheckAnswer, CheckBeat, CheckLease, Finished, Heartbeat, Measurement,
+    Released,
+};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Extract};
@@ -263,6 +267,32 @@ pub async fn check_archive(
         .into_response())
 }
 
+/// Renews the lease on a check this worker runs (one whose hello says `renews_checks`), for
+/// `services::package_checks::RENEWED_LEASE_MS` from now.
+#[utoipa::path(post, path = "/api/worker/checks/{id}/heartbeat", tag = "worker", security(("worker" = [])),
+    params(("id" = i64, Path)),
+    request_body = CheckBeat,
+    responses(
+        (status = 204, description = "Renewed."),
+        (status = 400, description = "A malformed body.", body = ErrorBody),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 409, description = "The lease is lost, or the check is over.", body = ErrorBody),
+    ))]
+pub async fn check_heartbeat(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(id): Path<i64>,
+    body: Result<Json<CheckBeat>, JsonRejection>,
+) -> Result<StatusCode, AppError> {
+    let beat = super::json_body(body, "check heartbeat")?;
+    let lease_ms = crate::services::package_checks::RENEWED_LEASE_MS;
+    if package_checks::renew(&state.db, id, &beat.lease_token, lease_ms).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(check_lost())
+    }
+}
+
 /// What a check found, for the replica waiting on it.
 #[utoipa::path(post, path = "/api/worker/checks/{id}/outcome", tag = "worker", security(("worker" = [])),
     params(("id" = i64, Path)),
@@ -285,6 +315,51 @@ pub async fn check_outcome(
     } else {
         Err(check_lost())
     }
+}
+
+/// The stored function versions that may be served and whose custom-input examples no judge has
+/// made yet (`db::kata_packages::awaiting_examples`): a worker makes them where no replica can.
+#[utoipa::path(get, path = "/api/worker/examples", tag = "worker", security(("worker" = [])),
+    responses(
+        (status = 200, description = "The versions, the live ones first.", body = AwaitingExamples),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+    ))]
+pub async fn awaiting_examples(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+) -> Result<Json<AwaitingExamples>, AppError> {
+    let content_hashes = crate::db::kata_packages::awaiting_examples(&state.db).await?;
+    Ok(Json(AwaitingExamples { content_hashes }))
+}
+
+/// Stores what the judge of the version `hash` made for its custom-input form, unless a judge's
+/// examples are stored already (one judge, one package: the same examples).
+#[utoipa::path(put, path = "/api/worker/examples/{hash}", tag = "worker", security(("worker" = [])),
+    params(("hash" = String, Path, description = "The version's content hash.")),
+    request_body(content = Object, description = "`katas::custom::InputExamples`: the first \
+        sample's input and an example per entry point, as JSON texts."),
+    responses(
+        (status = 204, description = "Stored, or examples were stored already."),
+        (status = 400, description = "Not examples.", body = ErrorBody),
+        (status = 403, description = "Not a worker token.", body = ErrorBody),
+        (status = 404, description = "No package is stored as `hash`.", body = ErrorBody),
+    ))]
+pub async fn store_examples(
+    Extract(state): Extract<AppState>,
+    _: WorkerAuth,
+    Path(hash): Path<String>,
+    body: Result<Json<katas::custom::InputExamples>, JsonRejection>,
+) -> Result<StatusCode, AppError> {
+    let examples = super::json_body(body, "custom-input examples")?;
+    if !crate::db::kata_packages::is_stored(&state.db, &hash).await? {
+        return Err(AppError::NotFound(format!(
+            "no package is stored as {}",
+            crate::services::submissions::truncated(&hash)
+        )));
+    }
+    let json = serde_json::to_string(&examples).map_err(|e| AppError::Internal(e.into()))?;
+    crate::db::kata_packages::store_examples(&state.db, &hash, &json).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 fn check_lost() -> AppError {

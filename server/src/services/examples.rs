@@ -1,9 +1,10 @@
 //! What a CPU function kata's custom-input form starts from (a sample input and an example
 //! per entry point), made by the kata's own judge in the sandbox. An upload gets them while it
 //! is verified; a build's own packages are stored at start-up without them — the replica runs
-//! no kata's code — and a replica whose grader is ready makes them here, for every live version
-//! that lacks them. Replicas without a grader pick them up from the database
-//! ([`super::packages`]).
+//! no kata's code — and a replica whose grader is ready makes them here, for every version
+//! that lacks them and may be served (live, or not retired). Where no replica has a grader,
+//! remote workers make them (`crate::worker::examples`). Replicas without a grader pick them
+//! up from the database ([`super::packages`]).
 
 use super::packages::{Stored, load};
 use crate::db::{Db, kata_packages};
@@ -12,8 +13,8 @@ use futures_util::StreamExt as _;
 use graders::{Grade, GradeError};
 use std::sync::Arc;
 
-/// Once this replica's grader is ready, makes and stores the examples of every live function
-/// version that has none. A version whose judge fails is logged and left without: its form
+/// Once this replica's grader is ready, makes and stores the examples of every function
+/// version that may be served and has none (`kata_packages::awaiting_examples`). A version whose judge fails is logged and left without: its form
 /// starts empty, as before, and its page still takes custom input.
 pub async fn fill(db: Db, grader: crate::grader_slot::GraderSlot) {
     let Some(grader) = grader.get().await else {
@@ -50,31 +51,43 @@ async fn fill_one(
     grader: &Arc<dyn Grade>,
     content_hash: String,
 ) -> Result<bool, AppError> {
-    let Stored::Function(package) = load(db, &content_hash).await? else {
+    let package = Arc::new(load(db, &content_hash).await?);
+    let Some(json) = made(grader, package).await? else {
         return Ok(false);
     };
-    if package.meta.kind == katas::KataKind::Gpu {
-        return Ok(false);
-    }
-    let slug = package.meta.slug.clone();
+    kata_packages::store_examples(db, &content_hash, &json).await?;
+    Ok(true)
+}
+
+/// The examples `package`'s judge makes, as they are stored (JSON); `None` where it makes none:
+/// a stdin/stdout package or a GPU kata (no custom input), or a judge that fails (logged; the
+/// form starts empty). The judge runs on a blocking thread.
+pub(crate) async fn made(
+    grader: &Arc<dyn Grade>,
+    package: Arc<Stored>,
+) -> Result<Option<String>, AppError> {
     let grader = Arc::clone(grader);
-    let examples = tokio::task::spawn_blocking(move || grader.package_examples(&package))
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?;
-    match examples {
-        Ok(examples) => {
-            let json =
-                serde_json::to_string(&examples).map_err(|e| AppError::Internal(e.into()))?;
-            kata_packages::store_examples(db, &content_hash, &json).await?;
-            Ok(true)
-        }
-        Err(GradeError::Kata { source, .. }) => {
+    let made = tokio::task::spawn_blocking(move || match &*package {
+        Stored::Function(function) if function.meta.kind == katas::KataKind::Cpu => Some((
+            function.meta.slug.clone(),
+            grader.package_examples(function),
+        )),
+        _ => None,
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.into()))?;
+    match made {
+        None => Ok(None),
+        Some((_, Ok(examples))) => serde_json::to_string(&examples)
+            .map(Some)
+            .map_err(|e| AppError::Internal(e.into())),
+        Some((slug, Err(GradeError::Kata { source, .. }))) => {
             tracing::warn!(%slug, "the judge made no custom-input examples: {source}");
-            Ok(false)
+            Ok(None)
         }
-        Err(e) => {
+        Some((slug, Err(e))) => {
             tracing::warn!(%slug, "custom-input examples not made: {e}");
-            Ok(false)
+            Ok(None)
         }
     }
 }

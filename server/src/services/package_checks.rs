@@ -18,8 +18,11 @@ use crate::worker_wire::CheckOutcome;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// How long a worker holds a check before another may take it over: a GPU kata's first build
-/// on a fresh worker takes minutes.
+/// How long a worker that renews its lease (`Capabilities::renews_checks`) holds a check past
+/// its last renewal before another may take it over.
+pub const RENEWED_LEASE_MS: i64 = 60 * 1000;
+/// How long a worker from before renewals holds a check: a GPU kata's first build on a fresh
+/// worker takes minutes.
 pub const LEASE_MS: i64 = 15 * 60 * 1000;
 /// A check no worker has claimed this long after it was queued is given up: the workers that
 /// were connected have gone.

@@ -183,11 +183,11 @@ pub async fn verify_and_publish(
     }
     tx.commit().await?;
     // A statement fix of a build's kata stored before its judge made the build's examples has
-    // none either: this replica's grader makes them, as it does at start.
+    // none either: this replica's grader makes them, as it does at start (a candidate's too:
+    // it is previewed, and made live, with them).
     if let Some(stored) = &stored
         && stored.input_examples.is_none()
         && stored.meta.kind == katas::KataKind::Cpu
-        && !placement.candidate
     {
         tokio::spawn(super::examples::fill(
             state.db.clone(),
@@ -394,4 +394,23 @@ pub(super) fn no_sandbox_here(cannot: (&str, &str), checks: &mut Vec<Check>) {
             cannot.1
         ),
     ));
+}
+
+/// Makes version `number` of `slug` the one learners are served (a roll-back, or forward
+/// again: `db::served::make_live`). A version that lacks its custom-input examples (retired
+/// until now, or one whose judge was not reached when it was stored) gets them from this
+/// replica's grader, as at start.
+pub async fn make_live(
+    state: &AppState,
+    slug: &str,
+    number: i64,
+) -> Result<served::MadeLive, AppError> {
+    let made = served::make_live(&state.db, slug, number).await?;
+    if made == served::MadeLive::Live {
+        tokio::spawn(super::examples::fill(
+            state.db.clone(),
+            state.grader.clone(),
+        ));
+    }
+    Ok(made)
 }

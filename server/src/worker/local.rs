@@ -59,6 +59,11 @@ impl JobSource for LocalSource {
             .ok_or_else(|| anyhow::anyhow!("check {} is no longer this worker's", check.id))
     }
 
+    async fn renew_check(&self, check: &CheckClaimed) -> anyhow::Result<bool> {
+        let lease_ms = crate::services::package_checks::RENEWED_LEASE_MS;
+        Ok(package_checks::renew(&self.state.db, check.id, &check.lease_token, lease_ms).await?)
+    }
+
     async fn answer_check(
         &self,
         check: &CheckClaimed,
@@ -68,7 +73,7 @@ impl JobSource for LocalSource {
         Ok(package_checks::answer(&self.state.db, check.id, &check.lease_token, &json).await?)
     }
 
-    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
+    async fn package(&self, content_hash: &str) -> anyhow::Result<Vec<u8>> {
         crate::db::kata_packages::archive(&self.state.db, content_hash)
             .await?
             .ok_or_else(|| anyhow::anyhow!("no package is stored as {content_hash}"))

@@ -4,10 +4,12 @@
 //! run this same loop; only the [`JobSource`] differs (direct calls vs HTTP).
 
 mod checks;
+mod examples;
 mod local;
 mod packages;
 mod remote;
 
+pub use examples::fill as fill_examples;
 pub use local::LocalSource;
 pub use remote::RemoteSource;
 
@@ -65,18 +67,19 @@ pub trait JobSource: Send + Sync + 'static {
         &self,
         check: &CheckClaimed,
     ) -> impl Future<Output = anyhow::Result<Vec<u8>>> + Send;
+    /// Renews the lease on a claimed check while it runs. `Ok(false)`: the lease is lost.
+    fn renew_check(
+        &self,
+        check: &CheckClaimed,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
     /// What the checks found. `Ok(false)`: the lease is lost.
     fn answer_check(
         &self,
         check: &CheckClaimed,
         outcome: &CheckOutcome,
     ) -> impl Future<Output = anyhow::Result<bool>> + Send;
-    /// The archive of the stored package `content_hash` that `job` names (`Claimed::package`).
-    fn package(
-        &self,
-        job: &Claimed,
-        content_hash: &str,
-    ) -> impl Future<Output = anyhow::Result<Vec<u8>>> + Send;
+    /// The archive of the stored package `content_hash` (a job's `Claimed::package`).
+    fn package(&self, content_hash: &str) -> impl Future<Output = anyhow::Result<Vec<u8>>> + Send;
 }
 
 /// Heartbeats come at a third of the lease, so one lost beat never costs the job.
@@ -107,6 +110,7 @@ pub fn capabilities(slot: usize) -> Capabilities {
         function_packages: true,
         gpu_packages: true,
         package_checks: true,
+        renews_checks: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -122,6 +126,7 @@ pub fn measuring_capabilities() -> Capabilities {
         function_packages: true,
         gpu_packages: true,
         package_checks: true,
+        renews_checks: true,
         compiled: Some(compiled_versions()),
     }
 }
@@ -267,7 +272,7 @@ async fn graded_package(
     hash: &str,
     progress: Arc<impl Fn(Stage) + Send + Sync + 'static>,
 ) -> Result<Result<Graded, graders::GradeError>, tokio::task::JoinError> {
-    let package = match packages::package(&**source, job, hash).await {
+    let package = match packages::package(&**source, hash).await {
         Ok(package) => package,
         Err(e) => {
             return Ok(Err(graders::GradeError::Unavailable(format!(

@@ -1,11 +1,10 @@
 //! The published packages (stdin/stdout, or function katas built from their files) this worker
-//! process grades with, fetched by content hash from its
-//! [`JobSource`] (the database, or any replica over HTTP) the first time a job names one, held
-//! to that hash, and kept for the next jobs. Versions never change, so a cached one is never
-//! stale; the cache holds a few, the least recently used going first.
+//! process grades with, fetched by content hash from its [`JobSource`] (the database, or any
+//! replica over HTTP) the first time a job names one (or its custom-input examples are due:
+//! `super::examples`), held to that hash, and kept for the next jobs. Versions never change,
+//! so a cached one is never stale; the cache holds a few, the least recently used going first.
 
 use super::JobSource;
-use crate::db::jobs::Claimed;
 use crate::services::packages::Stored;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -38,16 +37,12 @@ fn keep(content_hash: &str, package: Arc<Stored>) {
     kept.truncate(KEPT);
 }
 
-/// The package `content_hash` that `job` is graded against.
-pub async fn package(
-    source: &impl JobSource,
-    job: &Claimed,
-    content_hash: &str,
-) -> anyhow::Result<Arc<Stored>> {
+/// The package `content_hash` (a job's, or one whose examples are due).
+pub async fn package(source: &impl JobSource, content_hash: &str) -> anyhow::Result<Arc<Stored>> {
     if let Some(package) = cached(content_hash) {
         return Ok(package);
     }
-    let archive = source.package(job, content_hash).await?;
+    let archive = source.package(content_hash).await?;
     let hash = content_hash.to_string();
     let package = tokio::task::spawn_blocking(move || {
         crate::services::packages::unpack(&hash, &archive).map(Arc::new)

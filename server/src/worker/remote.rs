@@ -4,7 +4,10 @@ use super::{CheckClaimed, JobSource};
 use crate::db::jobs::Claimed;
 use crate::db::submissions::State;
 use crate::queue::WorkerHello;
-use crate::worker_wire::{CheckAnswer, CheckOutcome, Finished, Heartbeat, Measurement, Released};
+use crate::worker_wire::{
+    AwaitingExamples, CheckAnswer, CheckBeat, CheckOutcome, Finished, Heartbeat, Measurement,
+    Released,
+};
 use anyhow::Context as _;
 use graders::{GradeReport, Measured};
 use reqwest::StatusCode;
@@ -141,6 +144,14 @@ impl JobSource for RemoteSource {
         self.bounded(request, &format!("check {}", check.id)).await
     }
 
+    async fn renew_check(&self, check: &CheckClaimed) -> anyhow::Result<bool> {
+        let body = CheckBeat {
+            lease_token: check.lease_token.clone(),
+        };
+        self.accepted(&format!("/api/worker/checks/{}/heartbeat", check.id), &body)
+            .await
+    }
+
     async fn answer_check(
         &self,
         check: &CheckClaimed,
@@ -154,7 +165,7 @@ impl JobSource for RemoteSource {
             .await
     }
 
-    async fn package(&self, _job: &Claimed, content_hash: &str) -> anyhow::Result<Vec<u8>> {
+    async fn package(&self, content_hash: &str) -> anyhow::Result<Vec<u8>> {
         let request = self.client.get(format!(
             "{}/api/worker/packages/{content_hash}",
             self.server
@@ -165,6 +176,46 @@ impl JobSource for RemoteSource {
 }
 
 impl RemoteSource {
+    /// The stored versions whose custom-input examples no judge has made yet (`super::examples`).
+    pub async fn awaiting_examples(&self) -> anyhow::Result<Vec<String>> {
+        let resp = self
+            .client
+            .get(format!("{}/api/worker/examples", self.server))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .context("contacting the server")?;
+        anyhow::ensure!(
+            resp.status().is_success(),
+            "asking for versions without examples refused: {}",
+            resp.status()
+        );
+        Ok(resp.json::<AwaitingExamples>().await?.content_hashes)
+    }
+
+    /// Stores what the judge of `content_hash` made (`json`: `katas::custom::InputExamples`).
+    pub async fn store_examples(&self, content_hash: &str, json: String) -> anyhow::Result<()> {
+        let resp = self
+            .client
+            .put(format!(
+                "{}/api/worker/examples/{content_hash}",
+                self.server
+            ))
+            .bearer_auth(&self.token)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(json)
+            .send()
+            .await
+            .context("contacting the server")?;
+        anyhow::ensure!(
+            resp.status().is_success(),
+            "storing the examples of {content_hash} refused: {} {}",
+            resp.status(),
+            resp.text().await.unwrap_or_default()
+        );
+        Ok(())
+    }
+
     /// The body of `request` (a package's archive), read in chunks under the largest
     /// package's bound: a replica's answer is not trusted to be small.
     async fn bounded(

@@ -86,6 +86,26 @@ async fn an_interview_runs_on(app: &TestApp, slug: &str) {
     assert_eq!(done["report"]["kata_title"], title.as_str(), "{done}");
 }
 
+/// What `infrakata worker` talks to `app` through, as the worker `id` with `capabilities`
+/// taking jobs of `phase`.
+fn remote_source(
+    app: &TestApp,
+    id: &str,
+    capabilities: server::db::workers::Capabilities,
+    phase: JobPhase,
+) -> Arc<RemoteSource> {
+    Arc::new(RemoteSource::new(
+        &app.url(""),
+        &app.app.state.config.worker_token,
+        WorkerHello {
+            worker_id: id.into(),
+            name: id.into(),
+            capabilities,
+            phase,
+        },
+    ))
+}
+
 /// A remote worker (`infrakata worker`'s loop, over HTTP to `app`) with `capabilities`,
 /// once the service has seen it as able to run a package's checks (a GPU kata's: `gpu`).
 async fn remote_checker(
@@ -96,16 +116,7 @@ async fn remote_checker(
 ) -> tokio::task::JoinHandle<()> {
     let gpu = capabilities.runs_gpu_checks();
     let worker = tokio::spawn(server::worker::run(
-        Arc::new(RemoteSource::new(
-            &app.url(""),
-            &app.app.state.config.worker_token,
-            WorkerHello {
-                worker_id: id.into(),
-                name: id.into(),
-                capabilities,
-                phase: JobPhase::Verdict,
-            },
-        )),
+        remote_source(app, id, capabilities, JobPhase::Verdict),
         grader,
     ));
     // Seen once its loop first asks for a job.
@@ -140,16 +151,7 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
     let replica = spawn_replica(&app, no_workers(), None).await;
     let remote = |id: &str, capabilities, phase| {
         tokio::spawn(server::worker::run(
-            Arc::new(RemoteSource::new(
-                &app.url(""),
-                &app.app.state.config.worker_token,
-                WorkerHello {
-                    worker_id: id.into(),
-                    name: id.into(),
-                    capabilities,
-                    phase,
-                },
-            )),
+            remote_source(&app, id, capabilities, phase),
             grader.clone(),
         ))
     };
@@ -388,7 +390,9 @@ async fn function_packages_publish_on_the_running_service_and_grade_with_their_o
 /// (`services::package_checks`): with none connected an upload is refused at once, saying so,
 /// and nothing changes; with a remote worker connected, the worker builds and checks the
 /// package in its sandbox, the replica publishes it, and the worker grades it; a version whose
-/// reference is wrong comes back refused with the worker's rows, and nothing changes.
+/// reference is wrong comes back refused with the worker's rows, and nothing changes. The
+/// custom-input examples no judge here could make — the build's own versions', and a candidate
+/// statement fix's — the remote worker makes (`worker::examples`).
 #[tokio::test]
 async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
     let Some(grader) = helpers::grader() else {
@@ -409,8 +413,41 @@ async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
     assert!(out.contains("no worker is connected"), "{out}");
     let listed = app.get(&learner, "/api/katas/power-drill").await.status();
     assert_eq!(listed, reqwest::StatusCode::NOT_FOUND, "nothing changed");
+    // A statement fix runs no package code to publish; with no judge here it is stored
+    // without the form's examples, as the build's own version was.
+    let fix = edited(
+        "fast-power",
+        &[("README.md", "A classic warm-up", "A well-known warm-up")],
+    );
+    let (ok, out) = publish(&app, fix.path(), &staff, &["--candidate"]).await;
+    assert!(
+        ok && out.contains("version 2 published as a candidate"),
+        "{out}"
+    );
+    let candidate: String = sqlx::query_scalar(
+        "SELECT content_hash FROM kata_versions WHERE slug = 'fast-power' AND number = 2",
+    )
+    .fetch_one(&app.app.state.db)
+    .await
+    .unwrap();
 
-    let worker = remote_checker(&app, "checker", server::worker::capabilities(1), grader).await;
+    let worker = remote_checker(
+        &app,
+        "checker",
+        server::worker::capabilities(1),
+        grader.clone(),
+    )
+    .await;
+    // What `infrakata worker` runs beside its loops.
+    let examples = tokio::spawn(server::worker::fill_examples(
+        remote_source(
+            &app,
+            "examples",
+            server::worker::capabilities(1),
+            JobPhase::Verdict,
+        ),
+        grader,
+    ));
     let (ok, out) = publish(&app, new_kata.path(), &staff, &[]).await;
     assert!(ok, "{out}");
     assert!(
@@ -457,6 +494,20 @@ async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
         0,
         "every check forgotten"
     );
+    app.with_examples("fast-power").await;
+    let deadline = std::time::Instant::now() + GRADING;
+    while server::db::kata_packages::input_examples(&app.app.state.db, &candidate)
+        .await
+        .unwrap()
+        .is_none()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no examples for the candidate"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    examples.abort();
     worker.abort();
 }
 

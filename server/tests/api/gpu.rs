@@ -29,6 +29,7 @@ fn caps(kinds: &[&str]) -> Capabilities {
         function_packages: true,
         gpu_packages: true,
         package_checks: false,
+        renews_checks: false,
         compiled: None,
     }
 }
@@ -201,6 +202,7 @@ async fn pages_say_when_no_gpu_worker_is_connected() {
     let older = workers::Capabilities {
         gpu_packages: false,
         package_checks: false,
+        renews_checks: false,
         ..caps(&["cpu", "gpu"])
     };
     workers::seen(db, "gpu-old", "older build", &older, false)
@@ -402,4 +404,97 @@ async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
         .await
         .unwrap();
     assert_eq!(left, 0);
+}
+
+/// A worker whose hello says it renews its checks' leases gets a lease of a minute, renewed by
+/// `POST /api/worker/checks/{id}/heartbeat` while it runs the check, so a worker that stops is
+/// taken over within a minute; one from before renewals keeps the long lease it needs. Only
+/// the lease holder renews, and only until the check is answered.
+#[tokio::test]
+async fn a_check_s_lease_is_short_for_a_worker_that_renews_it() {
+    use crate::helpers::WORKER_TOKEN;
+    use server::db::package_checks;
+    use server::services::package_checks::{LEASE_MS, RENEWED_LEASE_MS};
+    let app = spawn_idle().await;
+    let db = &app.app.state.db;
+    let post = |path: String, body: serde_json::Value| {
+        app.client
+            .post(app.url(&path))
+            .bearer_auth(WORKER_TOKEN)
+            .json(&body)
+            .send()
+    };
+    let lease_left = |id: i64| async move {
+        let ends: i64 =
+            sqlx::query_scalar("SELECT lease_expires_at FROM package_checks WHERE id = $1")
+                .bind(id)
+                .fetch_one(db)
+                .await
+                .unwrap();
+        ends - server::db::now_ms()
+    };
+    let claimed = |renews: bool| {
+        let hello = serde_json::json!({
+            "worker_id": "w", "name": "w",
+            "capabilities": Capabilities { package_checks: true, renews_checks: renews, ..caps(&["cpu"]) },
+        });
+        async move {
+            let resp = post("/api/worker/checks/claim".into(), hello)
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), 200);
+            resp.json::<package_checks::Claimed>().await.unwrap()
+        }
+    };
+
+    let older = package_checks::queue(db, "fast-power", "abc123", false, b"candidate")
+        .await
+        .unwrap();
+    assert_eq!(claimed(false).await.id, older);
+    assert!(
+        lease_left(older).await > LEASE_MS - 60_000,
+        "the long lease"
+    );
+
+    let id = package_checks::queue(db, "fast-power", "abc123", false, b"candidate")
+        .await
+        .unwrap();
+    let check = claimed(true).await;
+    assert_eq!(check.id, id);
+    let left = lease_left(id).await;
+    assert!(left <= RENEWED_LEASE_MS && left > 0, "{left} ms");
+    sqlx::query("UPDATE package_checks SET lease_expires_at = $1 WHERE id = $2")
+        .bind(server::db::now_ms() + 1_000)
+        .bind(id)
+        .execute(db)
+        .await
+        .unwrap();
+    let beat = |token: &str| {
+        post(
+            format!("/api/worker/checks/{id}/heartbeat"),
+            serde_json::json!({ "lease_token": token }),
+        )
+    };
+    assert_eq!(beat("check_forged").await.unwrap().status(), 409);
+    assert!(
+        lease_left(id).await <= 1_000,
+        "a forged renewal changes nothing"
+    );
+    assert_eq!(beat(&check.lease_token).await.unwrap().status(), 204);
+    assert!(lease_left(id).await > 1_000, "renewed");
+    let answered = post(
+        format!("/api/worker/checks/{id}/outcome"),
+        serde_json::json!({
+            "lease_token": check.lease_token,
+            "outcome": { "failed": { "error": "done" } },
+        }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answered.status(), 204);
+    assert_eq!(
+        beat(&check.lease_token).await.unwrap().status(),
+        409,
+        "an answered check is over"
+    );
 }

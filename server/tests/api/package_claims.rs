@@ -248,6 +248,7 @@ async fn a_stored_gpu_version_goes_only_to_a_worker_that_grades_gpu_packages() {
         kinds: vec![JobKind::Gpu],
         gpu_packages: false,
         package_checks: false,
+        renews_checks: false,
         ..server::worker::capabilities(1)
     };
     workers::seen(db, "older", "older", &older, false)
@@ -261,6 +262,7 @@ async fn a_stored_gpu_version_goes_only_to_a_worker_that_grades_gpu_packages() {
     let newer = workers::Capabilities {
         gpu_packages: true,
         package_checks: false,
+        renews_checks: false,
         ..older
     };
     workers::seen(db, "newer", "newer", &newer, false)

@@ -248,6 +248,7 @@ async fn a_slow_queue_with_a_worker_connected_does_not_time_out() {
         function_packages: true,
         gpu_packages: true,
         package_checks: false,
+        renews_checks: false,
         compiled: None,
     };
     server::db::workers::seen(&app.app.state.db, "busy", "busy", &caps, false)
