@@ -253,10 +253,23 @@ fn is_pub(vis: &syn::Visibility) -> bool {
     matches!(vis, syn::Visibility::Public(_))
 }
 
-/// Doc comments, and serde attributes: those shape how a value crosses the wire, never
-/// whether learners' code compiles.
+/// Keeps the attributes that can change whether learners' code compiles (`derive`, `cfg`,
+/// `non_exhaustive`, `repr`, …).
 fn strip_non_api(attrs: &mut Vec<syn::Attribute>) {
-    attrs.retain(|a| !a.path().is_ident("doc") && !a.path().is_ident("serde"));
+    attrs.retain(is_api);
+}
+
+/// Attributes that never decide whether learners' code compiles: doc comments, serde's (how a
+/// value crosses the wire), and those that at most warn (`must_use`, `deprecated`) or hint
+/// (`inline`, tool attributes such as `rustfmt::skip`). Lint levels would belong here too, but
+/// stay: the build's GPU katas carry `#[allow(non_snake_case)]` on their `Solution`, and every
+/// stored version's API fingerprint was taken with it, so dropping it now would make their next
+/// version read as an API change.
+const NOT_API: &[&str] = &["doc", "serde", "must_use", "deprecated", "inline"];
+
+fn is_api(attr: &syn::Attribute) -> bool {
+    let path = attr.path();
+    path.segments.len() == 1 && !NOT_API.iter().any(|name| path.is_ident(name))
 }
 
 fn without_non_api(mut field: syn::Field) -> syn::Field {
@@ -408,6 +421,31 @@ mod tests {
             LearnerApi::of_logic(&encoded).unwrap().fingerprint(),
             LearnerApi::of_logic(V1).unwrap().fingerprint()
         );
+    }
+
+    #[test]
+    fn warnings_and_hints_are_not_api_but_derives_are() {
+        let same = |from: &str, to: &str| {
+            let changed = V1.replace(from, to);
+            assert_ne!(changed, V1, "{to}");
+            LearnerApi::of_logic(&changed).unwrap().fingerprint()
+                == LearnerApi::of_logic(V1).unwrap().fingerprint()
+        };
+        let ring = "/// A rank's view of the ring.";
+        for quiet in [
+            "#[must_use]",
+            "#[deprecated = \"use Ring\"]",
+            "#[rustfmt::skip]",
+        ] {
+            assert!(same(ring, &format!("{ring}\n{quiet}")), "{quiet}");
+        }
+        for api in [
+            "#[derive(Clone)]",
+            "#[non_exhaustive]",
+            "#[allow(dead_code)]",
+        ] {
+            assert!(!same(ring, &format!("{ring}\n{api}")), "{api}");
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl Executor for RankedSandboxed<'_, '_> {
         }
         let processes = starts.iter().map(Vec::len).max().unwrap_or(0).max(1);
         let parts: Vec<Part> = (0..processes)
-            .map(|p| self.part(plan, &nets, &starts, p))
+            .map(|p| self.part(plan, &nets, &mut starts, p))
             .collect();
         drop(starts);
         let mut nonce = [0u8; 16];
@@ -203,12 +203,13 @@ impl Executor for RankedSandboxed<'_, '_> {
 }
 
 impl RankedSandboxed<'_, '_> {
-    /// Rank `p`'s cases and the bounds on what its stdout may carry.
+    /// Rank `p`'s cases, its starts moved out of `starts` (a ring's are megabytes: no copy),
+    /// and the bounds on what its stdout may carry.
     fn part(
         &self,
         plan: &Plan<'_>,
         nets: &[Box<dyn CaseNet>],
-        starts: &[Vec<Vec<u8>>],
+        starts: &mut [Vec<Vec<u8>>],
         p: usize,
     ) -> Part {
         let mut part = Part {
@@ -220,11 +221,14 @@ impl RankedSandboxed<'_, '_> {
             frame_bound: READY_BOUND,
         };
         for ((c, net), start) in plan.selected.iter().zip(nets).zip(starts) {
-            let Some(input) = start.get(p) else { continue };
+            let ranks = start.len() as u32;
+            let Some(input) = start.get_mut(p) else {
+                continue;
+            };
             part.role.cases.push(RankCase {
                 case: c.index as u32,
-                ranks: start.len() as u32,
-                input: input.clone(),
+                ranks,
+                input: std::mem::take(input),
             });
             let (traffic, answer) = (net.traffic_bound(), self.run.judging.answer_bound(c.index));
             part.frame_budget += traffic + answer;
