@@ -3,8 +3,8 @@
 //! now comes with its verdict), hand-over (an accepted submit's verdict, its
 //! measurement queued as its own job), measured (that job's figure), result, release; and a
 //! package's sandbox checks left to a worker by a replica that cannot run them (claim,
-//! archive, heartbeat, outcome); the custom-input examples no replica's judge made (which, and storing
-//! them).
+//! archive, heartbeat, outcome); the custom-input examples no replica's judge made (which are
+//! due, and storing them).
 //! Authenticated by the server's worker token.
 
 use crate::auth::WorkerAuth;
