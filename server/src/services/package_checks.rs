@@ -24,8 +24,8 @@ pub const RENEWED_LEASE_MS: i64 = 60 * 1000;
 /// How long a worker from before renewals holds a check: a GPU kata's first build on a fresh
 /// worker takes minutes.
 pub const LEASE_MS: i64 = 15 * 60 * 1000;
-/// A check no worker has claimed this long after it was queued is given up: the workers that
-/// were connected have gone.
+/// A check nobody holds this long — never claimed since it was queued, or unclaimed again since
+/// its worker's lease ran out — is given up: the workers that were connected have gone.
 const CLAIM_WAIT: Duration = Duration::from_secs(120);
 /// The longest the replica waits for an answer (under the hour after which an upload's report
 /// counts as abandoned: `services::uploads`).
@@ -91,21 +91,28 @@ pub(super) async fn on_worker(
     }
 }
 
-/// The answer to check `id`, or `None` when no worker claimed it within [`CLAIM_WAIT`] or
-/// answered within [`ANSWER_WAIT`].
+/// The answer to check `id`, or `None` when nobody held it for [`CLAIM_WAIT`] on end (none
+/// claimed it, or none took it over from a worker that stopped) or none answered within
+/// [`ANSWER_WAIT`].
 async fn answer(state: &AppState, id: i64) -> Result<Option<CheckOutcome>, AppError> {
     let started = Instant::now();
+    let mut unheld_since = Some(started);
     loop {
         if let Some(json) = package_checks::outcome(&state.db, id).await? {
             return serde_json::from_str(&json)
                 .map(Some)
                 .map_err(|e| AppError::Internal(e.into()));
         }
-        let waited = started.elapsed();
-        if waited > ANSWER_WAIT
-            || (waited > CLAIM_WAIT && package_checks::unclaimed(&state.db, id).await?)
-        {
+        let now = Instant::now();
+        if now - started > ANSWER_WAIT {
             return Ok(None);
+        }
+        if package_checks::unclaimed(&state.db, id).await? {
+            if now - *unheld_since.get_or_insert(now) > CLAIM_WAIT {
+                return Ok(None);
+            }
+        } else {
+            unheld_since = None;
         }
         tokio::time::sleep(POLL).await;
     }
