@@ -178,42 +178,48 @@ impl JobSource for RemoteSource {
 impl RemoteSource {
     /// The stored versions whose custom-input examples no judge has made yet (`super::examples`).
     pub async fn awaiting_examples(&self) -> anyhow::Result<Vec<String>> {
-        let resp = self
+        let request = self
             .client
-            .get(format!("{}/api/worker/examples", self.server))
-            .bearer_auth(&self.token)
-            .send()
-            .await
-            .context("contacting the server")?;
-        anyhow::ensure!(
-            resp.status().is_success(),
-            "asking for versions without examples refused: {}",
-            resp.status()
-        );
+            .get(format!("{}/api/worker/examples", self.server));
+        let resp = self
+            .taken(request, "asking for versions without examples")
+            .await?;
         Ok(resp.json::<AwaitingExamples>().await?.content_hashes)
     }
 
     /// Stores what the judge of `content_hash` made (`json`: `katas::custom::InputExamples`).
     pub async fn store_examples(&self, content_hash: &str, json: String) -> anyhow::Result<()> {
-        let resp = self
+        let request = self
             .client
             .put(format!(
                 "{}/api/worker/examples/{content_hash}",
                 self.server
             ))
-            .bearer_auth(&self.token)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(json)
+            .body(json);
+        self.taken(request, &format!("storing the examples of {content_hash}"))
+            .await?;
+        Ok(())
+    }
+
+    /// The answer to `request`, sent with the worker token; `Err` unless the server took it
+    /// (`what` says what was asked).
+    async fn taken(
+        &self,
+        request: reqwest::RequestBuilder,
+        what: &str,
+    ) -> anyhow::Result<reqwest::Response> {
+        let resp = request
+            .bearer_auth(&self.token)
             .send()
             .await
             .context("contacting the server")?;
-        anyhow::ensure!(
-            resp.status().is_success(),
-            "storing the examples of {content_hash} refused: {} {}",
-            resp.status(),
-            resp.text().await.unwrap_or_default()
-        );
-        Ok(())
+        let status = resp.status();
+        if !status.is_success() {
+            let said = resp.text().await.unwrap_or_default();
+            anyhow::bail!("{what} refused: {status} {said}");
+        }
+        Ok(resp)
     }
 
     /// The body of `request` (a package's archive), read in chunks under the largest
@@ -224,16 +230,7 @@ impl RemoteSource {
         what: &str,
     ) -> anyhow::Result<Vec<u8>> {
         let limit = katas::io::limits().archive_bytes;
-        let mut resp = request
-            .bearer_auth(&self.token)
-            .send()
-            .await
-            .context("contacting the server")?;
-        anyhow::ensure!(
-            resp.status().is_success(),
-            "fetching {what} refused: {}",
-            resp.status()
-        );
+        let mut resp = self.taken(request, &format!("fetching {what}")).await?;
         let mut archive = Vec::new();
         while let Some(chunk) = resp.chunk().await? {
             anyhow::ensure!(

@@ -262,6 +262,19 @@ async fn remote_workers_claim_by_kind_over_http_and_their_gpu_is_recorded() {
     assert_eq!(old.capabilities.as_ref().unwrap().gpu, None);
 }
 
+/// `body` posted to `path` with the worker token.
+fn worker_post(
+    app: &TestApp,
+    path: String,
+    body: serde_json::Value,
+) -> impl std::future::Future<Output = reqwest::Result<reqwest::Response>> {
+    app.client
+        .post(app.url(&path))
+        .bearer_auth(crate::helpers::WORKER_TOKEN)
+        .json(&body)
+        .send()
+}
+
 /// A package's sandbox checks that a replica left to a worker (`db::package_checks`): a GPU
 /// kata's go only to a worker with a GPU that says it runs checks, never to a CPU worker nor to
 /// one from before checks; only the lease holder reads the candidate and answers, once; and a
@@ -281,13 +294,7 @@ async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
             "capabilities": Capabilities { package_checks: checks, ..caps(kinds) },
         })
     };
-    let post = |path: String, body: serde_json::Value| {
-        app.client
-            .post(app.url(&path))
-            .bearer_auth(WORKER_TOKEN)
-            .json(&body)
-            .send()
-    };
+    let post = |path: String, body: serde_json::Value| worker_post(&app, path, body);
     let claim = |body| post("/api/worker/checks/claim".into(), body);
     for (who, kinds, checks) in [
         ("cpu", &["cpu"][..], true),
@@ -412,18 +419,11 @@ async fn a_gpu_kata_s_checks_go_only_to_a_worker_with_a_gpu_and_its_lease() {
 /// the lease holder renews, and only until the check is answered.
 #[tokio::test]
 async fn a_check_s_lease_is_short_for_a_worker_that_renews_it() {
-    use crate::helpers::WORKER_TOKEN;
     use server::db::package_checks;
     use server::services::package_checks::{LEASE_MS, RENEWED_LEASE_MS};
     let app = spawn_idle().await;
     let db = &app.app.state.db;
-    let post = |path: String, body: serde_json::Value| {
-        app.client
-            .post(app.url(&path))
-            .bearer_auth(WORKER_TOKEN)
-            .json(&body)
-            .send()
-    };
+    let post = |path: String, body: serde_json::Value| worker_post(&app, path, body);
     let lease_left = |id: i64| async move {
         let ends: i64 =
             sqlx::query_scalar("SELECT lease_expires_at FROM package_checks WHERE id = $1")
