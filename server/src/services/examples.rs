@@ -14,8 +14,9 @@ use graders::{Grade, GradeError};
 use std::sync::Arc;
 
 /// Once this replica's grader is ready, makes and stores the examples of every function
-/// version that may be served and has none (`kata_packages::awaiting_examples`). A version whose judge fails is logged and left without: its form
-/// starts empty, as before, and its page still takes custom input.
+/// version that may be served and has none (`kata_packages::awaiting_examples`). A version
+/// whose judge fails is logged and left without: its form starts empty, as before, and its page
+/// still takes custom input.
 pub async fn fill(db: Db, grader: crate::grader_slot::GraderSlot) {
     let Some(grader) = grader.get().await else {
         return;

@@ -436,7 +436,11 @@ async fn a_check_s_lease_is_short_for_a_worker_that_renews_it() {
     let claimed = |renews: bool| {
         let hello = serde_json::json!({
             "worker_id": "w", "name": "w",
-            "capabilities": Capabilities { package_checks: true, renews_checks: renews, ..caps(&["cpu"]) },
+            "capabilities": Capabilities {
+                package_checks: true,
+                renews_checks: renews,
+                ..caps(&["cpu"])
+            },
         });
         async move {
             let resp = post("/api/worker/checks/claim".into(), hello)
