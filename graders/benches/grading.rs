@@ -310,7 +310,7 @@ fn with_python_validator(fixture: &std::path::Path) -> (tempfile::TempDir, katas
 /// learner file plus a `main`) into `out`, the way a learner would build it by hand.
 /// `ring-allreduce` and `tp-split`: samples and every case, beside bare `rustc -O` building
 /// fast-power's reference as a program. `RANKS_CASE_TIMES=1` first prints where one verdict's
-/// time goes, case by case.
+/// time goes: when each stage began (the build ends at `Running`), then each case's time.
 fn bench_ranks(c: &mut Criterion, grader: &Grader) {
     let floor = katas::catalogue::find("fast-power").expect("seed kata");
     let dir = tempfile::tempdir().expect("temp dir");
@@ -330,7 +330,9 @@ fn bench_ranks(c: &mut Criterion, grader: &Grader) {
         for slug in slugs {
             let start = Instant::now();
             let judged = grader
-                .judge(slug, &unique(reference(slug)), Mode::Submit, &|_| {})
+                .judge(slug, &unique(reference(slug)), Mode::Submit, &|stage| {
+                    println!("  {:>9.2} ms  stage {stage:?}", ms(start.elapsed()))
+                })
                 .expect("grades");
             println!("{slug}: verdict in {:?}", start.elapsed());
             for case in &judged.report.cases {
@@ -483,4 +485,8 @@ fn bench_packages(c: &mut Criterion, grader: &Grader) {
         );
     }
     g.finish();
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }

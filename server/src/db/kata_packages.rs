@@ -63,13 +63,14 @@ pub async fn input_examples(db: &Db, content_hash: &str) -> Result<Option<String
 /// The function packages whose custom-input form's examples no judge has made yet (a build's
 /// own, stored at start-up; a statement fix stored before the build's were made; a version
 /// from before they were stored) and that may be served: live for some kata, or a version not
-/// retired (a candidate, an unlisted preview). The live ones first, in catalogue order.
+/// retired (a candidate, an unlisted preview). The live ones first, in catalogue order. A GPU
+/// kata takes no custom input, so its versions never await any.
 pub async fn awaiting_examples(db: &Db) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT p.content_hash FROM kata_versions v
            JOIN katas k ON k.slug = v.slug
            JOIN kata_packages p ON p.content_hash = v.content_hash
-          WHERE p.kind = 'function' AND p.input_examples IS NULL
+          WHERE p.kind = 'function' AND k.kind <> 'gpu' AND p.input_examples IS NULL
             AND (v.number = k.live_version OR v.status <> 'retired')
           GROUP BY p.content_hash
           ORDER BY MIN(CASE WHEN v.number = k.live_version THEN 0 ELSE 1 END),

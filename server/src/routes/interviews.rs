@@ -6,9 +6,10 @@
 use crate::auth::CurrentUser;
 use crate::db::drills as attempts;
 use crate::db::interviews::{self, Interview};
-use crate::db::{Db, now_ms};
+use crate::db::now_ms;
 use crate::domain::InterviewId;
 use crate::error::{AppError, ErrorBody};
+use crate::services::catalogue;
 use crate::services::interviews::{
     DEFAULT_MINUTES, Report, finish_interview, own_interview, start_interview,
 };
@@ -52,12 +53,27 @@ pub async fn create(
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     Ok((
         StatusCode::CREATED,
-        Json(session_json(&state.db, &i, None).await?),
+        Json(session_json(&state, &i, None).await?),
     ))
 }
 
-async fn session_json(db: &Db, i: &Interview, report: Option<&Report>) -> Result<Value, AppError> {
-    let items: Vec<Value> = attempts::of_interview(db, i.id)
+/// The session as the API gives it. A report names its kata by the title served now (English,
+/// as the rest of the API), as the report page does: a statement fix since renames it there too.
+async fn session_json(
+    state: &AppState,
+    i: &Interview,
+    report: Option<&Report>,
+) -> Result<Value, AppError> {
+    let report = match report {
+        Some(r) => Some(Report {
+            kata_title: catalogue::served_title(state, &r.kata, katas::Lang::En)
+                .await?
+                .unwrap_or_else(|| r.kata_title.clone()),
+            ..r.clone()
+        }),
+        None => None,
+    };
+    let items: Vec<Value> = attempts::of_interview(&state.db, i.id)
         .await?
         .iter()
         .map(
@@ -86,7 +102,7 @@ pub async fn show(
     Path(id): Path<InterviewId>,
 ) -> Result<Json<Value>, AppError> {
     let (i, report) = own_interview(&state.db, id, user.id).await?;
-    Ok(Json(session_json(&state.db, &i, report.as_ref()).await?))
+    Ok(Json(session_json(&state, &i, report.as_ref()).await?))
 }
 
 /// Ends the interview now and keeps its report (the first report stands).
@@ -104,7 +120,7 @@ pub async fn finish(
     let (i, _) = own_interview(&state.db, id, user.id).await?;
     let report = finish_interview(&state.db, &i).await?;
     let (i, _) = own_interview(&state.db, id, user.id).await?;
-    Ok(Json(session_json(&state.db, &i, Some(&report)).await?))
+    Ok(Json(session_json(&state, &i, Some(&report)).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

@@ -65,12 +65,17 @@ pub async fn every_kata(state: &AppState) -> Result<Vec<&'static dyn Kata>, AppE
 /// learners go through [`open`]): its live version, else this build's own (see
 /// [`every_kata`]). Either is read from its stored package, so no kata's code runs here.
 pub async fn find(state: &AppState, slug: &str) -> Result<&'static dyn Kata, AppError> {
-    if let Some(kata) = super::packages::live_kata(&state.db, slug).await? {
-        return Ok(kata);
-    }
-    super::packages::own_kata(&state.db, slug)
+    served_kata(state, slug)
         .await?
         .ok_or_else(|| unknown_kata(slug))
+}
+
+/// [`find`], `None` for a kata no version of which is served here.
+async fn served_kata(state: &AppState, slug: &str) -> Result<Option<&'static dyn Kata>, AppError> {
+    if let Some(kata) = super::packages::live_kata(&state.db, slug).await? {
+        return Ok(Some(kata));
+    }
+    super::packages::own_kata(&state.db, slug).await
 }
 
 /// Kata `slug` if the viewer may open it, with its availability.
@@ -134,6 +139,19 @@ pub fn title(kata: &dyn Kata, statement: &Statement) -> String {
     } else {
         statement.title.clone()
     }
+}
+
+/// The served title of the kata `slug` in `lang`; `None` for a kata no version of which is
+/// served here (past work on a kata since removed).
+pub async fn served_title(
+    state: &AppState,
+    slug: &str,
+    lang: Lang,
+) -> Result<Option<String>, AppError> {
+    let Some(kata) = served_kata(state, slug).await? else {
+        return Ok(None);
+    };
+    Ok(Some(title(kata, &statement(state, kata, lang).await?)))
 }
 
 /// The served titles of `katas` in `lang`, in the same order. The versions served are read once

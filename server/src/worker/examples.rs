@@ -52,7 +52,7 @@ async fn fill_one(
     grader: &Arc<dyn Grade>,
     content_hash: &str,
 ) -> anyhow::Result<()> {
-    let package = super::packages::package(&**source, content_hash).await?;
+    let package = super::packages::package_once(&**source, content_hash).await?;
     if let Some(json) = made(grader, package).await? {
         source.store_examples(content_hash, json).await?;
         tracing::info!(version = %content_hash, "custom-input examples made");

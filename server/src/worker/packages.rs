@@ -1,8 +1,9 @@
 //! The published packages (stdin/stdout, or function katas built from their files) this worker
 //! process grades with, fetched by content hash from its [`JobSource`] (the database, or any
-//! replica over HTTP) the first time a job names one (or its custom-input examples are due:
-//! `super::examples`), held to that hash, and kept for the next jobs. Versions never change,
-//! so a cached one is never stale; the cache holds a few, the least recently used going first.
+//! replica over HTTP) the first time a job names one, held to that hash, and kept for the next
+//! jobs (a package fetched only to make its custom-input examples, `super::examples`, is not).
+//! Versions never change, so a cached one is never stale; the cache holds a few, the least
+//! recently used going first.
 
 use super::JobSource;
 use crate::services::packages::Stored;
@@ -37,17 +38,35 @@ fn keep(content_hash: &str, package: Arc<Stored>) {
     kept.truncate(KEPT);
 }
 
-/// The package `content_hash` (a job's, or one whose examples are due).
+/// The package `content_hash` a job names, kept for the next jobs.
 pub async fn package(source: &impl JobSource, content_hash: &str) -> anyhow::Result<Arc<Stored>> {
     if let Some(package) = cached(content_hash) {
         return Ok(package);
     }
+    let package = fetched(source, content_hash).await?;
+    keep(content_hash, Arc::clone(&package));
+    Ok(package)
+}
+
+/// The package `content_hash` for one use (its custom-input examples): the kept one when there
+/// is one, else fetched and not kept, so that making a large catalogue's examples does not
+/// push out the packages jobs are using.
+pub async fn package_once(
+    source: &impl JobSource,
+    content_hash: &str,
+) -> anyhow::Result<Arc<Stored>> {
+    match cached(content_hash) {
+        Some(package) => Ok(package),
+        None => fetched(source, content_hash).await,
+    }
+}
+
+async fn fetched(source: &impl JobSource, content_hash: &str) -> anyhow::Result<Arc<Stored>> {
     let archive = source.package(content_hash).await?;
     let hash = content_hash.to_string();
     let package = tokio::task::spawn_blocking(move || {
         crate::services::packages::unpack(&hash, &archive).map(Arc::new)
     })
     .await??;
-    keep(content_hash, Arc::clone(&package));
     Ok(package)
 }

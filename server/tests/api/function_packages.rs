@@ -430,6 +430,23 @@ async fn a_replica_without_a_sandbox_leaves_the_checks_to_a_worker() {
     .fetch_one(&app.app.state.db)
     .await
     .unwrap();
+    // What is left for the workers: the candidate and the build's CPU katas; a GPU kata takes no
+    // custom input, so its versions are never fetched for it.
+    let awaiting = server::db::kata_packages::awaiting_examples(&app.app.state.db)
+        .await
+        .unwrap();
+    let gpu: Vec<String> = sqlx::query_scalar(
+        "SELECT v.content_hash FROM kata_versions v JOIN katas k ON k.slug = v.slug
+          WHERE k.kind = 'gpu'",
+    )
+    .fetch_all(&app.app.state.db)
+    .await
+    .unwrap();
+    assert!(
+        !gpu.is_empty() && awaiting.contains(&candidate),
+        "{awaiting:?}"
+    );
+    assert!(awaiting.iter().all(|h| !gpu.contains(h)), "{awaiting:?}");
 
     let worker = remote_checker(
         &app,

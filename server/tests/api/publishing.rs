@@ -349,6 +349,28 @@ async fn a_statement_fix_retitles_the_kata_and_moves_its_hint_bound() {
             "{path}: {page}"
         );
     }
+
+    // So does an interview's report, on its page and through the API (which gave the title
+    // stored with the kata at first publication).
+    let csrf = crate::browser::csrf_of(&learner.page("/interviews").await);
+    let (id, _) = crate::interviews::start_on_the_pages(&learner, &csrf).await;
+    sqlx::query("UPDATE interviews SET kata = 'fast-power' WHERE id = $1")
+        .bind(id)
+        .execute(db)
+        .await
+        .unwrap();
+    let finished = learner
+        .post_json(
+            &format!("/api/interviews/{id}/finish"),
+            &json!({}),
+            Some(&csrf),
+        )
+        .await;
+    assert_eq!(finished.status(), 200);
+    let done: Value = finished.json().await.unwrap();
+    assert_eq!(done["report"]["kata_title"], TITLE_EN, "{done}");
+    let report = learner.page(&format!("/interviews/{id}/report")).await;
+    assert!(report.contains(TITLE_ZH), "{report}");
 }
 
 #[tokio::test]
