@@ -123,18 +123,31 @@ pub(crate) fn pump(
         }
         // However the loop below ends, the feeding thread must see it, or the scope waits.
         let _over = SetOnDrop(over);
+        // The group's CPU is read once a tick, however often output arrives: a chatty job
+        // (a rank, a judge) would otherwise have it read after every chunk of its stdout.
+        let mut cpu_checked = started;
         loop {
             let now = Instant::now();
+            // Asked once an iteration: a rank's watch answers under the router's lock.
+            let deadline = if limit.is_none() {
+                watch.deadline()
+            } else {
+                None
+            };
+            let cpu_due = now >= cpu_checked + TICK;
+            if cpu_due {
+                cpu_checked = now;
+            }
             if limit.is_none() {
                 limit = if out.overflowed {
                     Some(LimitHit::Stdout)
                 } else if err.overflowed {
                     Some(LimitHit::Stderr)
-                } else if watch.deadline().is_some_and(|d| now >= d) {
+                } else if deadline.is_some_and(|d| now >= d) {
                     Some(LimitHit::Deadline)
                 } else if now >= wall_end {
                     Some(LimitHit::Wall)
-                } else if group.cpu().saturating_sub(cpu_before) >= limits.cpu {
+                } else if cpu_due && group.cpu().saturating_sub(cpu_before) >= limits.cpu {
                     Some(LimitHit::Cpu)
                 } else {
                     None
@@ -164,7 +177,7 @@ pub(crate) fn pump(
             let mut next = now + TICK;
             if limit.is_none() {
                 next = next.min(wall_end);
-                if let Some(d) = watch.deadline() {
+                if let Some(d) = deadline {
                     next = next.min(d);
                 }
             }
@@ -226,6 +239,79 @@ fn drain<R: Read>(pipe: &mut Option<R>, into: &mut Capped, seen: impl FnOnce(&[u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::{Command, Stdio};
+    use std::sync::atomic::AtomicUsize;
+
+    /// A group that only counts how often its CPU is read.
+    #[derive(Debug, Default)]
+    struct CountedCpu(AtomicUsize);
+
+    impl Group for CountedCpu {
+        fn procs_files(&self) -> Vec<std::path::PathBuf> {
+            Vec::new()
+        }
+        fn dirs(&self) -> Vec<std::path::PathBuf> {
+            Vec::new()
+        }
+        fn cpu(&self) -> Duration {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Duration::ZERO
+        }
+        fn stats(&self) -> cgroup::GroupStats {
+            cgroup::GroupStats::default()
+        }
+        fn set_limits(&self, _: cgroup::GroupLimits) -> Result<(), SandboxError> {
+            Ok(())
+        }
+    }
+
+    #[derive(Default)]
+    struct CountedChunks(usize);
+
+    impl Watch for CountedChunks {
+        fn on_stdout(&mut self, _: &[u8]) {
+            self.0 += 1;
+        }
+        fn deadline(&self) -> Option<Instant> {
+            None
+        }
+    }
+
+    /// A job that writes in many small pieces (a rank's frames, a judge's replies) has its
+    /// group's CPU read once a tick, not after every chunk the pump takes.
+    #[test]
+    fn a_chatty_job_has_its_cpu_read_once_a_tick() {
+        let mut child = Command::new("sh")
+            .args(["-c", "head -c 8000000 /dev/zero | dd bs=4096 status=none"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        let limits = Limits {
+            wall: Duration::from_secs(60),
+            cpu: Duration::from_secs(60),
+            stdout_bytes: 16 << 20,
+            ..Limits::run_default()
+        };
+        let group = CountedCpu::default();
+        let mut chunks = CountedChunks::default();
+        let pumped = pump(
+            &mut child,
+            b"",
+            None,
+            &limits,
+            &group,
+            Duration::ZERO,
+            &mut chunks,
+        )
+        .expect("pumps");
+        assert!(pumped.exit.success() && pumped.limit.is_none());
+        let reads = group.0.load(Ordering::Relaxed);
+        let ticks = (pumped.wall.as_micros() / TICK.as_micros()) as usize + 1;
+        assert!(chunks.0 > 100, "{} chunks", chunks.0);
+        assert!(reads <= ticks, "{reads} reads of the CPU in {ticks} ticks");
+    }
 
     #[test]
     fn capped_keeps_the_prefix_and_flags_overflow() {
